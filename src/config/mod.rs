@@ -1,0 +1,170 @@
+//! Configs: the TOML file as written ([`RawConfig`]) and the resolved run ([`Scenario`]).
+//!
+//! Loading is two steps, so that no work starts on a bad file. Parsing is strict: serde rejects unknown keys
+//! and wrong types, and fills every default, so the parsed [`RawConfig`] is also the complete resolved config
+//! that the manifest records. Resolving then checks ranges and names and builds the model. Every failure is a
+//! [`ConfigError`] naming the file, the line and the key, and saying what is allowed; [`locate`] finds lines.
+
+mod locate;
+mod path;
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+pub use self::path::{Invalid, KeyPath};
+use crate::models::ModelSpec;
+use crate::models::cavalry::config::CavalryConfig;
+
+/// A config file as written, with every default filled in.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct RawConfig {
+    #[serde(default)]
+    pub run: RunConfig,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cavalry: Option<CavalryConfig>,
+}
+
+/// `[run]`: how many trials, which seed, and where results go.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct RunConfig {
+    /// Folder under `reports/`; defaults to the config file's stem.
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default = "default_trials")]
+    pub trials: i64,
+    #[serde(default = "default_seed")]
+    pub seed: i64,
+    /// Trials per chunk: each chunk has its own generator, so this is part of what a seed means.
+    #[serde(default = "default_chunk_size")]
+    pub chunk_size: i64,
+    /// The largest chance tree `exact` (and the exact column of `run`) will walk.
+    #[serde(default = "default_max_exact_leaves")]
+    pub max_exact_leaves: i64,
+}
+
+impl Default for RunConfig {
+    fn default() -> Self {
+        RunConfig {
+            name: None,
+            trials: default_trials(),
+            seed: default_seed(),
+            chunk_size: default_chunk_size(),
+            max_exact_leaves: default_max_exact_leaves(),
+        }
+    }
+}
+
+fn default_trials() -> i64 {
+    1_000_000
+}
+fn default_seed() -> i64 {
+    1
+}
+fn default_chunk_size() -> i64 {
+    65_536
+}
+fn default_max_exact_leaves() -> i64 {
+    1_000_000
+}
+
+/// The run settings, validated.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RunSettings {
+    pub name: String,
+    pub trials: u64,
+    pub seed: u64,
+    pub chunk_size: u64,
+    pub max_exact_leaves: u64,
+}
+
+/// A resolved scenario: everything a run needs, checked before any work starts.
+#[derive(Clone, Debug)]
+pub struct Scenario {
+    pub file: PathBuf,
+    pub run: RunSettings,
+    pub model: ModelSpec,
+    /// The config with every default filled in, as recorded in the manifest.
+    pub config: RawConfig,
+}
+
+/// Command-line values that take precedence over the file's `[run]` table.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Overrides {
+    pub trials: Option<u64>,
+    pub seed: Option<u64>,
+}
+
+/// A config that cannot be used: where, which key, and what is allowed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}{}: {}{message}", file.display(), line.map(|l| format!(":{l}")).unwrap_or_default(), key.as_ref().map(|k| format!("key '{k}': ")).unwrap_or_default())]
+pub struct ConfigError {
+    pub file: PathBuf,
+    pub line: Option<usize>,
+    pub key: Option<String>,
+    pub message: String,
+}
+
+/// Reads, parses and resolves the config at `file`.
+pub fn load(file: &Path, overrides: Overrides) -> Result<Scenario, ConfigError> {
+    let src = std::fs::read_to_string(file).map_err(|e| ConfigError {
+        file: file.to_owned(),
+        line: None,
+        key: None,
+        message: format!("cannot read the config: {e}"),
+    })?;
+    from_str(&src, file, overrides)
+}
+
+/// Parses and resolves config text; `file` names it in errors and gives the default run name.
+pub fn from_str(src: &str, file: &Path, overrides: Overrides) -> Result<Scenario, ConfigError> {
+    let mut config: RawConfig = toml::from_str(src).map_err(|e| locate::parse_error(src, file, &e))?;
+    config.run.name.get_or_insert_with(|| default_name(file));
+    overrides.trials.inspect(|&t| config.run.trials = t.min(i64::MAX as u64) as i64);
+    overrides.seed.inspect(|&s| config.run.seed = s as i64);
+    resolve(config, file).map_err(|e| locate::invalid(src, file, e))
+}
+
+fn default_name(file: &Path) -> String {
+    file.file_stem().map_or_else(|| "run".into(), |s| s.to_string_lossy().into_owned())
+}
+
+fn resolve(config: RawConfig, file: &Path) -> Result<Scenario, Invalid> {
+    let run = resolve_run(&config.run)?;
+    let model = match &config.cavalry {
+        Some(cavalry) => ModelSpec::Cavalry(cavalry.resolve()?),
+        None => return Err(Invalid::new(KeyPath::root(), "no model table: add a [cavalry] table".into())),
+    };
+    Ok(Scenario { file: file.to_owned(), run, model, config })
+}
+
+fn resolve_run(run: &RunConfig) -> Result<RunSettings, Invalid> {
+    let path = |k: &str| KeyPath::root().key("run").key(k);
+    let at_least = |v: i64, min: i64, k: &str| {
+        if v >= min { Ok(v as u64) } else { Err(Invalid::new(path(k), format!("{v} is too small; allowed: {min} or more"))) }
+    };
+    let name = run.name.clone().unwrap_or_default();
+    check_name(&name, || path("name"))?;
+    Ok(RunSettings {
+        trials: at_least(run.trials, 1, "trials")?,
+        seed: at_least(run.seed, 0, "seed")?,
+        chunk_size: at_least(run.chunk_size, 1, "chunk_size")?,
+        max_exact_leaves: at_least(run.max_exact_leaves, 1, "max_exact_leaves")?,
+        name,
+    })
+}
+
+/// Checks a name used in a metric name or a folder name: letters, digits, `-`, `_`, `.`, and no way out of
+/// the folder it names (`..`, `/`, an absolute path).
+pub fn check_name(name: &str, path: impl FnOnce() -> KeyPath) -> Result<(), Invalid> {
+    let plain = |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.');
+    if !name.is_empty() && name.chars().all(plain) && !name.starts_with('.') && name.len() <= 100 {
+        return Ok(());
+    }
+    let msg = format!(
+        "{name:?} is not allowed; use 1 to 100 letters, digits, '-', '_' or '.' (not first), with no '/' or '..'"
+    );
+    Err(Invalid::new(path(), msg))
+}

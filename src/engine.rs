@@ -1,0 +1,151 @@
+//! The Monte Carlo engine: seeded, chunked, parallel, and reproducible whatever the thread count.
+//!
+//! A [`Plan`] cuts a run's trials into fixed-size chunks. Chunk `i` runs on its own [`Sampler`] seeded from
+//! `(seed, i)` only ([`chunk_rng`]), so what a chunk draws never depends on which thread runs it. Chunks run in
+//! parallel in windows of [`WINDOW`] and their results are consumed strictly in chunk order: [`run`] merges
+//! [`Tally`]s, [`run_rows`] also hands each chunk's per-trial [`TrialRows`] to a writer as its window
+//! completes, so memory stays bounded by one window whatever the trial count.
+
+use rayon::prelude::*;
+
+use crate::chance::{Sampler, chunk_rng};
+use crate::metrics::{Recorder, Tally};
+use crate::models::Model;
+
+/// How many chunks run in parallel before their results are consumed in order.
+pub const WINDOW: u64 = 64;
+
+/// The trials of a run, cut into chunks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Plan {
+    pub trials: u64,
+    pub seed: u64,
+    pub chunk_size: u64,
+}
+
+impl Plan {
+    /// How many chunks the run has (the last one may be short).
+    pub fn chunks(&self) -> u64 {
+        self.trials.div_ceil(self.chunk_size)
+    }
+
+    /// The index of the first trial of chunk `i`.
+    pub fn first_trial(&self, i: u64) -> u64 {
+        i * self.chunk_size
+    }
+
+    /// How many trials chunk `i` runs.
+    pub fn chunk_len(&self, i: u64) -> u64 {
+        self.chunk_size.min(self.trials - self.first_trial(i))
+    }
+}
+
+/// Runs every trial of `plan` and returns the merged counts. `progress` hears of each finished chunk's trials.
+pub fn run<M: Model>(model: &M, plan: &Plan, progress: &(dyn Fn(u64) + Sync)) -> Tally {
+    let mut total = Tally::new(model.metrics());
+    let work = |i| {
+        let tally = run_chunk(model, plan, i);
+        progress(tally.trials);
+        tally
+    };
+    let merge = |_, t: Tally| -> Result<(), std::convert::Infallible> {
+        total.merge(&t);
+        Ok(())
+    };
+    let Ok(()) = in_windows(plan, work, merge);
+    total
+}
+
+/// One chunk's counts.
+pub fn run_chunk<M: Model>(model: &M, plan: &Plan, i: u64) -> Tally {
+    let mut sampler = Sampler::new(chunk_rng(plan.seed, i));
+    let mut tally = Tally::new(model.metrics());
+    let n = plan.chunk_len(i);
+    for _ in 0..n {
+        model.trial(&mut sampler, &mut tally);
+    }
+    tally.trials = n;
+    tally
+}
+
+/// What every trial of one chunk reported: `columns[m][t]` is metric `m`'s value in the chunk's trial `t`
+/// (0 or 1 for a probability metric).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TrialRows {
+    pub first_trial: u64,
+    pub columns: Vec<Vec<u32>>,
+}
+
+/// Runs every trial of `plan`, handing each chunk's rows to `write` in chunk order; returns the merged counts.
+pub fn run_rows<M: Model, E: Send>(
+    model: &M,
+    plan: &Plan,
+    progress: &(dyn Fn(u64) + Sync),
+    mut write: impl FnMut(&TrialRows) -> Result<(), E>,
+) -> Result<Tally, E> {
+    let mut total = Tally::new(model.metrics());
+    let work = |i| {
+        let out = run_chunk_rows(model, plan, i);
+        progress(out.0.trials);
+        out
+    };
+    in_windows(plan, work, |_, (tally, rows): (Tally, TrialRows)| {
+        total.merge(&tally);
+        write(&rows)
+    })?;
+    Ok(total)
+}
+
+/// One chunk's counts and rows: the same draws as [`run_chunk`], so the counts agree.
+pub fn run_chunk_rows<M: Model>(model: &M, plan: &Plan, i: u64) -> (Tally, TrialRows) {
+    let metrics = model.metrics();
+    let owners = metrics.slot_owners();
+    let n = plan.chunk_len(i);
+    let mut sampler = Sampler::new(chunk_rng(plan.seed, i));
+    let mut rec = RowRecorder {
+        owners: &owners,
+        tally: Tally::new(metrics),
+        columns: vec![Vec::with_capacity(n as usize); metrics.defs().len()],
+    };
+    for _ in 0..n {
+        rec.columns.iter_mut().for_each(|c| c.push(0));
+        model.trial(&mut sampler, &mut rec);
+    }
+    rec.tally.trials = n;
+    (rec.tally, TrialRows { first_trial: plan.first_trial(i), columns: rec.columns })
+}
+
+/// Counts like a [`Tally`] and also keeps each trial's value of every metric.
+struct RowRecorder<'a> {
+    owners: &'a [(usize, u32)],
+    tally: Tally,
+    columns: Vec<Vec<u32>>,
+}
+
+impl Recorder for RowRecorder<'_> {
+    fn slot(&mut self, slot: usize) {
+        self.tally.slot(slot);
+        let (metric, value) = self.owners[slot];
+        *self.columns[metric].last_mut().expect("a row was started") = value;
+    }
+}
+
+/// Runs `work` on every chunk, [`WINDOW`] chunks at a time in parallel, and `consume`s the results in
+/// chunk order. Stops at the first error from `consume`.
+fn in_windows<T: Send, E>(
+    plan: &Plan,
+    work: impl Fn(u64) -> T + Sync,
+    mut consume: impl FnMut(u64, T) -> Result<(), E>,
+) -> Result<(), E> {
+    let chunks = plan.chunks();
+    let mut start = 0;
+    while start < chunks {
+        let end = (start + WINDOW).min(chunks);
+        let results: Vec<T> = (start..end).into_par_iter().map(&work).collect();
+        for (i, r) in (start..end).zip(results) {
+            consume(i, r)?;
+        }
+        start = end;
+    }
+    Ok(())
+}

@@ -1,0 +1,19 @@
+//! intercept-sim: the odds of wargame interception rules, by seeded Monte Carlo and by exact enumeration.
+//!
+//! A config ([`config`]) resolves into a [`config::Scenario`] holding one rule set ([`models`]). Rules meet
+//! chance only through [`chance::Chance`], so the same trial code runs under the seeded, chunked, parallel
+//! [`engine`] and under the exact enumerator ([`exact`]). Counts become estimates with intervals ([`stats`],
+//! [`summary`]), written as Parquet and JSON ([`export`]) and charts ([`plot`]). [`runner`] strings these
+//! together for the command line.
+
+pub mod chance;
+pub mod config;
+pub mod engine;
+pub mod exact;
+pub mod export;
+pub mod metrics;
+pub mod models;
+pub mod plot;
+pub mod runner;
+pub mod stats;
+pub mod summary;

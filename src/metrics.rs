@@ -1,0 +1,167 @@
+//! Metrics: what a trial reports, and the [`Recorder`]s that count it.
+//!
+//! A model registers its metrics once, at resolve time, in a [`Metrics`] set: a *probability* metric counts
+//! the trials in which something happened (`cavalry.intercepted`), a *distribution* metric counts trials by a
+//! small whole-number value (`cavalry.interceptions`). Each metric owns one or more *slots* in a flat counter
+//! array, and a trial reports by slot through a [`Recorder`], so the per-trial path is an array increment and
+//! names are looked up only when results are written. [`Tally`] is the counting recorder of the sampler; the
+//! enumerator and the per-trial writer bring their own.
+
+use serde::Serialize;
+
+/// A handle on a metric's first counter slot, handed out by [`Metrics`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Metric(u32);
+
+/// Whether a metric is a yes/no event or a count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MetricKind {
+    /// Counted in trials where the event happened; estimated with a Wilson interval.
+    Probability,
+    /// Counted per value `0..=max`; summarised by its mean and written whole to `distributions.parquet`.
+    Distribution { max: u32 },
+}
+
+/// One registered metric.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MetricDef {
+    pub name: String,
+    pub kind: MetricKind,
+    /// Index of the metric's first slot.
+    pub slot: usize,
+}
+
+impl MetricDef {
+    /// How many counter slots the metric uses.
+    pub fn width(&self) -> usize {
+        match self.kind {
+            MetricKind::Probability => 1,
+            MetricKind::Distribution { max } => max as usize + 1,
+        }
+    }
+}
+
+/// The metrics of a scenario, in the order they are reported.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Metrics {
+    defs: Vec<MetricDef>,
+    slots: usize,
+}
+
+impl Metrics {
+    /// Registers a yes/no metric.
+    pub fn probability(&mut self, name: impl Into<String>) -> Metric {
+        self.add(name.into(), MetricKind::Probability)
+    }
+
+    /// Registers a count metric taking values `0..=max`.
+    pub fn distribution(&mut self, name: impl Into<String>, max: u32) -> Metric {
+        self.add(name.into(), MetricKind::Distribution { max })
+    }
+
+    fn add(&mut self, name: String, kind: MetricKind) -> Metric {
+        let slot = self.slots;
+        let def = MetricDef { name, kind, slot };
+        self.slots += def.width();
+        self.defs.push(def);
+        Metric(slot as u32)
+    }
+
+    /// The registered metrics, in registration order.
+    pub fn defs(&self) -> &[MetricDef] {
+        &self.defs
+    }
+
+    /// The total number of counter slots.
+    pub fn slots(&self) -> usize {
+        self.slots
+    }
+
+    /// For every slot, the index of its metric and the value it counts (0 or 1 for probability metrics).
+    pub fn slot_owners(&self) -> Vec<(usize, u32)> {
+        let mut owners = Vec::with_capacity(self.slots);
+        for (m, def) in self.defs.iter().enumerate() {
+            match def.kind {
+                MetricKind::Probability => owners.push((m, 1)),
+                MetricKind::Distribution { max } => owners.extend((0..=max).map(|v| (m, v))),
+            }
+        }
+        owners
+    }
+}
+
+/// Where a trial reports what happened. Each metric is reported at most once per trial.
+pub trait Recorder {
+    /// Counts one occurrence of slot `slot`.
+    fn slot(&mut self, slot: usize);
+
+    /// The probability metric `m` happened in this trial.
+    #[inline]
+    fn hit(&mut self, m: Metric) {
+        self.slot(m.0 as usize);
+    }
+
+    /// The distribution metric `m` took value `v` in this trial.
+    #[inline]
+    fn value(&mut self, m: Metric, v: u32) {
+        self.slot((m.0 + v) as usize);
+    }
+
+    /// Reports `m` as happened when `yes` holds.
+    #[inline]
+    fn flag(&mut self, m: Metric, yes: bool) {
+        if yes {
+            self.hit(m);
+        }
+    }
+}
+
+/// Integer counts per slot over a number of trials: the result of a chunk, and of a whole run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tally {
+    pub trials: u64,
+    pub counts: Vec<u64>,
+}
+
+impl Tally {
+    /// An empty tally for `metrics`.
+    pub fn new(metrics: &Metrics) -> Tally {
+        Tally { trials: 0, counts: vec![0; metrics.slots()] }
+    }
+
+    /// Adds `other`'s counts into this one.
+    pub fn merge(&mut self, other: &Tally) {
+        self.trials += other.trials;
+        for (a, b) in self.counts.iter_mut().zip(&other.counts) {
+            *a += b;
+        }
+    }
+}
+
+impl Recorder for Tally {
+    #[inline]
+    fn slot(&mut self, slot: usize) {
+        self.counts[slot] += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slots_are_laid_out_in_order() {
+        let mut m = Metrics::default();
+        let a = m.probability("a");
+        let d = m.distribution("d", 2);
+        let b = m.probability("b");
+        assert_eq!((a.0, d.0, b.0), (0, 1, 4));
+        assert_eq!(m.slots(), 5);
+        assert_eq!(m.slot_owners(), vec![(0, 1), (1, 0), (1, 1), (1, 2), (2, 1)]);
+        let mut t = Tally::new(&m);
+        t.value(d, 2);
+        t.hit(b);
+        assert_eq!(t.counts, vec![0, 0, 0, 1, 1]);
+    }
+}

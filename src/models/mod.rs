@@ -1,0 +1,57 @@
+//! Rule sets. Each rule set is one module with its raw config, its resolution into a model, and its trial.
+//!
+//! A [`Model`] is a resolved rule set: its [`Metrics`] and a `trial` written against the [`Chance`] interface
+//! and reporting to a [`Recorder`]. The sampler and the enumerator both run that same `trial`, monomorphised
+//! for each source, so the per-trial path has no dynamic dispatch. [`ModelSpec`] holds whichever model a
+//! config resolved to; [`ModelVisitor`] lets generic code (the engine, the enumerator) run it without a match
+//! per call site.
+
+pub mod cavalry;
+
+use crate::chance::Chance;
+use crate::metrics::{Metrics, Recorder};
+
+/// A resolved rule set, ready to run trials.
+pub trait Model: Sync {
+    /// The metrics the trial reports, registered at resolve time.
+    fn metrics(&self) -> &Metrics;
+
+    /// Plays one trial: every random event through `chance`, every outcome to `rec`.
+    fn trial<C: Chance, R: Recorder>(&self, chance: &mut C, rec: &mut R);
+}
+
+/// Whatever model a config resolved to.
+#[derive(Clone, Debug)]
+pub enum ModelSpec {
+    Cavalry(cavalry::Cavalry),
+}
+
+/// Generic code that runs on any model: implement it once, call [`ModelSpec::visit`].
+pub trait ModelVisitor {
+    type Output;
+    fn visit<M: Model>(self, model: &M) -> Self::Output;
+}
+
+impl ModelSpec {
+    /// Runs `visitor` on the concrete model.
+    pub fn visit<V: ModelVisitor>(&self, visitor: V) -> V::Output {
+        match self {
+            ModelSpec::Cavalry(m) => visitor.visit(m),
+        }
+    }
+
+    /// What the config resolved to, for `validate`: derived values a user would check (eligibility,
+    /// dice counts, per-roll probabilities).
+    pub fn describe(&self) -> serde_json::Value {
+        match self {
+            ModelSpec::Cavalry(m) => m.describe(),
+        }
+    }
+
+    /// The model's metrics.
+    pub fn metrics(&self) -> &Metrics {
+        match self {
+            ModelSpec::Cavalry(m) => m.metrics(),
+        }
+    }
+}

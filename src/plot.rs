@@ -1,0 +1,154 @@
+//! Charts: the headline odds with their intervals, and one bar chart per distribution, as PNG and SVG.
+//!
+//! [`Charts`] is the chart [`Output`]: it draws each chart once per backend through generic drawing functions
+//! ([`draw_headline`], [`draw_distribution`]), so PNG and SVG show the same thing. The PNG backend renders
+//! text with DejaVu Sans embedded in the binary, so no system font library is needed.
+
+use std::path::{Path, PathBuf};
+use std::sync::Once;
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use crate::export::{ExportError, Output, RunRecord, write_atomic};
+use crate::summary::{DistRow, MetricRow};
+
+const FONT: &str = "sans-serif";
+static FONT_BYTES: &[u8] = include_bytes!("../assets/DejaVuSans.ttf");
+static REGISTER: Once = Once::new();
+
+const ESTIMATE: RGBColor = RGBColor(31, 100, 180);
+const EXACT: RGBColor = RGBColor(214, 39, 40);
+
+/// All charts of a run: `headline.{png,svg}` and `dist-<metric>.{png,svg}`.
+pub struct Charts;
+
+impl Output for Charts {
+    fn write(&self, record: &RunRecord, dir: &Path) -> Result<Vec<PathBuf>, ExportError> {
+        register_font();
+        let summary = &record.summary;
+        let headline = Headline(summary.probabilities().collect());
+        let mut written = both(dir, "headline", &headline)?;
+        for (metric, rows) in summary.distributions_by_metric() {
+            written.extend(both(dir, &format!("dist-{metric}"), &Distribution { metric, rows })?);
+        }
+        Ok(written)
+    }
+}
+
+/// One chart, drawable on any backend.
+trait Chart {
+    /// The chart's size in pixels.
+    fn size(&self) -> (u32, u32);
+    /// Draws the chart on `root`, which has [`Chart::size`].
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>>;
+}
+
+fn register_font() {
+    REGISTER.call_once(|| {
+        // The font is compiled in; failing to parse it is a build defect, not a user error.
+        plotters::style::register_font(FONT, FontStyle::Normal, FONT_BYTES).unwrap_or_else(|_| panic!("embedded font"));
+    });
+}
+
+/// Draws `chart` to `stem.png` and `stem.svg` in `dir`.
+fn both(dir: &Path, stem: &str, chart: &impl Chart) -> Result<Vec<PathBuf>, ExportError> {
+    let png = dir.join(format!("{stem}.png"));
+    let svg = dir.join(format!("{stem}.svg"));
+    write_atomic(&png, |tmp| render(tmp, BitMapBackend::new(tmp, chart.size()), chart))?;
+    write_atomic(&svg, |tmp| render(tmp, SVGBackend::new(tmp, chart.size()), chart))?;
+    Ok(vec![png, svg])
+}
+
+fn render<DB: DrawingBackend>(path: &Path, backend: DB, chart: &impl Chart) -> Result<(), ExportError> {
+    let root = backend.into_drawing_area();
+    let chart_err = |message: String| ExportError::Chart { path: path.to_owned(), message };
+    chart.draw(&root).map_err(|e| chart_err(e.to_string()))?;
+    root.present().map_err(|e| chart_err(e.to_string()))
+}
+
+/// The probability metrics as points with 95% Wilson intervals, and the exact value where known.
+struct Headline<'a>(Vec<&'a MetricRow>);
+
+impl Chart for Headline<'_> {
+    fn size(&self) -> (u32, u32) {
+        (960, 120 + 34 * self.0.len().max(1) as u32)
+    }
+
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+        let rows = &self.0;
+        root.fill(&WHITE)?;
+        let n = rows.len().max(1) as f64;
+        let label_width = rows.iter().map(|r| r.metric.len()).max().unwrap_or(10) as u32 * 8 + 20;
+        let mut chart = ChartBuilder::on(root)
+            .caption("Headline probabilities (95% Wilson intervals; red: exact)", (FONT, 20))
+            .margin(16)
+            .x_label_area_size(40)
+            .y_label_area_size(label_width.min(520))
+            .build_cartesian_2d(0f64..1f64, -0.5f64..n - 0.5)?;
+        // Row i is drawn at y = n-1-i so the first metric is on top.
+        let at = |i: usize| (rows.len() - 1 - i) as f64;
+        let label = |y: &f64| {
+            let i = rows.len() as f64 - 1.0 - y.round();
+            let on_row = (y - y.round()).abs() < 1e-6 && i >= 0.0;
+            rows.get(i as usize).filter(|_| on_row).map_or(String::new(), |r| r.metric.clone())
+        };
+        chart
+            .configure_mesh()
+            .y_labels(rows.len().max(1))
+            .y_label_formatter(&label)
+            .x_desc("probability")
+            .label_style((FONT, 14))
+            .disable_y_mesh()
+            .draw()?;
+        let bars = rows.iter().enumerate();
+        chart.draw_series(bars.map(|(i, r)| ErrorBar::new_horizontal(at(i), r.ci_low, r.estimate, r.ci_high, ESTIMATE.filled(), 10)))?;
+        let exact = rows.iter().enumerate().filter_map(|(i, r)| r.exact.map(|x| Cross::new((x, at(i)), 6, EXACT.stroke_width(2))));
+        chart.draw_series(exact)?;
+        Ok(())
+    }
+}
+
+/// One distribution metric as bars of estimated probability with 95% intervals, and exact values as dots.
+struct Distribution<'a> {
+    metric: &'a str,
+    rows: Vec<&'a DistRow>,
+}
+
+impl Chart for Distribution<'_> {
+    fn size(&self) -> (u32, u32) {
+        (800, 500)
+    }
+
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+        let rows = &self.rows;
+        root.fill(&WHITE)?;
+        let top = rows.iter().map(|r| r.ci_high.max(r.exact.unwrap_or(0.0))).fold(0.0, f64::max);
+        let mut chart = ChartBuilder::on(root)
+            .caption(format!("{} (95% intervals; red: exact)", self.metric), (FONT, 20))
+            .margin(16)
+            .x_label_area_size(40)
+            .y_label_area_size(60)
+            .build_cartesian_2d(-0.5f64..rows.len() as f64 - 0.5, 0f64..(top * 1.1).max(0.01))?;
+        let whole = |x: &f64| if (x - x.round()).abs() < 1e-6 { format!("{}", x.round() as i64) } else { String::new() };
+        chart
+            .configure_mesh()
+            .x_labels(rows.len() + 1)
+            .x_label_formatter(&whole)
+            .x_desc("value")
+            .y_desc("probability")
+            .label_style((FONT, 14))
+            .disable_x_mesh()
+            .draw()?;
+        let bar = |r: &&DistRow| {
+            let v = r.value as f64;
+            Rectangle::new([(v - 0.35, 0.0), (v + 0.35, r.probability)], ESTIMATE.mix(0.7).filled())
+        };
+        chart.draw_series(rows.iter().map(bar))?;
+        let whisker = |r: &&DistRow| ErrorBar::new_vertical(r.value as f64, r.ci_low, r.probability, r.ci_high, BLACK.filled(), 10);
+        chart.draw_series(rows.iter().map(whisker))?;
+        let exact = rows.iter().filter_map(|r| r.exact.map(|x| Circle::new((r.value as f64, x), 4, EXACT.filled())));
+        chart.draw_series(exact)?;
+        Ok(())
+    }
+}

@@ -1,0 +1,115 @@
+//! What the command line prints: tables for people, JSON for programs.
+
+use std::path::Path;
+
+use intercept_sim::config::Scenario;
+use intercept_sim::exact::{self, ExactTally};
+use intercept_sim::export::RunRecord;
+use intercept_sim::metrics::MetricKind;
+use intercept_sim::stats::fraction;
+use serde_json::json;
+
+/// `run`'s table: one line per metric, with interval and exact value.
+pub fn run_table(record: &RunRecord, dir: &Path, files: usize) {
+    let name = record.config.run.name.as_deref().unwrap_or_default();
+    println!(
+        "{name}: {} trials, seed {}, {} threads, {:.2} s ({:.1} M trials/s)",
+        record.trials,
+        record.seed,
+        record.threads,
+        record.wall_seconds,
+        record.trials_per_second / 1e6
+    );
+    let width = record.summary.metrics.iter().map(|r| r.metric.len()).max().unwrap_or(6);
+    println!("{:width$}  {:>9}  {:>21}  {}", "metric", "estimate", "95% interval", "exact");
+    for r in &record.summary.metrics {
+        let exact = r.exact.map_or("-".into(), exact_text);
+        println!("{:width$}  {:>9.6}  [{:>9.6}, {:>9.6}]  {exact}", r.metric, r.estimate, r.ci_low, r.ci_high);
+    }
+    println!("wrote {files} files to {}", dir.display());
+}
+
+/// `run --json`: the run's identity and every summary and distribution row.
+pub fn summary_json(record: &RunRecord) -> String {
+    let value = json!({
+        "name": record.config.run.name,
+        "seed": record.seed,
+        "trials": record.trials,
+        "metrics": record.summary.metrics,
+        "distributions": record.summary.distributions,
+    });
+    serde_json::to_string_pretty(&value).expect("json")
+}
+
+/// An exact value as a decimal, with the fraction when it is a ratio of small integers.
+fn exact_text(x: f64) -> String {
+    match fraction(x, 10_000) {
+        Some((n, d)) if d > 1 => format!("{x:.6} ({n}/{d})"),
+        _ => format!("{x:.6}"),
+    }
+}
+
+/// `exact`'s table: every metric's exact value, then every distribution value's probability.
+pub fn exact_table(scenario: &Scenario, solved: &ExactTally) {
+    let metrics = scenario.model.metrics();
+    let values = exact::metric_values(metrics, solved);
+    println!("{}: exact, {} leaves in the chance tree", scenario.run.name, solved.leaves);
+    let width = metrics.defs().iter().map(|d| d.name.len()).max().unwrap_or(6) + 4;
+    for (def, v) in metrics.defs().iter().zip(values) {
+        let label = if matches!(def.kind, MetricKind::Distribution { .. }) { format!("{} mean", def.name) } else { def.name.clone() };
+        println!("{label:width$}  {}", exact_text(v));
+        if let MetricKind::Distribution { max } = def.kind {
+            for v in 0..=max {
+                println!("{:width$}  {}", format!("  = {v}"), exact_text(solved.probs[def.slot + v as usize]));
+            }
+        }
+    }
+}
+
+/// `exact --json`.
+pub fn exact_json(scenario: &Scenario, solved: &ExactTally) -> String {
+    let metrics = scenario.model.metrics();
+    let values = exact::metric_values(metrics, solved);
+    let rows: Vec<_> = metrics.defs().iter().zip(&values).map(|(d, v)| json!({ "metric": d.name, "kind": kind(d.kind), "exact": v })).collect();
+    let dists: Vec<_> = metrics
+        .defs()
+        .iter()
+        .filter_map(|d| match d.kind {
+            MetricKind::Distribution { max } => Some((0..=max).map(move |v| (d, v))),
+            MetricKind::Probability => None,
+        })
+        .flatten()
+        .map(|(d, v)| json!({ "metric": d.name, "value": v, "exact": solved.probs[d.slot + v as usize] }))
+        .collect();
+    let value = json!({ "name": scenario.run.name, "leaves": solved.leaves, "metrics": rows, "distributions": dists });
+    serde_json::to_string_pretty(&value).expect("json")
+}
+
+fn kind(k: MetricKind) -> &'static str {
+    match k {
+        MetricKind::Probability => "probability",
+        MetricKind::Distribution { .. } => "mean",
+    }
+}
+
+/// `validate`: the resolved config as TOML, then what it resolved to.
+pub fn scenario_text(scenario: &Scenario) {
+    println!("# {}: valid. The resolved config, every default filled in:\n", scenario.file.display());
+    println!("{}", toml::to_string_pretty(&scenario.config).expect("toml"));
+    println!("# What it resolves to:");
+    println!("{}", serde_json::to_string_pretty(&scenario.model.describe()).expect("json"));
+    let names: Vec<&str> = scenario.model.metrics().defs().iter().map(|d| d.name.as_str()).collect();
+    println!("# Metrics: {}", names.join(", "));
+}
+
+/// `validate --json`.
+pub fn scenario_json(scenario: &Scenario) -> String {
+    let metrics: Vec<_> = scenario.model.metrics().defs().iter().map(|d| json!({ "metric": d.name, "kind": kind(d.kind) })).collect();
+    let value = json!({
+        "config": scenario.config,
+        "run": scenario.run,
+        "resolved": scenario.model.describe(),
+        "metrics": metrics,
+    });
+    serde_json::to_string_pretty(&value).expect("json")
+}

@@ -1,0 +1,107 @@
+//! Interval estimates: Wilson score intervals for probabilities, normal intervals for means.
+//!
+//! Every estimate the tool prints or writes carries its interval. [`Interval`] is the value type; [`wilson`]
+//! and [`mean_interval`] compute it from integer counts, at a confidence given by its normal quantile `z`.
+
+use serde::Serialize;
+
+/// The normal quantile of a two-sided 95% interval.
+pub const Z95: f64 = 1.959_963_984_540_054;
+/// The normal quantile of a two-sided 99.9% interval (used by the tests that compare Monte Carlo to exact).
+pub const Z999: f64 = 3.290_526_731_491_926;
+
+/// A point estimate with its interval.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Interval {
+    pub estimate: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+impl Interval {
+    /// Whether `x` lies inside the interval (bounds included).
+    pub fn contains(&self, x: f64) -> bool {
+        self.low <= x && x <= self.high
+    }
+}
+
+/// The Wilson score interval of `successes` out of `trials`.
+///
+/// Unlike the normal ("Wald") interval it stays inside 0..1 and keeps its coverage near 0 and 1, where
+/// interception odds often sit (a unit that is never eligible has estimate 0 and a non-empty interval).
+pub fn wilson(successes: u64, trials: u64, z: f64) -> Interval {
+    if trials == 0 {
+        return Interval { estimate: f64::NAN, low: 0.0, high: 1.0 };
+    }
+    let n = trials as f64;
+    let p = successes as f64 / n;
+    let z2 = z * z;
+    let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    let half = z / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    Interval { estimate: p, low: (centre - half).max(0.0), high: (centre + half).min(1.0) }
+}
+
+/// The normal interval of the mean of a count distribution (`counts[v]` trials took value `v`).
+pub fn mean_interval(counts: &[u64], z: f64) -> Interval {
+    let n: u64 = counts.iter().sum();
+    if n == 0 {
+        return Interval { estimate: f64::NAN, low: f64::NAN, high: f64::NAN };
+    }
+    let nf = n as f64;
+    let mean = weighted(counts, |v| v) / nf;
+    let var = weighted(counts, |v| (v - mean) * (v - mean)) / nf;
+    let half = z * (var / nf).sqrt();
+    Interval { estimate: mean, low: mean - half, high: mean + half }
+}
+
+fn weighted(counts: &[u64], f: impl Fn(f64) -> f64) -> f64 {
+    counts.iter().enumerate().map(|(v, &c)| c as f64 * f(v as f64)).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_matches_a_published_value() {
+        // 81 of 263 at 95%: Wilson gives 0.2553 .. 0.3662 (Newcombe 1998, method 3).
+        let i = wilson(81, 263, Z95);
+        assert!((i.low - 0.2553).abs() < 1e-4 && (i.high - 0.3662).abs() < 1e-4, "{i:?}");
+    }
+
+    #[test]
+    fn wilson_at_the_edges_stays_in_range() {
+        let zero = wilson(0, 1000, Z95);
+        assert_eq!((zero.estimate, zero.low), (0.0, 0.0));
+        assert!(zero.high > 0.0 && zero.high < 0.01);
+        let all = wilson(1000, 1000, Z95);
+        assert_eq!(all.high, 1.0);
+        assert!(all.contains(1.0));
+    }
+
+    #[test]
+    fn mean_interval_of_a_constant_is_a_point() {
+        let i = mean_interval(&[0, 5, 0], Z95);
+        assert_eq!((i.estimate, i.low, i.high), (1.0, 1.0, 1.0));
+    }
+}
+
+/// `x` as a fraction with a denominator up to `max_den`, when one matches it to within 1e-12; exact values
+/// of dice rules are ratios of small integers (3/5, 21/100), which a designer recognises faster than decimals.
+pub fn fraction(x: f64, max_den: u64) -> Option<(u64, u64)> {
+    (1..=max_den).find_map(|den| {
+        let num = (x * den as f64).round();
+        ((num / den as f64 - x).abs() < 1e-12 && num >= 0.0).then_some((num as u64, den))
+    })
+}
+
+#[cfg(test)]
+mod fraction_tests {
+    #[test]
+    fn recognises_small_ratios() {
+        assert_eq!(super::fraction(0.6, 1000), Some((3, 5)));
+        assert_eq!(super::fraction(0.21, 1000), Some((21, 100)));
+        assert_eq!(super::fraction(0.0, 1000), Some((0, 1)));
+        assert_eq!(super::fraction(std::f64::consts::PI, 1000), None);
+    }
+}

@@ -1,0 +1,109 @@
+//! What a run found, metric by metric: the [`Summary`] every output format is written from.
+//!
+//! A [`Summary`] pairs the Monte Carlo counts of a [`Tally`] with their intervals ([`crate::stats`]) and, when
+//! the chance tree was small enough to walk, the exact value from an [`ExactTally`]. [`MetricRow`]s are the
+//! rows of `summary.parquet` (one per metric); [`DistRow`]s are the rows of `distributions.parquet` (one per
+//! value of every distribution metric).
+
+use serde::Serialize;
+
+use crate::exact::ExactTally;
+use crate::metrics::{MetricDef, MetricKind, Metrics, Tally};
+use crate::stats::{Interval, Z95, mean_interval, wilson};
+
+/// One metric's estimate.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MetricRow {
+    pub metric: String,
+    /// `probability` (Wilson interval) or `mean` (normal interval) for a distribution metric.
+    pub kind: &'static str,
+    pub estimate: f64,
+    pub ci_low: f64,
+    pub ci_high: f64,
+    /// Trials in which the event happened (probability metrics only).
+    pub successes: Option<u64>,
+    pub trials: u64,
+    pub exact: Option<f64>,
+}
+
+/// One value of a distribution metric.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DistRow {
+    pub metric: String,
+    pub value: u32,
+    pub count: u64,
+    pub probability: f64,
+    pub ci_low: f64,
+    pub ci_high: f64,
+    pub exact: Option<f64>,
+}
+
+/// Every metric's estimate, and every value of every distribution.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Summary {
+    pub metrics: Vec<MetricRow>,
+    pub distributions: Vec<DistRow>,
+}
+
+impl Summary {
+    /// The summary of `tally`, with exact values from `exact` where given.
+    pub fn new(metrics: &Metrics, tally: &Tally, exact: Option<&ExactTally>) -> Summary {
+        let exact_values = exact.map(|e| crate::exact::metric_values(metrics, e));
+        let rows = metrics.defs().iter().enumerate();
+        Summary {
+            metrics: rows.clone().map(|(i, d)| metric_row(d, tally, exact_values.as_ref().map(|v| v[i]))).collect(),
+            distributions: rows.flat_map(|(_, d)| dist_rows(d, tally, exact)).collect(),
+        }
+    }
+
+    /// The probability metrics: the headline odds.
+    pub fn probabilities(&self) -> impl Iterator<Item = &MetricRow> {
+        self.metrics.iter().filter(|r| r.kind == "probability")
+    }
+
+    /// The distribution metrics' names, in order, each with its rows.
+    pub fn distributions_by_metric(&self) -> Vec<(&str, Vec<&DistRow>)> {
+        let mut out: Vec<(&str, Vec<&DistRow>)> = Vec::new();
+        for row in &self.distributions {
+            match out.last_mut() {
+                Some((name, rows)) if *name == row.metric => rows.push(row),
+                _ => out.push((&row.metric, vec![row])),
+            }
+        }
+        out
+    }
+}
+
+fn metric_row(def: &MetricDef, tally: &Tally, exact: Option<f64>) -> MetricRow {
+    let (kind, ci, successes) = match def.kind {
+        MetricKind::Probability => {
+            let s = tally.counts[def.slot];
+            ("probability", wilson(s, tally.trials, Z95), Some(s))
+        }
+        MetricKind::Distribution { .. } => {
+            ("mean", mean_interval(&tally.counts[def.slot..def.slot + def.width()], Z95), None)
+        }
+    };
+    let Interval { estimate, low, high } = ci;
+    MetricRow { metric: def.name.clone(), kind, estimate, ci_low: low, ci_high: high, successes, trials: tally.trials, exact }
+}
+
+fn dist_rows(def: &MetricDef, tally: &Tally, exact: Option<&ExactTally>) -> Vec<DistRow> {
+    let MetricKind::Distribution { max } = def.kind else { return Vec::new() };
+    (0..=max)
+        .map(|v| {
+            let slot = def.slot + v as usize;
+            let count = tally.counts[slot];
+            let ci = wilson(count, tally.trials, Z95);
+            DistRow {
+                metric: def.name.clone(),
+                value: v,
+                count,
+                probability: ci.estimate,
+                ci_low: ci.low,
+                ci_high: ci.high,
+                exact: exact.map(|e| e.probs[slot]),
+            }
+        })
+        .collect()
+}
