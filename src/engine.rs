@@ -65,6 +65,7 @@ pub fn run_chunk<M: Model>(model: &M, plan: &Plan, i: u64) -> Tally {
         model.trial(&mut sampler, &mut tally);
     }
     tally.trials = n;
+    model.metrics().complete(&mut tally.counts, n);
     tally
 }
 
@@ -112,6 +113,8 @@ pub fn run_chunk_rows<M: Model>(model: &M, plan: &Plan, i: u64) -> (Tally, Trial
         model.trial(&mut sampler, &mut rec);
     }
     rec.tally.trials = n;
+    metrics.complete(&mut rec.tally.counts, n);
+    metrics.complete_rows(&mut rec.columns);
     (rec.tally, TrialRows { first_trial: plan.first_trial(i), columns: rec.columns })
 }
 

@@ -86,6 +86,7 @@ pub fn enumerate<M: Model>(model: &M, max_leaves: u64) -> Result<ExactTally, Too
         slots.drain(..).for_each(|s| tally.probs[s] += prob);
         tally.leaves += 1;
         if !advance(&mut path) {
+            model.metrics().complete(&mut tally.probs, 1.0);
             return Ok(tally);
         }
     }

@@ -123,7 +123,9 @@ fn write_parquet(path: &Path, df: &mut DataFrame) -> Result<Vec<PathBuf>, Export
 
 fn parquet_writer(file: File) -> ParquetWriter<File> {
     // Statistics off and a fixed compression: the bytes depend on the data alone.
-    ParquetWriter::new(file).with_compression(ParquetCompression::Zstd(None)).with_statistics(StatisticsOptions::empty())
+    ParquetWriter::new(file)
+        .with_compression(ParquetCompression::Zstd(None))
+        .with_statistics(StatisticsOptions::empty())
 }
 
 /// The hidden temporary name `path` is written under before it is renamed into place. The extension is
@@ -181,7 +183,8 @@ impl TrialsWriter {
     /// Appends one chunk's trials as a row group.
     pub fn write(&mut self, rows: &TrialRows) -> Result<(), ExportError> {
         let n = rows.columns.first().map_or(0, Vec::len) as u64;
-        let mut cols = vec![Column::new("trial".into(), (rows.first_trial..rows.first_trial + n).collect::<Vec<u64>>())];
+        let mut cols =
+            vec![Column::new("trial".into(), (rows.first_trial..rows.first_trial + n).collect::<Vec<u64>>())];
         for ((name, flag), values) in self.names.iter().zip(&self.flags).zip(&rows.columns) {
             cols.push(match flag {
                 true => Column::new(name.as_str().into(), values.iter().map(|&v| v == 1).collect::<Vec<bool>>()),

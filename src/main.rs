@@ -96,7 +96,8 @@ fn run(args: RunArgs) -> Result<(), Failure> {
     let scenario = config::load(&args.config, overrides)?;
     let dir = args.out.clone().unwrap_or_else(|| Path::new("reports").join(&scenario.run.name));
     create_dir(&dir)?;
-    let opts = SampleOptions { threads: args.threads.map(|t| t as usize), per_trial: args.per_trial.then(|| dir.clone()) };
+    let opts =
+        SampleOptions { threads: args.threads.map(|t| t as usize), per_trial: args.per_trial.then(|| dir.clone()) };
     let bar = progress::Progress::new(scenario.run.trials);
     let record = runner::sample(&scenario, &opts, &|n| bar.advance(n)).map_err(failed)?;
     bar.finish();
@@ -110,7 +111,8 @@ fn run(args: RunArgs) -> Result<(), Failure> {
 
 fn exact(args: ExactArgs) -> Result<(), Failure> {
     let scenario = config::load(&args.config, Overrides::default())?;
-    let solved = runner::solve(&scenario).map_err(|e| Failure { code: 1, message: format!("{}: {e}", args.config.display()) })?;
+    let solved = runner::solve(&scenario)
+        .map_err(|e| Failure { code: 1, message: format!("{}: {e}", args.config.display()) })?;
     match args.json {
         true => println!("{}", show::exact_json(&scenario, &solved)),
         false => show::exact_table(&scenario, &solved),
@@ -128,7 +130,8 @@ fn validate(args: ExactArgs) -> Result<(), Failure> {
 }
 
 fn create_dir(dir: &Path) -> Result<(), Failure> {
-    std::fs::create_dir_all(dir).map_err(|e| Failure { code: 1, message: format!("{}: cannot create the output folder: {e}", dir.display()) })
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Failure { code: 1, message: format!("{}: cannot create the output folder: {e}", dir.display()) })
 }
 
 fn failed(e: impl std::fmt::Display) -> Failure {

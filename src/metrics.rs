@@ -6,6 +6,11 @@
 //! array, and a trial reports by slot through a [`Recorder`], so the per-trial path is an array increment and
 //! names are looked up only when results are written. [`Tally`] is the counting recorder of the sampler; the
 //! enumerator and the per-trial writer bring their own.
+//!
+//! Two kinds of count are never made per trial, because they follow from the others: value 0 of a
+//! distribution (trials minus the other values), and a *derived* probability such as "at least one
+//! interception" (the sum of a distribution's values from k up). [`Metrics::complete`] fills both in once per
+//! chunk, which keeps the hot path to the increments that carry information.
 
 use serde::Serialize;
 
@@ -30,6 +35,16 @@ pub struct MetricDef {
     pub kind: MetricKind,
     /// Index of the metric's first slot.
     pub slot: usize,
+    /// For a derived probability: it happened iff the distribution metric with this index took a value of
+    /// at least `at_least`.
+    pub derived: Option<Derived>,
+}
+
+/// A probability derived from a distribution metric: `P(source >= at_least)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Derived {
+    pub source: usize,
+    pub at_least: u32,
 }
 
 impl MetricDef {
@@ -60,9 +75,19 @@ impl Metrics {
         self.add(name.into(), MetricKind::Distribution { max })
     }
 
+    /// Registers a probability that is not reported by trials but derived from the distribution metric
+    /// `source`: the chance that it takes a value of at least `at_least`.
+    pub fn at_least(&mut self, name: impl Into<String>, source: Metric, at_least: u32) -> Metric {
+        let index = self.defs.iter().position(|d| d.slot == source.0 as usize).expect("a registered metric");
+        assert!(matches!(self.defs[index].kind, MetricKind::Distribution { .. }), "derived from a distribution");
+        let m = self.add(name.into(), MetricKind::Probability);
+        self.defs.last_mut().expect("just added").derived = Some(Derived { source: index, at_least });
+        m
+    }
+
     fn add(&mut self, name: String, kind: MetricKind) -> Metric {
         let slot = self.slots;
-        let def = MetricDef { name, kind, slot };
+        let def = MetricDef { name, kind, slot, derived: None };
         self.slots += def.width();
         self.defs.push(def);
         Metric(slot as u32)
@@ -78,6 +103,36 @@ impl Metrics {
         self.slots
     }
 
+    /// Fills in the counts trials do not report (value 0 of each distribution, derived probabilities), given
+    /// per-slot `counts` over `total` trials. Works for integer counts and exact probabilities alike.
+    pub fn complete<T>(&self, counts: &mut [T], total: T)
+    where
+        T: Copy + std::iter::Sum<T> + std::ops::Sub<Output = T>,
+    {
+        for def in &self.defs {
+            if let MetricKind::Distribution { max } = def.kind {
+                let rest: T = counts[def.slot + 1..=def.slot + max as usize].iter().copied().sum();
+                counts[def.slot] = total - rest;
+            }
+        }
+        for def in &self.defs {
+            if let Some(d) = def.derived {
+                let src = &self.defs[d.source];
+                counts[def.slot] = counts[src.slot + d.at_least as usize..src.slot + src.width()].iter().copied().sum();
+            }
+        }
+    }
+
+    /// The same completion for per-trial rows: `columns[m][t]` is metric `m`'s value in trial `t`.
+    pub fn complete_rows(&self, columns: &mut [Vec<u32>]) {
+        for (m, def) in self.defs.iter().enumerate() {
+            if let Some(d) = def.derived {
+                let values: Vec<u32> = columns[d.source].iter().map(|&v| u32::from(v >= d.at_least)).collect();
+                columns[m] = values;
+            }
+        }
+    }
+
     /// For every slot, the index of its metric and the value it counts (0 or 1 for probability metrics).
     pub fn slot_owners(&self) -> Vec<(usize, u32)> {
         let mut owners = Vec::with_capacity(self.slots);
@@ -91,7 +146,8 @@ impl Metrics {
     }
 }
 
-/// Where a trial reports what happened. Each metric is reported at most once per trial.
+/// Where a trial reports what happened. Each metric is reported at most once per trial; derived metrics are
+/// never reported.
 pub trait Recorder {
     /// Counts one occurrence of slot `slot`.
     fn slot(&mut self, slot: usize);
@@ -102,10 +158,13 @@ pub trait Recorder {
         self.slot(m.0 as usize);
     }
 
-    /// The distribution metric `m` took value `v` in this trial.
+    /// The distribution metric `m` took value `v` in this trial. Value 0 is not counted: it is whatever the
+    /// other values leave ([`Metrics::complete`]).
     #[inline]
     fn value(&mut self, m: Metric, v: u32) {
-        self.slot((m.0 + v) as usize);
+        if v > 0 {
+            self.slot((m.0 + v) as usize);
+        }
     }
 
     /// Reports `m` as happened when `yes` holds.
@@ -163,5 +222,18 @@ mod tests {
         t.value(d, 2);
         t.hit(b);
         assert_eq!(t.counts, vec![0, 0, 0, 1, 1]);
+    }
+
+    #[test]
+    fn complete_fills_zero_values_and_derived_metrics() {
+        let mut m = Metrics::default();
+        let d = m.distribution("d", 2);
+        m.at_least("any", d, 1);
+        let mut counts = vec![0, 3, 2, 0];
+        m.complete(&mut counts, 10);
+        assert_eq!(counts, vec![5, 3, 2, 5]);
+        let mut rows = vec![vec![0, 2, 1], vec![0, 0, 0]];
+        m.complete_rows(&mut rows);
+        assert_eq!(rows[1], vec![0, 1, 1]);
     }
 }

@@ -41,7 +41,10 @@ trait Chart {
     /// The chart's size in pixels.
     fn size(&self) -> (u32, u32);
     /// Draws the chart on `root`, which has [`Chart::size`].
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>>;
+    fn draw<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, Shift>,
+    ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>>;
 }
 
 fn register_font() {
@@ -75,7 +78,10 @@ impl Chart for Headline<'_> {
         (960, 120 + 34 * self.0.len().max(1) as u32)
     }
 
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    fn draw<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, Shift>,
+    ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
         let rows = &self.0;
         root.fill(&WHITE)?;
         let n = rows.len().max(1) as f64;
@@ -102,8 +108,13 @@ impl Chart for Headline<'_> {
             .disable_y_mesh()
             .draw()?;
         let bars = rows.iter().enumerate();
-        chart.draw_series(bars.map(|(i, r)| ErrorBar::new_horizontal(at(i), r.ci_low, r.estimate, r.ci_high, ESTIMATE.filled(), 10)))?;
-        let exact = rows.iter().enumerate().filter_map(|(i, r)| r.exact.map(|x| Cross::new((x, at(i)), 6, EXACT.stroke_width(2))));
+        chart.draw_series(
+            bars.map(|(i, r)| ErrorBar::new_horizontal(at(i), r.ci_low, r.estimate, r.ci_high, ESTIMATE.filled(), 10)),
+        )?;
+        let exact = rows
+            .iter()
+            .enumerate()
+            .filter_map(|(i, r)| r.exact.map(|x| Cross::new((x, at(i)), 6, EXACT.stroke_width(2))));
         chart.draw_series(exact)?;
         Ok(())
     }
@@ -120,7 +131,10 @@ impl Chart for Distribution<'_> {
         (800, 500)
     }
 
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    fn draw<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, Shift>,
+    ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
         let rows = &self.rows;
         root.fill(&WHITE)?;
         let top = rows.iter().map(|r| r.ci_high.max(r.exact.unwrap_or(0.0))).fold(0.0, f64::max);
@@ -130,7 +144,8 @@ impl Chart for Distribution<'_> {
             .x_label_area_size(40)
             .y_label_area_size(60)
             .build_cartesian_2d(-0.5f64..rows.len() as f64 - 0.5, 0f64..(top * 1.1).max(0.01))?;
-        let whole = |x: &f64| if (x - x.round()).abs() < 1e-6 { format!("{}", x.round() as i64) } else { String::new() };
+        let whole =
+            |x: &f64| if (x - x.round()).abs() < 1e-6 { format!("{}", x.round() as i64) } else { String::new() };
         chart
             .configure_mesh()
             .x_labels(rows.len() + 1)
@@ -145,7 +160,9 @@ impl Chart for Distribution<'_> {
             Rectangle::new([(v - 0.35, 0.0), (v + 0.35, r.probability)], ESTIMATE.mix(0.7).filled())
         };
         chart.draw_series(rows.iter().map(bar))?;
-        let whisker = |r: &&DistRow| ErrorBar::new_vertical(r.value as f64, r.ci_low, r.probability, r.ci_high, BLACK.filled(), 10);
+        let whisker = |r: &&DistRow| {
+            ErrorBar::new_vertical(r.value as f64, r.ci_low, r.probability, r.ci_high, BLACK.filled(), 10)
+        };
         chart.draw_series(rows.iter().map(whisker))?;
         let exact = rows.iter().filter_map(|r| r.exact.map(|x| Circle::new((r.value as f64, x), 4, EXACT.filled())));
         chart.draw_series(exact)?;

@@ -20,10 +20,16 @@ pub struct Progress {
 impl Progress {
     pub fn new(trials: u64) -> Progress {
         let bar = ProgressBar::with_draw_target(Some(trials), ProgressDrawTarget::hidden());
-        let style = ProgressStyle::with_template("{bar:40} {percent:>3}% {human_pos}/{human_len} trials, {per_sec}, eta {eta}")
-            .expect("a valid template");
+        let style =
+            ProgressStyle::with_template("{bar:40} {percent:>3}% {human_pos}/{human_len} trials, {per_sec}, eta {eta}")
+                .expect("a valid template");
         bar.set_style(style);
-        Progress { bar, start: Instant::now(), shown: AtomicBool::new(false), terminal: std::io::stderr().is_terminal() }
+        Progress {
+            bar,
+            start: Instant::now(),
+            shown: AtomicBool::new(false),
+            terminal: std::io::stderr().is_terminal(),
+        }
     }
 
     /// Counts `trials` more finished trials.

@@ -26,7 +26,11 @@ pub struct SampleOptions {
 }
 
 /// Runs the scenario's trials and summarises them, with exact values when the tree is small enough.
-pub fn sample(scenario: &Scenario, opts: &SampleOptions, progress: &(dyn Fn(u64) + Sync)) -> Result<RunRecord, ExportError> {
+pub fn sample(
+    scenario: &Scenario,
+    opts: &SampleOptions,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<RunRecord, ExportError> {
     let threads = opts.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a thread pool");
     let plan = plan(scenario);

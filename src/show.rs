@@ -21,7 +21,7 @@ pub fn run_table(record: &RunRecord, dir: &Path, files: usize) {
         record.trials_per_second / 1e6
     );
     let width = record.summary.metrics.iter().map(|r| r.metric.len()).max().unwrap_or(6);
-    println!("{:width$}  {:>9}  {:>21}  {}", "metric", "estimate", "95% interval", "exact");
+    println!("{:width$}  {:>9}  {:>21}  exact", "metric", "estimate", "95% interval");
     for r in &record.summary.metrics {
         let exact = r.exact.map_or("-".into(), exact_text);
         println!("{:width$}  {:>9.6}  [{:>9.6}, {:>9.6}]  {exact}", r.metric, r.estimate, r.ci_low, r.ci_high);
@@ -56,7 +56,11 @@ pub fn exact_table(scenario: &Scenario, solved: &ExactTally) {
     println!("{}: exact, {} leaves in the chance tree", scenario.run.name, solved.leaves);
     let width = metrics.defs().iter().map(|d| d.name.len()).max().unwrap_or(6) + 4;
     for (def, v) in metrics.defs().iter().zip(values) {
-        let label = if matches!(def.kind, MetricKind::Distribution { .. }) { format!("{} mean", def.name) } else { def.name.clone() };
+        let label = if matches!(def.kind, MetricKind::Distribution { .. }) {
+            format!("{} mean", def.name)
+        } else {
+            def.name.clone()
+        };
         println!("{label:width$}  {}", exact_text(v));
         if let MetricKind::Distribution { max } = def.kind {
             for v in 0..=max {
@@ -70,7 +74,12 @@ pub fn exact_table(scenario: &Scenario, solved: &ExactTally) {
 pub fn exact_json(scenario: &Scenario, solved: &ExactTally) -> String {
     let metrics = scenario.model.metrics();
     let values = exact::metric_values(metrics, solved);
-    let rows: Vec<_> = metrics.defs().iter().zip(&values).map(|(d, v)| json!({ "metric": d.name, "kind": kind(d.kind), "exact": v })).collect();
+    let rows: Vec<_> = metrics
+        .defs()
+        .iter()
+        .zip(&values)
+        .map(|(d, v)| json!({ "metric": d.name, "kind": kind(d.kind), "exact": v }))
+        .collect();
     let dists: Vec<_> = metrics
         .defs()
         .iter()
@@ -104,7 +113,8 @@ pub fn scenario_text(scenario: &Scenario) {
 
 /// `validate --json`.
 pub fn scenario_json(scenario: &Scenario) -> String {
-    let metrics: Vec<_> = scenario.model.metrics().defs().iter().map(|d| json!({ "metric": d.name, "kind": kind(d.kind) })).collect();
+    let metrics: Vec<_> =
+        scenario.model.metrics().defs().iter().map(|d| json!({ "metric": d.name, "kind": kind(d.kind) })).collect();
     let value = json!({
         "config": scenario.config,
         "run": scenario.run,

@@ -38,7 +38,10 @@ pub fn wilson(successes: u64, trials: u64, z: f64) -> Interval {
     let z2 = z * z;
     let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
     let half = z / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
-    Interval { estimate: p, low: (centre - half).max(0.0), high: (centre + half).min(1.0) }
+    // At 0 or all successes the bound is exactly 0 or 1; rounding would otherwise leave it a hair off.
+    let low = if successes == 0 { 0.0 } else { (centre - half).max(0.0) };
+    let high = if successes == trials { 1.0 } else { (centre + half).min(1.0) };
+    Interval { estimate: p, low, high }
 }
 
 /// The normal interval of the mean of a count distribution (`counts[v]` trials took value `v`).

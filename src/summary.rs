@@ -49,10 +49,11 @@ impl Summary {
     /// The summary of `tally`, with exact values from `exact` where given.
     pub fn new(metrics: &Metrics, tally: &Tally, exact: Option<&ExactTally>) -> Summary {
         let exact_values = exact.map(|e| crate::exact::metric_values(metrics, e));
-        let rows = metrics.defs().iter().enumerate();
+        let exact_of = |i: usize| exact_values.as_ref().map(|v| v[i]);
+        let defs = metrics.defs();
         Summary {
-            metrics: rows.clone().map(|(i, d)| metric_row(d, tally, exact_values.as_ref().map(|v| v[i]))).collect(),
-            distributions: rows.flat_map(|(_, d)| dist_rows(d, tally, exact)).collect(),
+            metrics: defs.iter().enumerate().map(|(i, d)| metric_row(d, tally, exact_of(i))).collect(),
+            distributions: defs.iter().flat_map(|d| dist_rows(d, tally, exact)).collect(),
         }
     }
 
@@ -85,7 +86,16 @@ fn metric_row(def: &MetricDef, tally: &Tally, exact: Option<f64>) -> MetricRow {
         }
     };
     let Interval { estimate, low, high } = ci;
-    MetricRow { metric: def.name.clone(), kind, estimate, ci_low: low, ci_high: high, successes, trials: tally.trials, exact }
+    MetricRow {
+        metric: def.name.clone(),
+        kind,
+        estimate,
+        ci_low: low,
+        ci_high: high,
+        successes,
+        trials: tally.trials,
+        exact,
+    }
 }
 
 fn dist_rows(def: &MetricDef, tally: &Tally, exact: Option<&ExactTally>) -> Vec<DistRow> {

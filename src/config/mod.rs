@@ -121,10 +121,16 @@ pub fn load(file: &Path, overrides: Overrides) -> Result<Scenario, ConfigError> 
 /// Parses and resolves config text; `file` names it in errors and gives the default run name.
 pub fn from_str(src: &str, file: &Path, overrides: Overrides) -> Result<Scenario, ConfigError> {
     let mut config: RawConfig = toml::from_str(src).map_err(|e| locate::parse_error(src, file, &e))?;
+    let named = config.run.name.is_some();
     config.run.name.get_or_insert_with(|| default_name(file));
     overrides.trials.inspect(|&t| config.run.trials = t.min(i64::MAX as u64) as i64);
     overrides.seed.inspect(|&s| config.run.seed = s as i64);
-    resolve(config, file).map_err(|e| locate::invalid(src, file, e))
+    resolve(config, file).map_err(|mut e| {
+        if !named && e.path == KeyPath::root().key("run").key("name") {
+            e.message += "; it comes from the config file's name, so rename the file or set name in [run]";
+        }
+        locate::invalid(src, file, e)
+    })
 }
 
 fn default_name(file: &Path) -> String {
@@ -135,7 +141,10 @@ fn resolve(config: RawConfig, file: &Path) -> Result<Scenario, Invalid> {
     let run = resolve_run(&config.run)?;
     let model = match &config.cavalry {
         Some(cavalry) => ModelSpec::Cavalry(cavalry.resolve()?),
-        None => return Err(Invalid::new(KeyPath::root(), "no model table: add a [cavalry] table".into())),
+        None => {
+            let msg = "no model table; add one: [cavalry] (the only model so far)".into();
+            return Err(Invalid::new(KeyPath::root().key("cavalry"), msg));
+        }
     };
     Ok(Scenario { file: file.to_owned(), run, model, config })
 }
@@ -143,7 +152,11 @@ fn resolve(config: RawConfig, file: &Path) -> Result<Scenario, Invalid> {
 fn resolve_run(run: &RunConfig) -> Result<RunSettings, Invalid> {
     let path = |k: &str| KeyPath::root().key("run").key(k);
     let at_least = |v: i64, min: i64, k: &str| {
-        if v >= min { Ok(v as u64) } else { Err(Invalid::new(path(k), format!("{v} is too small; allowed: {min} or more"))) }
+        if v >= min {
+            Ok(v as u64)
+        } else {
+            Err(Invalid::new(path(k), format!("{v} is too small; allowed: {min} or more")))
+        }
     };
     let name = run.name.clone().unwrap_or_default();
     check_name(&name, || path("name"))?;

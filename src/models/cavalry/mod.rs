@@ -105,12 +105,10 @@ pub struct Cavalry {
 
 #[derive(Clone, Copy, Debug)]
 struct TargetMetrics {
-    intercepted: Metric,
     interceptions: Metric,
     reaction_fire: Metric,
     hedgehog_attempted: Metric,
     hedgehog_formed: Metric,
-    morale_lost: Metric,
     morale_loss: Metric,
 }
 
@@ -129,28 +127,31 @@ impl Cavalry {
     fn new(cfg: &CavalryConfig) -> Cavalry {
         let mut metrics = Metrics::default();
         let n = cfg.interceptor.len() as u32;
-        let intercepted = metrics.probability("cavalry.intercepted");
         let interceptions = metrics.distribution("cavalry.interceptions", n);
+        metrics.at_least("cavalry.intercepted", interceptions, 1);
         let units = cfg.interceptor.iter().map(|u| Unit::new(cfg, u, &mut metrics)).collect();
         let m = TargetMetrics {
-            intercepted,
             interceptions,
             reaction_fire: metrics.probability("target.reaction_fire"),
             hedgehog_attempted: metrics.probability("target.hedgehog_attempted"),
             hedgehog_formed: metrics.probability("target.hedgehog_formed"),
-            morale_lost: metrics.probability("target.morale_lost"),
             morale_loss: metrics.distribution("target.morale_loss", n),
         };
+        metrics.at_least("target.morale_lost", m.morale_loss, 1);
         let morale_check = (0..=10).map(|pass| Dist::bernoulli(pass, 10)).collect();
         Cavalry { metrics, units, target: Target::new(cfg), attempts: cfg.attempts, morale_check, m }
     }
 
     /// Each unit's eligibility and table odds, and the target's hedgehog check odds, for `validate`.
     pub fn describe(&self) -> serde_json::Value {
-        let units: Vec<_> = self.units.iter().map(|u| {
-            let p = if u.eligible { u.roll.probability(1) } else { 0.0 };
-            serde_json::json!({ "name": u.name, "eligible": u.eligible, "p_intercept": p, "ends_in": u.ends_in })
-        }).collect();
+        let units: Vec<_> = self
+            .units
+            .iter()
+            .map(|u| {
+                let p = if u.eligible { u.roll.probability(1) } else { 0.0 };
+                serde_json::json!({ "name": u.name, "eligible": u.eligible, "p_intercept": p, "ends_in": u.ends_in })
+            })
+            .collect();
         serde_json::json!({
             "model": "cavalry",
             "attempts": self.attempts,
@@ -199,12 +200,10 @@ impl Cavalry {
     }
 
     fn report<R: Recorder>(&self, st: &TargetState, successes: u32, rec: &mut R) {
-        rec.flag(self.m.intercepted, successes > 0);
         rec.value(self.m.interceptions, successes);
         rec.flag(self.m.reaction_fire, st.fired);
         rec.flag(self.m.hedgehog_attempted, st.hedgehog_attempted);
         rec.flag(self.m.hedgehog_formed, st.in_hedgehog && self.target.formation != Formation::Hedgehog);
-        rec.flag(self.m.morale_lost, st.lost > 0);
         rec.value(self.m.morale_loss, st.lost);
     }
 }
@@ -269,7 +268,13 @@ impl Target {
             LeaderSign::Subtract => -t.leader,
             LeaderSign::Add => t.leader,
         };
-        Target { kind: t.kind, formation: t.formation, morale: t.morale, reaction: t.reaction, shift: leader + t.extra_checks }
+        Target {
+            kind: t.kind,
+            formation: t.formation,
+            morale: t.morale,
+            reaction: t.reaction,
+            shift: leader + t.extra_checks,
+        }
     }
 
     fn start(&self) -> TargetState {
@@ -297,9 +302,10 @@ impl Target {
                 Response::Hedgehog
             }
             (TargetKind::Artillery, Facing::Front) => Response::Fire,
-            (TargetKind::LightInfantry | TargetKind::HeavyInfantry | TargetKind::Cavalry, Facing::Front | Facing::Flank) => {
-                Response::Fire
-            }
+            (
+                TargetKind::LightInfantry | TargetKind::HeavyInfantry | TargetKind::Cavalry,
+                Facing::Front | Facing::Flank,
+            ) => Response::Fire,
             _ => Response::Nothing,
         }
     }

@@ -1,0 +1,237 @@
+//! Bad configs are refused before any work starts, with one line that names the file, the line and the key,
+//! and says what is allowed.
+//!
+//! Every file in `tests/bad_configs/` is a near-copy of a valid cavalry config with exactly one defect; the
+//! [`CASES`] table says where each message must point. The binary runs in an empty temporary folder, so any
+//! output it wrongly wrote would show up there as `reports/`.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use tempfile::TempDir;
+
+/// One bad config and what its error message must say.
+struct Case {
+    /// File name in `tests/bad_configs/`.
+    file: &'static str,
+    /// The line the message points at, or `None` where no line makes sense (a table missing from the file).
+    line: Option<usize>,
+    /// The key the message names, or `None` where there is no key (text that is not TOML at all).
+    key: Option<&'static str>,
+    /// Other words the message must contain: what is wrong and what is allowed.
+    says: &'static [&'static str],
+}
+
+const fn case(
+    file: &'static str,
+    line: Option<usize>,
+    key: Option<&'static str>,
+    says: &'static [&'static str],
+) -> Case {
+    Case { file, line, key, says }
+}
+
+#[rustfmt::skip]
+const CASES: &[Case] = &[
+    // Unknown keys: serde lists the keys that are allowed.
+    case("unknown_key_top_level.toml", Some(2), Some("verbose"), &["unknown field `verbose`", "`run` or `cavalry`"]),
+    case("unknown_key_in_target.toml", Some(36), Some("cavalry.target.moral"), &["unknown field `moral`", "`morale`"]),
+    case("unknown_key_in_interceptor.toml", Some(28), Some("cavalry.interceptor[1].speed"), &["unknown field `speed`", "`distance`"]),
+    // Wrong types.
+    case("wrong_type_morale_string.toml", Some(34), Some("cavalry.target.morale"), &["string \"six\"", "expected an integer"]),
+    case("wrong_type_bool_string.toml", Some(20), Some("cavalry.interceptor[0].can_move_adjacent"), &["string \"yes\"", "true or false"]),
+    case("wrong_type_distance_float.toml", Some(27), Some("cavalry.interceptor[1].distance"), &["2.5", "expected an integer"]),
+    case("interceptor_as_table.toml", Some(15), Some("cavalry.interceptor"), &["expected an array", "[[cavalry.interceptor]]"]),
+    case("trials_too_large.toml", Some(4), Some("run.trials"), &["99999999999999999999", "out of range", "9223372036854775807"]),
+    // Names that are not one of the choices.
+    case("unknown_order_gallop.toml", Some(26), Some("cavalry.interceptor[1].order"), &["`gallop`", "expected one of `charge`, `make_ready`, `receive_charge`, `rally`"]),
+    case("unknown_kind_dragon.toml", Some(31), Some("cavalry.target.kind"), &["`dragon`", "`artillery`", "`heavy_infantry`"]),
+    case("unknown_ends_in_left.toml", Some(22), Some("cavalry.interceptor[0].ends_in"), &["`left`", "`front`, `flank`, `rear`"]),
+    case("unknown_formation.toml", Some(33), Some("cavalry.target.formation"), &["`square`", "`hedgehog`"]),
+    // Numbers out of range.
+    case("morale_11.toml", Some(34), Some("cavalry.target.morale"), &["11", "allowed: 0 to 10"]),
+    case("negative_leader.toml", Some(35), Some("cavalry.target.leader"), &["-1", "allowed: 0 to 9"]),
+    case("extra_checks_negative.toml", Some(36), Some("cavalry.target.extra_checks"), &["-2", "allowed: 0 to 9"]),
+    case("table_threshold_10.toml", Some(11), Some("cavalry.table.charge"), &["10", "allowed: 0 to 9"]),
+    case("distance_zero.toml", Some(19), Some("cavalry.interceptor[0].distance"), &["0", "allowed: 1 to 99"]),
+    case("max_distance_zero.toml", Some(9), Some("cavalry.max_distance"), &["0", "allowed: 1 to 99"]),
+    case("trials_zero.toml", Some(4), Some("run.trials"), &["0 is too small", "allowed: 1 or more"]),
+    case("negative_seed.toml", Some(5), Some("run.seed"), &["-1 is too small", "allowed: 0 or more"]),
+    // Names: unique, and safe as folder and metric names.
+    case("duplicate_interceptor_names.toml", Some(25), Some("cavalry.interceptor[1].name"), &["duplicate interceptor name \"lifeguard\"", "unique"]),
+    case("run_name_parent_dir.toml", Some(3), Some("run.name"), &["\"../x\" is not allowed", "letters, digits"]),
+    case("run_name_absolute.toml", Some(3), Some("run.name"), &["\"/abs\" is not allowed", "no '/'"]),
+    case("interceptor_name_slash.toml", Some(25), Some("cavalry.interceptor[1].name"), &["\"rupert/horse\" is not allowed", "no '/'"]),
+    case("interceptor_name_space.toml", Some(16), Some("cavalry.interceptor[0].name"), &["\"life guard\" is not allowed", "letters, digits"]),
+    // Missing keys and tables: the line is the table the key belongs in.
+    case("missing_target_table.toml", Some(7), Some("cavalry.target"), &["missing", "required"]),
+    case("missing_target_no_cavalry_header.toml", Some(7), Some("cavalry.target"), &["missing", "required"]),
+    case("missing_target_morale.toml", Some(30), Some("cavalry.target.morale"), &["missing", "required"]),
+    case("missing_interceptor_order.toml", Some(24), Some("cavalry.interceptor[1].order"), &["missing", "required"]),
+    case("no_interceptor.toml", Some(7), Some("cavalry.interceptor"), &["at least one [[cavalry.interceptor]] is required"]),
+    case("no_model_table.toml", None, Some("cavalry"), &["no model table", "[cavalry]"]),
+    // Not TOML at all.
+    case("not_toml.toml", Some(1), None, &["not valid TOML", "key = value"]),
+    case("unclosed_string.toml", Some(25), Some("cavalry.interceptor[1].name"), &["not valid TOML", "unclosed string"]),
+    case("duplicate_key.toml", Some(36), Some("cavalry.target.morale"), &["not valid TOML", "duplicate key"]),
+];
+
+fn corpus() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bad_configs")
+}
+
+/// The binary, run with `args` in the empty folder `dir`.
+fn sim(dir: &TempDir, args: &[&str]) -> Command {
+    let mut cmd = Command::cargo_bin("intercept-sim").expect("the intercept-sim binary is built");
+    cmd.current_dir(dir.path()).args(args);
+    cmd
+}
+
+/// Runs `intercept-sim <command> <file>` in an empty folder and returns stderr, after checking what every bad
+/// input must do: exit 2, print nothing on stdout, print one `error: ` line, not panic, write nothing.
+fn refused(command: &str, file: &Path) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let out = sim(&dir, &[command, file.to_str().unwrap()]).output().unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let what = format!("`{command} {}`", file.display());
+    assert_eq!(out.status.code(), Some(2), "{what} should exit 2; stderr: {stderr}");
+    assert!(out.stdout.is_empty(), "{what} printed on stdout: {}", String::from_utf8_lossy(&out.stdout));
+    assert!(stderr.starts_with("error: "), "{what}: stderr should start with `error: `: {stderr:?}");
+    assert!(
+        stderr.ends_with('\n') && stderr.matches('\n').count() == 1,
+        "{what}: stderr should be one line: {stderr:?}"
+    );
+    assert!(!stderr.contains("panicked"), "{what} panicked: {stderr}");
+    assert!(!dir.path().join("reports").exists(), "{what} wrote reports/ although the config is bad");
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0, "{what} wrote into its working folder");
+    stderr
+}
+
+/// Checks that `stderr` names the case's file, line and key and says the case's words.
+fn check_message(case: &Case, stderr: &str) {
+    let at = match case.line {
+        Some(line) => format!("{}:{line}: ", case.file),
+        None => format!("{}: ", case.file),
+    };
+    assert!(stderr.contains(&at), "{}: message should point at `{at}`: {stderr}", case.file);
+    match case.key {
+        Some(key) => {
+            let named = format!("key '{key}': ");
+            assert!(stderr.contains(&named), "{}: message should name {named:?}: {stderr}", case.file);
+        }
+        None => assert!(!stderr.contains("key '"), "{}: message should name no key: {stderr}", case.file),
+    }
+    for words in case.says {
+        assert!(stderr.contains(words), "{}: message should say {words:?}: {stderr}", case.file);
+    }
+}
+
+#[test]
+fn the_table_covers_the_corpus() {
+    let mut on_disk: Vec<String> =
+        fs::read_dir(corpus()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    on_disk.sort();
+    let mut listed: Vec<String> = CASES.iter().map(|c| c.file.to_owned()).collect();
+    listed.sort();
+    let before = listed.len();
+    listed.dedup();
+    assert_eq!(listed.len(), before, "a file is listed twice in CASES");
+    assert_eq!(on_disk, listed, "every file in tests/bad_configs/ needs one row in CASES, and every row a file");
+    assert!(CASES.len() >= 18);
+}
+
+#[test]
+fn run_refuses_every_bad_config_naming_file_line_and_key() {
+    for case in CASES {
+        let stderr = refused("run", &corpus().join(case.file));
+        check_message(case, &stderr);
+    }
+}
+
+#[test]
+fn validate_and_exact_refuse_them_with_the_same_message() {
+    let sample = [
+        "unknown_key_in_interceptor.toml",
+        "morale_11.toml",
+        "missing_target_morale.toml",
+        "not_toml.toml",
+        "run_name_parent_dir.toml",
+    ];
+    for case in CASES.iter().filter(|c| sample.contains(&c.file)) {
+        let file = corpus().join(case.file);
+        let from_run = refused("run", &file);
+        for command in ["validate", "exact"] {
+            let stderr = refused(command, &file);
+            check_message(case, &stderr);
+            assert_eq!(stderr, from_run, "{}: `{command}` and `run` should say the same", case.file);
+        }
+    }
+}
+
+#[test]
+fn a_good_config_passes_the_same_checks() {
+    // The control: the harness can tell a good config from a bad one.
+    let dir = tempfile::tempdir().unwrap();
+    let good = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/cavalry/charge-on-pikes.toml");
+    sim(&dir, &["validate", good.to_str().unwrap()]).assert().success();
+}
+
+#[test]
+fn a_bad_name_taken_from_the_file_name_says_so() {
+    // No [run] name: the run is named after the file, and this file's name has a space in it.
+    let dir = tempfile::tempdir().unwrap();
+    let base = fs::read_to_string(corpus().join("morale_11.toml")).unwrap();
+    let text = base.replace("name = \"bad\"\n", "").replace("morale = 11", "morale = 6");
+    let file = dir.path().join("bad name.toml");
+    fs::write(&file, text).unwrap();
+    let out = sim(&dir, &["run", "bad name.toml"]).output().unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "stderr: {stderr}");
+    assert_eq!(stderr.matches('\n').count(), 1, "one line: {stderr:?}");
+    assert!(stderr.starts_with("error: bad name.toml:"), "{stderr}");
+    assert!(stderr.contains("key 'run.name': \"bad name\" is not allowed"), "{stderr}");
+    assert!(stderr.contains("config file's name"), "{stderr}");
+    assert!(!dir.path().join("reports").exists());
+}
+
+#[test]
+fn argument_errors_exit_2() {
+    let good = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/cavalry/charge-on-pikes.toml");
+    let good = good.to_str().unwrap();
+    // `--seed=-1`, not `--seed -1`: clap would read a separate `-1` as an unknown flag, naming it, not --seed.
+    let cases: [(&str, &[&str]); 5] = [
+        ("--trials", &["--trials", "0"]),
+        ("--threads", &["--threads", "0"]),
+        ("--threads", &["--threads", "1025"]),
+        ("--trials", &["--trials", "many"]),
+        ("--seed", &["--seed=-1"]),
+    ];
+    for (flag, bad) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let out = sim(&dir, &[&["run", good][..], bad].concat()).output().unwrap();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        let what = format!("`run {}`", bad.join(" "));
+        assert_eq!(out.status.code(), Some(2), "{what} should exit 2; stderr: {stderr}");
+        assert!(stderr.starts_with("error: "), "{stderr}");
+        assert!(stderr.contains(flag), "{what}: the message should name {flag}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        assert!(!dir.path().join("reports").exists(), "{what} wrote reports/");
+    }
+}
+
+#[test]
+fn a_missing_config_file_is_one_clear_line() {
+    let dir = tempfile::tempdir().unwrap();
+    for command in ["run", "validate", "exact"] {
+        let out = sim(&dir, &[command, "no/such/config.toml"]).output().unwrap();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert!(!out.status.success(), "`{command}` of a missing file should fail");
+        assert_eq!(out.status.code(), Some(2), "a config that cannot be read is bad input: {stderr}");
+        assert!(stderr.starts_with("error: no/such/config.toml: cannot read the config"), "{stderr}");
+        assert_eq!(stderr.matches('\n').count(), 1, "one line: {stderr:?}");
+        assert!(stderr.ends_with('\n'));
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+    assert!(!dir.path().join("reports").exists());
+}
