@@ -5,6 +5,7 @@
 mod progress;
 mod show;
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -102,31 +103,37 @@ fn run(args: RunArgs) -> Result<(), Failure> {
     let record = runner::sample(&scenario, &opts, &|n| bar.advance(n)).map_err(failed)?;
     bar.finish();
     let written = runner::export(&record, &dir).map_err(failed)?;
-    match args.json {
-        true => println!("{}", show::summary_json(&record)),
+    emit(match args.json {
+        true => show::summary_json(&record),
         false => show::run_table(&record, &dir, written.len() + usize::from(args.per_trial)),
-    }
-    Ok(())
+    })
 }
 
 fn exact(args: ExactArgs) -> Result<(), Failure> {
     let scenario = config::load(&args.config, Overrides::default())?;
     let solved = runner::solve(&scenario)
         .map_err(|e| Failure { code: 1, message: format!("{}: {e}", args.config.display()) })?;
-    match args.json {
-        true => println!("{}", show::exact_json(&scenario, &solved)),
+    emit(match args.json {
+        true => show::exact_json(&scenario, &solved),
         false => show::exact_table(&scenario, &solved),
-    }
-    Ok(())
+    })
 }
 
 fn validate(args: ExactArgs) -> Result<(), Failure> {
     let scenario: Scenario = config::load(&args.config, Overrides::default())?;
-    match args.json {
-        true => println!("{}", show::scenario_json(&scenario)),
+    emit(match args.json {
+        true => show::scenario_json(&scenario),
         false => show::scenario_text(&scenario),
+    })
+}
+
+/// Prints to stdout; a reader that stops early (`| head`) is not an error.
+fn emit(text: String) -> Result<(), Failure> {
+    let mut stdout = std::io::stdout().lock();
+    match writeln!(stdout, "{}", text.trim_end()).and_then(|()| stdout.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(failed(e)),
+        _ => Ok(()),
     }
-    Ok(())
 }
 
 fn create_dir(dir: &Path) -> Result<(), Failure> {

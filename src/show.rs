@@ -1,5 +1,6 @@
 //! What the command line prints: tables for people, JSON for programs.
 
+use std::fmt::Write;
 use std::path::Path;
 
 use intercept_sim::config::Scenario;
@@ -10,9 +11,11 @@ use intercept_sim::stats::fraction;
 use serde_json::json;
 
 /// `run`'s table: one line per metric, with interval and exact value.
-pub fn run_table(record: &RunRecord, dir: &Path, files: usize) {
+pub fn run_table(record: &RunRecord, dir: &Path, files: usize) -> String {
+    let mut out = String::new();
     let name = record.config.run.name.as_deref().unwrap_or_default();
-    println!(
+    let _ = writeln!(
+        out,
         "{name}: {} trials, seed {}, {} threads, {:.2} s ({:.1} M trials/s)",
         record.trials,
         record.seed,
@@ -21,12 +24,14 @@ pub fn run_table(record: &RunRecord, dir: &Path, files: usize) {
         record.trials_per_second / 1e6
     );
     let width = record.summary.metrics.iter().map(|r| r.metric.len()).max().unwrap_or(6);
-    println!("{:width$}  {:>9}  {:>21}  exact", "metric", "estimate", "95% interval");
+    let _ = writeln!(out, "{:width$}  {:>9}  {:>21}  exact", "metric", "estimate", "95% interval");
     for r in &record.summary.metrics {
         let exact = r.exact.map_or("-".into(), exact_text);
-        println!("{:width$}  {:>9.6}  [{:>9.6}, {:>9.6}]  {exact}", r.metric, r.estimate, r.ci_low, r.ci_high);
+        let _ =
+            writeln!(out, "{:width$}  {:>9.6}  [{:>9.6}, {:>9.6}]  {exact}", r.metric, r.estimate, r.ci_low, r.ci_high);
     }
-    println!("wrote {files} files to {}", dir.display());
+    let _ = writeln!(out, "wrote {files} files to {}", dir.display());
+    out
 }
 
 /// `run --json`: the run's identity and every summary and distribution row.
@@ -50,10 +55,11 @@ fn exact_text(x: f64) -> String {
 }
 
 /// `exact`'s table: every metric's exact value, then every distribution value's probability.
-pub fn exact_table(scenario: &Scenario, solved: &ExactTally) {
+pub fn exact_table(scenario: &Scenario, solved: &ExactTally) -> String {
+    let mut out = String::new();
     let metrics = scenario.model.metrics();
     let values = exact::metric_values(metrics, solved);
-    println!("{}: exact, {} leaves in the chance tree", scenario.run.name, solved.leaves);
+    let _ = writeln!(out, "{}: exact, {} leaves in the chance tree", scenario.run.name, solved.leaves);
     let width = metrics.defs().iter().map(|d| d.name.len()).max().unwrap_or(6) + 4;
     for (def, v) in metrics.defs().iter().zip(values) {
         let label = if matches!(def.kind, MetricKind::Distribution { .. }) {
@@ -61,13 +67,15 @@ pub fn exact_table(scenario: &Scenario, solved: &ExactTally) {
         } else {
             def.name.clone()
         };
-        println!("{label:width$}  {}", exact_text(v));
+        let _ = writeln!(out, "{label:width$}  {}", exact_text(v));
         if let MetricKind::Distribution { max } = def.kind {
             for v in 0..=max {
-                println!("{:width$}  {}", format!("  = {v}"), exact_text(solved.probs[def.slot + v as usize]));
+                let _ =
+                    writeln!(out, "{:width$}  {}", format!("  = {v}"), exact_text(solved.probs[def.slot + v as usize]));
             }
         }
     }
+    out
 }
 
 /// `exact --json`.
@@ -102,13 +110,15 @@ fn kind(k: MetricKind) -> &'static str {
 }
 
 /// `validate`: the resolved config as TOML, then what it resolved to.
-pub fn scenario_text(scenario: &Scenario) {
-    println!("# {}: valid. The resolved config, every default filled in:\n", scenario.file.display());
-    println!("{}", toml::to_string_pretty(&scenario.config).expect("toml"));
-    println!("# What it resolves to:");
-    println!("{}", serde_json::to_string_pretty(&scenario.model.describe()).expect("json"));
+pub fn scenario_text(scenario: &Scenario) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "# {}: valid. The resolved config, every default filled in:\n", scenario.file.display());
+    let _ = writeln!(out, "{}", toml::to_string_pretty(&scenario.config).expect("toml"));
+    let _ = writeln!(out, "# What it resolves to:");
+    let _ = writeln!(out, "{}", serde_json::to_string_pretty(&scenario.model.describe()).expect("json"));
     let names: Vec<&str> = scenario.model.metrics().defs().iter().map(|d| d.name.as_str()).collect();
-    println!("# Metrics: {}", names.join(", "));
+    let _ = writeln!(out, "# Metrics: {}", names.join(", "));
+    out
 }
 
 /// `validate --json`.

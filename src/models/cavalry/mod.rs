@@ -67,6 +67,9 @@ pub struct Unit {
     /// The table roll: outcome 1 is a successful interception (C-2).
     pub roll: Dist,
     pub ends_in: Facing,
+    /// The target's response to this unit, with the target out of and in hedgehog: settled at resolve time
+    /// so that a trial only picks one of the two.
+    responses: [Response; 2],
     m_eligible: Metric,
     m_succeeded: Metric,
     m_drew_fire: Metric,
@@ -129,7 +132,8 @@ impl Cavalry {
         let n = cfg.interceptor.len() as u32;
         let interceptions = metrics.distribution("cavalry.interceptions", n);
         metrics.at_least("cavalry.intercepted", interceptions, 1);
-        let units = cfg.interceptor.iter().map(|u| Unit::new(cfg, u, &mut metrics)).collect();
+        let target = Target::new(cfg);
+        let units = cfg.interceptor.iter().map(|u| Unit::new(cfg, u, &target, &mut metrics)).collect();
         let m = TargetMetrics {
             interceptions,
             reaction_fire: metrics.probability("target.reaction_fire"),
@@ -139,7 +143,7 @@ impl Cavalry {
         };
         metrics.at_least("target.morale_lost", m.morale_loss, 1);
         let morale_check = (0..=10).map(|pass| Dist::bernoulli(pass, 10)).collect();
-        Cavalry { metrics, units, target: Target::new(cfg), attempts: cfg.attempts, morale_check, m }
+        Cavalry { metrics, units, target, attempts: cfg.attempts, morale_check, m }
     }
 
     /// Each unit's eligibility and table odds, and the target's hedgehog check odds, for `validate`.
@@ -178,7 +182,7 @@ impl Cavalry {
 
     /// The target reacts to one interceptor that ended next to it (C-4.5, C-6, C-8).
     fn react<C: Chance, R: Recorder>(&self, unit: &Unit, st: &mut TargetState, chance: &mut C, rec: &mut R) {
-        match self.target.response(unit.ends_in, st.in_hedgehog) {
+        match unit.responses[usize::from(st.in_hedgehog)] {
             Response::Fire => {
                 st.fired = true;
                 rec.hit(unit.m_drew_fire);
@@ -232,7 +236,7 @@ impl Model for Cavalry {
 }
 
 impl Unit {
-    fn new(cfg: &CavalryConfig, u: &config::InterceptorConfig, metrics: &mut Metrics) -> Unit {
+    fn new(cfg: &CavalryConfig, u: &config::InterceptorConfig, target: &Target, metrics: &mut Metrics) -> Unit {
         let prefix = format!("cavalry.interceptor.{}", u.name);
         let threshold = cfg.threshold(u.order);
         let eligible = threshold.is_some() && eligible(cfg, u);
@@ -243,6 +247,7 @@ impl Unit {
             eligible,
             roll: Dist::bernoulli(faces, 10),
             ends_in: u.ends_in,
+            responses: [target.response(u.ends_in, false), target.response(u.ends_in, true)],
             m_eligible: metrics.probability(format!("{prefix}.eligible")),
             m_succeeded: metrics.probability(format!("{prefix}.succeeded")),
             m_drew_fire: metrics.probability(format!("{prefix}.drew_fire")),

@@ -1,0 +1,187 @@
+//! The command line end to end: reproducible bytes across thread counts, the Parquet schemas read back,
+//! per-trial rows that agree with the summary, `--json`, and no temporary files left behind.
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use polars::prelude::*;
+
+const CONFIG: &str = "configs/cavalry/charge-on-pikes.toml";
+
+fn config() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(CONFIG)
+}
+
+fn sim() -> Command {
+    Command::cargo_bin("intercept-sim").expect("binary built")
+}
+
+/// Runs the shipped config into `out` with `threads` threads and `--per-trial`; 300 000 trials is 5 chunks.
+fn run_into(out: &Path, threads: &str) -> String {
+    let assert = sim()
+        .args([
+            "run",
+            config().to_str().unwrap(),
+            "--trials",
+            "300000",
+            "--seed",
+            "9",
+            "--per-trial",
+            "--threads",
+            threads,
+        ])
+        .arg("--out")
+        .arg(out)
+        .assert()
+        .success();
+    String::from_utf8(assert.get_output().stdout.clone()).expect("utf-8")
+}
+
+fn read(path: &Path) -> DataFrame {
+    ParquetReader::new(File::open(path).expect("file written")).finish().expect("valid parquet")
+}
+
+#[test]
+fn one_and_two_threads_write_identical_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("t1"), dir.path().join("t2"));
+    run_into(&a, "1");
+    run_into(&b, "2");
+    for name in ["summary.parquet", "distributions.parquet", "trials.parquet", "headline.svg", "headline.png"] {
+        let (x, y) = (std::fs::read(a.join(name)).unwrap(), std::fs::read(b.join(name)).unwrap());
+        assert!(x == y, "{name} differs between 1 and 2 threads");
+    }
+}
+
+fn strings(df: &DataFrame, name: &str) -> Vec<String> {
+    let ca = df.column(name).unwrap().str().unwrap();
+    (0..ca.len()).map(|i| ca.get(i).expect("no nulls").to_owned()).collect()
+}
+
+fn u64s(df: &DataFrame, name: &str) -> Vec<Option<u64>> {
+    let ca = df.column(name).unwrap().u64().unwrap();
+    (0..ca.len()).map(|i| ca.get(i)).collect()
+}
+
+fn schema_of(df: &DataFrame) -> Vec<(String, DataType)> {
+    df.schema().iter().map(|(n, t)| (n.to_string(), t.clone())).collect()
+}
+
+#[test]
+fn parquet_files_have_the_documented_schema() {
+    let dir = tempfile::tempdir().unwrap();
+    run_into(dir.path(), "2");
+    let summary = read(&dir.path().join("summary.parquet"));
+    let want = [
+        ("metric", DataType::String),
+        ("estimate", DataType::Float64),
+        ("ci_low", DataType::Float64),
+        ("ci_high", DataType::Float64),
+        ("successes", DataType::UInt64),
+        ("trials", DataType::UInt64),
+        ("exact", DataType::Float64),
+        ("kind", DataType::String),
+    ];
+    assert_eq!(schema_of(&summary), want.map(|(n, t)| (n.to_string(), t)).to_vec());
+    let metrics = strings(&summary, "metric");
+    for m in ["cavalry.intercepted", "cavalry.interceptions", "cavalry.interceptor.lifeguard.eligible"] {
+        assert!(metrics.iter().any(|x| x == m), "{m} missing from {metrics:?}");
+    }
+    for m in ["cavalry.interceptor.lifeguard.succeeded", "target.reaction_fire", "target.hedgehog_attempted"] {
+        assert!(metrics.iter().any(|x| x == m), "{m} missing from {metrics:?}");
+    }
+    for m in ["target.hedgehog_formed", "target.morale_lost"] {
+        assert!(metrics.iter().any(|x| x == m), "{m} missing from {metrics:?}");
+    }
+    assert!(u64s(&summary, "trials").iter().all(|&t| t == Some(300_000)));
+    assert_eq!(summary.column("exact").unwrap().null_count(), 0, "a small tree gets its exact column");
+
+    let dists = read(&dir.path().join("distributions.parquet"));
+    let want = [
+        ("metric", DataType::String),
+        ("value", DataType::UInt32),
+        ("count", DataType::UInt64),
+        ("probability", DataType::Float64),
+        ("ci_low", DataType::Float64),
+        ("ci_high", DataType::Float64),
+        ("exact", DataType::Float64),
+    ];
+    assert_eq!(schema_of(&dists), want.map(|(n, t)| (n.to_string(), t)).to_vec());
+    let interceptions = strings(&dists, "metric").into_iter().filter(|m| m == "cavalry.interceptions");
+    assert_eq!(interceptions.count(), 3, "values 0, 1 and 2 for two interceptors");
+}
+
+#[test]
+fn per_trial_rows_agree_with_the_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    run_into(dir.path(), "2");
+    let trials = read(&dir.path().join("trials.parquet"));
+    assert_eq!(trials.height(), 300_000);
+    let ids = u64s(&trials, "trial");
+    assert!(ids.iter().enumerate().all(|(i, &t)| t == Some(i as u64)), "trials in order");
+    let summary = read(&dir.path().join("summary.parquet"));
+    for (name, s) in strings(&summary, "metric").iter().zip(u64s(&summary, "successes")) {
+        let Some(s) = s else { continue };
+        let column = trials.column(name).unwrap().bool().unwrap();
+        assert_eq!(column.sum().unwrap() as u64, s, "{name}");
+    }
+}
+
+#[test]
+fn json_summary_matches_the_parquet_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = sim()
+        .args(["run", config().to_str().unwrap(), "--trials", "100000", "--json", "--out"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let json: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).expect("stdout is JSON");
+    let summary = read(&dir.path().join("summary.parquet"));
+    let estimates = summary.column("estimate").unwrap().f64().unwrap();
+    let estimates = (0..estimates.len()).map(|i| estimates.get(i).expect("no nulls"));
+    let rows = json["metrics"].as_array().expect("metrics array");
+    assert_eq!(rows.len(), summary.height());
+    for (row, est) in rows.iter().zip(estimates) {
+        assert_eq!(row["estimate"].as_f64().unwrap(), est, "{}", row["metric"]);
+    }
+}
+
+#[test]
+fn a_run_leaves_only_its_outputs() {
+    let dir = tempfile::tempdir().unwrap();
+    run_into(dir.path(), "2");
+    let mut names: Vec<String> =
+        std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    names.sort();
+    assert!(!names.iter().any(|n| n.starts_with(".partial-")), "temporary files left: {names:?}");
+    for want in
+        ["summary.parquet", "distributions.parquet", "trials.parquet", "manifest.json", "headline.png", "headline.svg"]
+    {
+        assert!(names.iter().any(|n| n == want), "{want} missing from {names:?}");
+    }
+    assert!(names.iter().any(|n| n == "dist-cavalry.interceptions.svg"), "{names:?}");
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(manifest["seed"], 9);
+    assert_eq!(manifest["config"]["run"]["chunk_size"], 65536, "defaults are filled in");
+    assert_eq!(manifest["config"]["cavalry"]["table"]["charge"], 5);
+}
+
+#[test]
+fn run_writes_under_reports_by_default() {
+    let dir = tempfile::tempdir().unwrap();
+    sim().current_dir(dir.path()).args(["run", config().to_str().unwrap(), "--trials", "1000"]).assert().success();
+    assert!(dir.path().join("reports/charge-on-pikes/summary.parquet").exists());
+}
+
+#[test]
+fn exact_prints_t7_fractions_and_validate_prints_defaults() {
+    let out = sim().args(["exact", config().to_str().unwrap()]).assert().success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(text.contains("cavalry.interceptor.lifeguard.succeeded") && text.contains("(3/5)"), "{text}");
+    let out = sim().args(["validate", config().to_str().unwrap(), "--json"]).assert().success();
+    let json: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).expect("JSON");
+    assert_eq!(json["config"]["run"]["max_exact_leaves"], 1_000_000);
+    assert_eq!(json["resolved"]["interceptors"][0]["p_intercept"], 0.6);
+}
