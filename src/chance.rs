@@ -19,6 +19,10 @@ pub struct Dist {
     cum: Box<[u64]>,
     /// The one outcome with non-zero weight, when there is only one: picked without a draw.
     only: Option<u32>,
+    /// The total weight, kept beside the handle so a draw needs no second memory access.
+    total: u64,
+    /// For two outcomes, the weight of outcome 0: outcome 1 is picked iff the draw is at least this.
+    split: Option<u64>,
 }
 
 impl Dist {
@@ -36,7 +40,8 @@ impl Dist {
         let mut live = weights.iter().enumerate().filter(|(_, w)| **w > 0);
         let first = live.next().map(|(i, _)| i as u32);
         let only = if live.next().is_none() { first } else { None };
-        Dist { cum, only }
+        let split = (cum.len() == 2).then(|| cum[0]);
+        Dist { cum, only, total, split }
     }
 
     /// One fair die with `sides` faces: outcome `i` is the face `i + 1`.
@@ -69,7 +74,7 @@ impl Dist {
 
     /// The total weight.
     pub fn total(&self) -> u64 {
-        self.cum[self.cum.len() - 1]
+        self.total
     }
 
     /// The integer weight of outcome `i`.
@@ -91,6 +96,10 @@ impl Dist {
     /// The outcome whose cumulative range holds `r`, for `r` in `0..total()`.
     #[inline]
     pub fn outcome_at(&self, r: u64) -> usize {
+        // Yes/no nodes (table rolls, checks) are most nodes: one compare, no branch to mispredict.
+        if let Some(split) = self.split {
+            return usize::from(r >= split);
+        }
         // Linear scan: rule distributions are short (2 to 49 outcomes) and the first outcomes are the likely
         // ones often enough that this beats a binary search.
         self.cum.iter().position(|&c| r < c).unwrap_or(self.cum.len() - 1)

@@ -1,0 +1,56 @@
+//! Value stability: a published config and seed must keep giving the same counts, release after release.
+//! If this test fails, every result a user has published with a seed no longer reproduces: change these
+//! numbers only with a major version and a note in the changelog.
+
+use std::path::Path;
+
+use intercept_sim::config::{self, Overrides};
+use intercept_sim::metrics::Tally;
+use intercept_sim::runner::{self, SampleOptions};
+
+fn successes(trials: u64, threads: usize) -> Vec<(String, Option<u64>)> {
+    let overrides = Overrides { trials: Some(trials), seed: Some(42) };
+    let scenario = config::load(Path::new("configs/cavalry/charge-on-pikes.toml"), overrides).expect("valid");
+    let opts = SampleOptions { threads: Some(threads), per_trial: None };
+    let record = runner::sample(&scenario, &opts, &|_| {}).expect("runs");
+    record.summary.metrics.iter().map(|r| (r.metric.clone(), r.successes)).collect()
+}
+
+#[test]
+fn charge_on_pikes_seed_42_is_pinned() {
+    let got = successes(100_000, 2);
+    let want = [
+        ("cavalry.intercepted", 80_163),
+        ("cavalry.interceptor.lifeguard.succeeded", 60_141),
+        ("cavalry.interceptor.rupert-horse.succeeded", 50_191),
+        ("target.hedgehog_formed", 42_077),
+        ("target.morale_lost", 18_064),
+    ];
+    for (metric, count) in want {
+        let row = got.iter().find(|(m, _)| m == metric).unwrap_or_else(|| panic!("no {metric}"));
+        assert_eq!(row.1, Some(count), "{metric}");
+    }
+}
+
+#[test]
+fn thread_count_does_not_change_counts() {
+    assert_eq!(successes(200_000, 1), successes(200_000, 3));
+}
+
+#[test]
+fn chunks_merge_to_the_whole_run() {
+    let scenario =
+        config::load(Path::new("configs/cavalry/hedgehog-under-pressure.toml"), Overrides::default()).unwrap();
+    let plan = intercept_sim::engine::Plan { trials: 150_000, seed: 5, chunk_size: 40_000 };
+    let intercept_sim::models::ModelSpec::Cavalry(model) = &scenario.model;
+    let whole = intercept_sim::engine::run(model, &plan, &|_| {});
+    let mut merged = Tally::new(scenario.model.metrics());
+    for i in 0..plan.chunks() {
+        merged.merge(&intercept_sim::engine::run_chunk(model, &plan, i));
+    }
+    assert_eq!(whole, merged);
+    assert_eq!(whole.trials, 150_000);
+    let (_, rows) = intercept_sim::engine::run_chunk_rows(model, &plan, 3);
+    assert_eq!(rows.first_trial, 120_000);
+    assert_eq!(rows.columns[0].len(), 30_000, "the last chunk is short");
+}
