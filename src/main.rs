@@ -13,9 +13,18 @@ use clap::{Args, Parser, Subcommand};
 use intercept_sim::config::{self, ConfigError, Overrides, Scenario};
 use intercept_sim::runner::{self, SampleOptions};
 
+const EXAMPLES: &str = "\
+Examples:
+  intercept-sim validate configs/cavalry/charge-on-pikes.toml     check a config, show every default
+  intercept-sim exact configs/cavalry/charge-on-pikes.toml        exact odds, as fractions
+  intercept-sim run configs/cavalry/charge-on-pikes.toml          1,000,000 seeded trials -> reports/charge-on-pikes/
+  intercept-sim run CONFIG --trials 100000000 --seed 7 --json     more trials, another seed, JSON on stdout
+
+Exit status: 0 success, 1 the run failed (I/O, a tree too large to solve), 2 bad input (config or arguments).";
+
 /// Odds of interception rules: seeded Monte Carlo and exact enumeration from one rules implementation.
 #[derive(Parser, Debug)]
-#[command(name = "intercept-sim", version, about, long_about = None)]
+#[command(name = "intercept-sim", version, about, long_about = None, after_help = EXAMPLES)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

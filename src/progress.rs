@@ -5,7 +5,7 @@ use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
 const DELAY: Duration = Duration::from_secs(1);
 
@@ -21,8 +21,11 @@ impl Progress {
     pub fn new(trials: u64) -> Progress {
         let bar = ProgressBar::with_draw_target(Some(trials), ProgressDrawTarget::hidden());
         let style =
-            ProgressStyle::with_template("{bar:40} {percent:>3}% {human_pos}/{human_len} trials, {per_sec}, eta {eta}")
-                .expect("a valid template");
+            ProgressStyle::with_template("{bar:40} {percent:>3}% {human_pos}/{human_len} trials, {rate}, eta {eta}")
+                .expect("a valid template")
+                .with_key("rate", |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = write!(w, "{:.1} M trials/s", state.per_sec() / 1e6);
+                });
         bar.set_style(style);
         Progress {
             bar,

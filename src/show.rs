@@ -8,6 +8,7 @@ use intercept_sim::exact::{self, ExactTally};
 use intercept_sim::export::RunRecord;
 use intercept_sim::metrics::MetricKind;
 use intercept_sim::stats::fraction;
+use intercept_sim::summary::MetricRow;
 use serde_json::json;
 
 /// `run`'s table: one line per metric, with interval and exact value.
@@ -23,12 +24,13 @@ pub fn run_table(record: &RunRecord, dir: &Path, files: usize) -> String {
         record.wall_seconds,
         record.trials_per_second / 1e6
     );
-    let width = record.summary.metrics.iter().map(|r| r.metric.len()).max().unwrap_or(6);
+    let label = |r: &MetricRow| if r.kind == "mean" { format!("{} (mean)", r.metric) } else { r.metric.clone() };
+    let width = record.summary.metrics.iter().map(|r| label(r).len()).max().unwrap_or(6);
     let _ = writeln!(out, "{:width$}  {:>9}  {:>21}  exact", "metric", "estimate", "95% interval");
     for r in &record.summary.metrics {
         let exact = r.exact.map_or("-".into(), exact_text);
-        let _ =
-            writeln!(out, "{:width$}  {:>9.6}  [{:>9.6}, {:>9.6}]  {exact}", r.metric, r.estimate, r.ci_low, r.ci_high);
+        let (name, est, low, high) = (label(r), r.estimate, r.ci_low, r.ci_high);
+        let _ = writeln!(out, "{name:width$}  {est:>9.6}  [{low:>9.6}, {high:>9.6}]  {exact}");
     }
     let _ = writeln!(out, "wrote {files} files to {}", dir.display());
     out

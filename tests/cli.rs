@@ -185,3 +185,29 @@ fn exact_prints_t7_fractions_and_validate_prints_defaults() {
     assert_eq!(json["config"]["run"]["max_exact_leaves"], 1_000_000);
     assert_eq!(json["resolved"]["interceptors"][0]["p_intercept"], 0.6);
 }
+
+/// A config with 24 interceptors has over 16 million leaves: `exact` refuses at once instead of hanging,
+/// and `run` still runs, leaving the exact column empty.
+#[test]
+fn a_tree_too_large_to_solve_is_refused_quickly() {
+    let dir = tempfile::tempdir().unwrap();
+    let units: String = (0..24)
+        .map(|i| {
+            format!(
+                "[[cavalry.interceptor]]\nname = \"u{i}\"\norder = \"charge\"\ndistance = 2\nends_in = \"rear\"\n\n"
+            )
+        })
+        .collect();
+    let path = dir.path().join("big.toml");
+    std::fs::write(&path, format!("{units}[cavalry.target]\nkind = \"heavy_infantry\"\nmorale = 9\n")).unwrap();
+    let out = sim().args(["exact", path.to_str().unwrap()]).assert().code(1);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(err.contains("more than 1000000 leaves") && err.contains("max_exact_leaves"), "{err}");
+    sim()
+        .args(["run", path.to_str().unwrap(), "--trials", "20000", "--out"])
+        .arg(dir.path().join("out"))
+        .assert()
+        .success();
+    let summary = read(&dir.path().join("out/summary.parquet"));
+    assert_eq!(summary.column("exact").unwrap().null_count(), summary.height());
+}
