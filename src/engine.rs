@@ -2,9 +2,9 @@
 //!
 //! A [`Plan`] cuts a run's trials into fixed-size chunks. Chunk `i` runs on its own [`Sampler`] seeded from
 //! `(seed, i)` only ([`chunk_rng`]), so what a chunk draws never depends on which thread runs it. Chunks run in
-//! parallel in windows of [`WINDOW`] and their results are consumed strictly in chunk order: [`run`] merges
-//! [`Tally`]s, [`run_rows`] also hands each chunk's per-trial [`TrialRows`] to a writer as its window
-//! completes, so memory stays bounded by one window whatever the trial count.
+//! parallel in windows and their results are consumed strictly in chunk order: [`run`] merges [`Tally`]s,
+//! [`run_rows`] also hands each chunk's per-trial [`TrialRows`] to a writer as its window completes, with a
+//! window of a few chunks per thread, so memory stays bounded whatever the trial count.
 
 use rayon::prelude::*;
 
@@ -12,8 +12,11 @@ use crate::chance::{Sampler, chunk_rng};
 use crate::metrics::{Recorder, Tally};
 use crate::models::Model;
 
-/// How many chunks run in parallel before their results are consumed in order.
+/// How many chunks of counts run in parallel before their results are consumed in order.
 pub const WINDOW: u64 = 64;
+
+/// How many chunks of per-trial rows each thread holds at most before they are written.
+pub const ROWS_WINDOW_PER_THREAD: u64 = 2;
 
 /// The trials of a run, cut into chunks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,7 +55,7 @@ pub fn run<M: Model>(model: &M, plan: &Plan, progress: &(dyn Fn(u64) + Sync)) ->
         total.merge(&t);
         Ok(())
     };
-    let Ok(()) = in_windows(plan, work, merge);
+    let Ok(()) = in_windows(plan, WINDOW, work, merge);
     total
 }
 
@@ -90,7 +93,8 @@ pub fn run_rows<M: Model, E: Send>(
         progress(out.0.trials);
         out
     };
-    in_windows(plan, work, |_, (tally, rows): (Tally, TrialRows)| {
+    let window = ROWS_WINDOW_PER_THREAD * rayon::current_num_threads() as u64;
+    in_windows(plan, window, work, |_, (tally, rows): (Tally, TrialRows)| {
         total.merge(&tally);
         write(&rows)
     })?;
@@ -133,17 +137,18 @@ impl Recorder for RowRecorder<'_> {
     }
 }
 
-/// Runs `work` on every chunk, [`WINDOW`] chunks at a time in parallel, and `consume`s the results in
-/// chunk order. Stops at the first error from `consume`.
+/// Runs `work` on every chunk, `window` chunks at a time in parallel, and `consume`s the results in chunk
+/// order. Stops at the first error from `consume`.
 fn in_windows<T: Send, E>(
     plan: &Plan,
+    window: u64,
     work: impl Fn(u64) -> T + Sync,
     mut consume: impl FnMut(u64, T) -> Result<(), E>,
 ) -> Result<(), E> {
     let chunks = plan.chunks();
     let mut start = 0;
     while start < chunks {
-        let end = (start + WINDOW).min(chunks);
+        let end = (start + window).min(chunks);
         let results: Vec<T> = (start..end).into_par_iter().map(&work).collect();
         for (i, r) in (start..end).zip(results) {
             consume(i, r)?;

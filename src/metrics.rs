@@ -7,10 +7,11 @@
 //! names are looked up only when results are written. [`Tally`] is the counting recorder of the sampler; the
 //! enumerator and the per-trial writer bring their own.
 //!
-//! Two kinds of count are never made per trial, because they follow from the others: value 0 of a
-//! distribution (trials minus the other values), and a *derived* probability such as "at least one
-//! interception" (the sum of a distribution's values from k up). [`Metrics::complete`] fills both in once per
-//! chunk, which keeps the hot path to the increments that carry information.
+//! Three kinds of count are never made per trial, because they follow from the others or from the scenario:
+//! value 0 of a distribution (trials minus the other values), a *derived* probability such as "at least one
+//! interception" (the sum of a distribution's values from k up), and a *fixed* one settled at resolve time
+//! (a unit's eligibility). [`Metrics::complete`] fills them in once per chunk, which keeps the hot path to the
+//! increments that carry information.
 
 use serde::Serialize;
 
@@ -35,16 +36,17 @@ pub struct MetricDef {
     pub kind: MetricKind,
     /// Index of the metric's first slot.
     pub slot: usize,
-    /// For a derived probability: it happened iff the distribution metric with this index took a value of
-    /// at least `at_least`.
-    pub derived: Option<Derived>,
+    /// How a probability that trials do not report is filled in, if it is one of those.
+    pub completion: Option<Completion>,
 }
 
-/// A probability derived from a distribution metric: `P(source >= at_least)`.
+/// A probability that trials do not report, and how it is filled in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Derived {
-    pub source: usize,
-    pub at_least: u32,
+pub enum Completion {
+    /// It happened iff the distribution metric with index `source` took a value of at least `at_least`.
+    AtLeast { source: usize, at_least: u32 },
+    /// It happens in every trial or in none, as settled at resolve time.
+    Fixed(bool),
 }
 
 impl MetricDef {
@@ -80,14 +82,23 @@ impl Metrics {
     pub fn at_least(&mut self, name: impl Into<String>, source: Metric, at_least: u32) -> Metric {
         let index = self.defs.iter().position(|d| d.slot == source.0 as usize).expect("a registered metric");
         assert!(matches!(self.defs[index].kind, MetricKind::Distribution { .. }), "derived from a distribution");
-        let m = self.add(name.into(), MetricKind::Probability);
-        self.defs.last_mut().expect("just added").derived = Some(Derived { source: index, at_least });
+        self.completed(name.into(), Completion::AtLeast { source: index, at_least })
+    }
+
+    /// Registers a probability settled at resolve time: 1 if `happens`, else 0, with no per-trial cost.
+    pub fn fixed(&mut self, name: impl Into<String>, happens: bool) -> Metric {
+        self.completed(name.into(), Completion::Fixed(happens))
+    }
+
+    fn completed(&mut self, name: String, completion: Completion) -> Metric {
+        let m = self.add(name, MetricKind::Probability);
+        self.defs.last_mut().expect("just added").completion = Some(completion);
         m
     }
 
     fn add(&mut self, name: String, kind: MetricKind) -> Metric {
         let slot = self.slots;
-        let def = MetricDef { name, kind, slot, derived: None };
+        let def = MetricDef { name, kind, slot, completion: None };
         self.slots += def.width();
         self.defs.push(def);
         Metric(slot as u32)
@@ -103,11 +114,12 @@ impl Metrics {
         self.slots
     }
 
-    /// Fills in the counts trials do not report (value 0 of each distribution, derived probabilities), given
-    /// per-slot `counts` over `total` trials. Works for integer counts and exact probabilities alike.
+    /// Fills in the counts trials do not report (value 0 of each distribution, derived and fixed
+    /// probabilities), given per-slot `counts` over `total` trials. Works for integer counts and exact
+    /// probabilities alike.
     pub fn complete<T>(&self, counts: &mut [T], total: T)
     where
-        T: Copy + std::iter::Sum<T> + std::ops::Sub<Output = T>,
+        T: Copy + Default + std::iter::Sum<T> + std::ops::Sub<Output = T>,
     {
         for def in &self.defs {
             if let MetricKind::Distribution { max } = def.kind {
@@ -116,20 +128,34 @@ impl Metrics {
             }
         }
         for def in &self.defs {
-            if let Some(d) = def.derived {
-                let src = &self.defs[d.source];
-                counts[def.slot] = counts[src.slot + d.at_least as usize..src.slot + src.width()].iter().copied().sum();
-            }
+            counts[def.slot] = match def.completion {
+                Some(Completion::AtLeast { source, at_least }) => {
+                    let src = &self.defs[source];
+                    counts[src.slot + at_least as usize..src.slot + src.width()].iter().copied().sum()
+                }
+                Some(Completion::Fixed(happens)) => {
+                    if happens {
+                        total
+                    } else {
+                        T::default()
+                    }
+                }
+                None => counts[def.slot],
+            };
         }
     }
 
     /// The same completion for per-trial rows: `columns[m][t]` is metric `m`'s value in trial `t`.
     pub fn complete_rows(&self, columns: &mut [Vec<u32>]) {
         for (m, def) in self.defs.iter().enumerate() {
-            if let Some(d) = def.derived {
-                let values: Vec<u32> = columns[d.source].iter().map(|&v| u32::from(v >= d.at_least)).collect();
-                columns[m] = values;
-            }
+            let Some(completion) = def.completion else { continue };
+            let values: Vec<u32> = match completion {
+                Completion::AtLeast { source, at_least } => {
+                    columns[source].iter().map(|&v| u32::from(v >= at_least)).collect()
+                }
+                Completion::Fixed(happens) => vec![u32::from(happens); columns[m].len()],
+            };
+            columns[m] = values;
         }
     }
 
@@ -146,8 +172,8 @@ impl Metrics {
     }
 }
 
-/// Where a trial reports what happened. Each metric is reported at most once per trial; derived metrics are
-/// never reported.
+/// Where a trial reports what happened. Each metric is reported at most once per trial; metrics with a
+/// [`Completion`] are never reported.
 pub trait Recorder {
     /// Counts one occurrence of slot `slot`.
     fn slot(&mut self, slot: usize);
@@ -229,11 +255,13 @@ mod tests {
         let mut m = Metrics::default();
         let d = m.distribution("d", 2);
         m.at_least("any", d, 1);
-        let mut counts = vec![0, 3, 2, 0];
+        m.fixed("always", true);
+        let mut counts = vec![0, 3, 2, 0, 0];
         m.complete(&mut counts, 10);
-        assert_eq!(counts, vec![5, 3, 2, 5]);
-        let mut rows = vec![vec![0, 2, 1], vec![0, 0, 0]];
+        assert_eq!(counts, vec![5, 3, 2, 5, 10]);
+        let mut rows = vec![vec![0, 2, 1], vec![0, 0, 0], vec![0, 0, 0]];
         m.complete_rows(&mut rows);
         assert_eq!(rows[1], vec![0, 1, 1]);
+        assert_eq!(rows[2], vec![1, 1, 1]);
     }
 }

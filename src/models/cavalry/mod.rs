@@ -70,7 +70,6 @@ pub struct Unit {
     /// The target's response to this unit, with the target out of and in hedgehog: settled at resolve time
     /// so that a trial only picks one of the two.
     responses: [Response; 2],
-    m_eligible: Metric,
     m_succeeded: Metric,
     m_drew_fire: Metric,
 }
@@ -221,7 +220,6 @@ impl Model for Cavalry {
         let mut st = self.target.start();
         let mut successes = 0;
         for unit in &self.units {
-            rec.flag(unit.m_eligible, unit.eligible);
             let stopped = self.attempts == Attempts::UntilSuccess && successes > 0;
             // One roll per unit per activation; a failure uses it up (C-3.2, A-14).
             if !unit.eligible || stopped || !chance.happens(&unit.roll) {
@@ -242,13 +240,14 @@ impl Unit {
         let eligible = threshold.is_some() && eligible(cfg, u);
         // "0-x" succeeds on x or less of a d10 read 0-9: x + 1 faces of 10 (C-2).
         let faces = threshold.map_or(0, |t| t + 1) as u64;
+        // Eligibility is settled here, once: it costs the trials nothing (C-1).
+        metrics.fixed(format!("{prefix}.eligible"), eligible);
         Unit {
             name: u.name.clone(),
             eligible,
             roll: Dist::bernoulli(faces, 10),
             ends_in: u.ends_in,
             responses: [target.response(u.ends_in, false), target.response(u.ends_in, true)],
-            m_eligible: metrics.probability(format!("{prefix}.eligible")),
             m_succeeded: metrics.probability(format!("{prefix}.succeeded")),
             m_drew_fire: metrics.probability(format!("{prefix}.drew_fire")),
         }
