@@ -37,6 +37,7 @@ fn model(src: &str) -> Cavalry {
     let scenario = config::from_str(src, Path::new("bench.toml"), Overrides::default()).expect("valid config");
     match scenario.model {
         ModelSpec::Cavalry(m) => m,
+        _ => panic!("a cavalry config"),
     }
 }
 

@@ -87,6 +87,8 @@ pub fn enumerate<M: Model>(model: &M, max_leaves: u64) -> Result<ExactTally, Too
         tally.leaves += 1;
         if !advance(&mut path) {
             model.metrics().complete(&mut tally.probs, 1.0);
+            // Completion subtracts floats: keep "1 - (sum of the rest)" from showing as -0.000000.
+            tally.probs.iter_mut().for_each(|p| *p = p.clamp(0.0, 1.0));
             return Ok(tally);
         }
     }

@@ -85,6 +85,18 @@ impl ModelVisitor for Sample<'_> {
     }
 }
 
+/// The counts of `plan`'s trials of the scenario's model, on the current thread pool.
+pub fn tally(scenario: &Scenario, plan: &Plan) -> Tally {
+    struct Run<'a>(&'a Plan);
+    impl ModelVisitor for Run<'_> {
+        type Output = Tally;
+        fn visit<M: Model>(self, model: &M) -> Tally {
+            engine::run(model, self.0, &|_| {})
+        }
+    }
+    scenario.model.visit(Run(plan))
+}
+
 /// The exact probability of every slot, if the tree has at most `run.max_exact_leaves` leaves.
 pub fn solve(scenario: &Scenario) -> Result<ExactTally, TooLarge> {
     struct Solve(u64);

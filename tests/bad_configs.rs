@@ -35,7 +35,7 @@ const fn case(
 #[rustfmt::skip]
 const CASES: &[Case] = &[
     // Unknown keys: serde lists the keys that are allowed.
-    case("unknown_key_top_level.toml", Some(2), Some("verbose"), &["unknown field `verbose`", "`run` or `cavalry`"]),
+    case("unknown_key_top_level.toml", Some(2), Some("verbose"), &["unknown field `verbose`", "`run`, `cavalry`, `naval`"]),
     case("unknown_key_in_target.toml", Some(36), Some("cavalry.target.moral"), &["unknown field `moral`", "`morale`"]),
     case("unknown_key_in_interceptor.toml", Some(28), Some("cavalry.interceptor[1].speed"), &["unknown field `speed`", "`distance`"]),
     // Wrong types.
@@ -70,7 +70,7 @@ const CASES: &[Case] = &[
     case("missing_target_morale.toml", Some(30), Some("cavalry.target.morale"), &["missing", "required"]),
     case("missing_interceptor_order.toml", Some(24), Some("cavalry.interceptor[1].order"), &["missing", "required"]),
     case("no_interceptor.toml", Some(7), Some("cavalry.interceptor"), &["at least one [[cavalry.interceptor]] is required"]),
-    case("no_model_table.toml", None, Some("cavalry"), &["no model table", "[cavalry]"]),
+    case("no_model_table.toml", None, Some("cavalry"), &["no model table", "[cavalry] or [naval]"]),
     // Not TOML at all.
     case("not_toml.toml", Some(1), None, &["not valid TOML", "key = value"]),
     case("unclosed_string.toml", Some(25), Some("cavalry.interceptor[1].name"), &["not valid TOML", "unclosed string"]),

@@ -10,7 +10,6 @@ use intercept_sim::config::{self, Overrides, Scenario};
 use intercept_sim::engine;
 use intercept_sim::exact::{ExactTally, metric_values};
 use intercept_sim::metrics::{MetricKind, Tally};
-use intercept_sim::models::ModelSpec;
 use intercept_sim::runner;
 use intercept_sim::stats::{Z999, mean_interval, wilson};
 
@@ -38,10 +37,7 @@ fn load(src: &str) -> Scenario {
 }
 
 fn sample(scenario: &Scenario, trials: u64) -> Tally {
-    let plan = engine::Plan { trials, ..runner::plan(scenario) };
-    match &scenario.model {
-        ModelSpec::Cavalry(m) => engine::run(m, &plan, &|_| {}),
-    }
+    runner::tally(scenario, &engine::Plan { trials, ..runner::plan(scenario) })
 }
 
 /// Every metric and every distribution value whose 99.9% interval misses the exact value.

@@ -42,8 +42,8 @@ fn chunks_merge_to_the_whole_run() {
     let scenario =
         config::load(Path::new("configs/cavalry/hedgehog-under-pressure.toml"), Overrides::default()).unwrap();
     let plan = intercept_sim::engine::Plan { trials: 150_000, seed: 5, chunk_size: 40_000 };
-    let intercept_sim::models::ModelSpec::Cavalry(model) = &scenario.model;
-    let whole = intercept_sim::engine::run(model, &plan, &|_| {});
+    let intercept_sim::models::ModelSpec::Cavalry(model) = &scenario.model else { panic!("a cavalry config") };
+    let whole = runner::tally(&scenario, &plan);
     let mut merged = Tally::new(scenario.model.metrics());
     for i in 0..plan.chunks() {
         merged.merge(&intercept_sim::engine::run_chunk(model, &plan, i));

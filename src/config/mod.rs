@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 pub use self::path::{Invalid, KeyPath};
 use crate::models::ModelSpec;
 use crate::models::cavalry::config::CavalryConfig;
+use crate::models::naval::config::NavalConfig;
 
 /// A config file as written, with every default filled in.
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
@@ -24,6 +25,8 @@ pub struct RawConfig {
     pub run: RunConfig,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cavalry: Option<CavalryConfig>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub naval: Option<NavalConfig>,
 }
 
 /// `[run]`: how many trials, which seed, and where results go.
@@ -139,11 +142,16 @@ fn default_name(file: &Path) -> String {
 
 fn resolve(config: RawConfig, file: &Path) -> Result<Scenario, Invalid> {
     let run = resolve_run(&config.run)?;
-    let model = match &config.cavalry {
-        Some(cavalry) => ModelSpec::Cavalry(cavalry.resolve()?),
-        None => {
-            let msg = "no model table; add one: [cavalry] (the only model so far)".into();
+    let model = match (&config.cavalry, &config.naval) {
+        (Some(cavalry), None) => ModelSpec::Cavalry(cavalry.resolve()?),
+        (None, Some(naval)) => ModelSpec::Naval(Box::new(naval.resolve()?)),
+        (None, None) => {
+            let msg = "no model table; add one: [cavalry] or [naval]".into();
             return Err(Invalid::new(KeyPath::root().key("cavalry"), msg));
+        }
+        (Some(_), Some(_)) => {
+            let msg = "a config holds one model; this one has both [cavalry] and [naval]".into();
+            return Err(Invalid::new(KeyPath::root().key("naval"), msg));
         }
     };
     Ok(Scenario { file: file.to_owned(), run, model, config })

@@ -7,6 +7,7 @@
 //! per call site.
 
 pub mod cavalry;
+pub mod naval;
 
 use crate::chance::Chance;
 use crate::metrics::{Metrics, Recorder};
@@ -24,6 +25,7 @@ pub trait Model: Sync {
 #[derive(Clone, Debug)]
 pub enum ModelSpec {
     Cavalry(cavalry::Cavalry),
+    Naval(Box<naval::Naval>),
 }
 
 /// Generic code that runs on any model: implement it once, call [`ModelSpec::visit`].
@@ -37,6 +39,7 @@ impl ModelSpec {
     pub fn visit<V: ModelVisitor>(&self, visitor: V) -> V::Output {
         match self {
             ModelSpec::Cavalry(m) => visitor.visit(m),
+            ModelSpec::Naval(m) => visitor.visit(m.as_ref()),
         }
     }
 
@@ -45,6 +48,7 @@ impl ModelSpec {
     pub fn describe(&self) -> serde_json::Value {
         match self {
             ModelSpec::Cavalry(m) => m.describe(),
+            ModelSpec::Naval(m) => m.describe(),
         }
     }
 
@@ -52,6 +56,7 @@ impl ModelSpec {
     pub fn metrics(&self) -> &Metrics {
         match self {
             ModelSpec::Cavalry(m) => m.metrics(),
+            ModelSpec::Naval(m) => m.metrics(),
         }
     }
 }

@@ -1,0 +1,450 @@
+//! Naval interception, *A World at War* (rules N-0..N-19 of `shared/rules/naval.md`).
+//!
+//! [`NavalConfig`](config::NavalConfig) is the `[naval]` table as written; it resolves into a [`Naval`] model
+//! whose [`Group`]s carry everything settled before play: level and side (N-0), dice count (N-4..N-6, see
+//! [`dice`]), the movement node, and where the group fights ([`Place`]). A trial has two phases, as the
+//! sequence of play does: every level rolls, shallowest first (N-8..N-11); then the combats are resolved
+//! deepest first, "last to intercept, first to sail" (N-12), with air attacks en route (N-13), delayed
+//! interceptions between rounds (N-15), combat as rounds and a winner (N-16), and inversion (N-18).
+//! Per-trial state lives in fixed arrays ([`MAX_GROUPS`]), so a trial allocates nothing.
+
+pub mod config;
+pub mod dice;
+
+use self::config::{NavalConfig, OnFail};
+use self::dice::DiceCount;
+use crate::chance::{Chance, Dist};
+use crate::metrics::{Metric, Metrics, Recorder};
+use crate::models::Model;
+
+/// The most groups a scenario may have (per-trial state is a fixed array).
+pub const MAX_GROUPS: usize = 32;
+
+/// A force that can be intercepted: the mission (level 0) or a group.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Force {
+    Mission,
+    Group(usize),
+}
+
+/// Where a group fights: on its target's route ("meeting" that force), named by the force met there.
+/// A counter-interception aimed at the interception hex fights wherever its target fights (N-10.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Place(pub Force);
+
+/// One intercepting group, resolved.
+#[derive(Clone, Debug)]
+pub struct Group {
+    pub name: String,
+    pub level: usize,
+    pub target: Force,
+    pub place: Place,
+    pub dice: DiceCount,
+    pub distance: u32,
+    pub submarine: bool,
+    pub withheld: bool,
+    pub on_fail: OnFail,
+    /// First-round movement: hexes moved, capped at the distance.
+    pub first_move: Dist,
+    m: GroupMetrics,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct GroupMetrics {
+    reached: Metric,
+    fought: Metric,
+    won: Metric,
+    inverted: Metric,
+    joined_late: Metric,
+    movement: Metric,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct MissionMetrics {
+    intercepted: Metric,
+    engaged: Metric,
+    completed: Metric,
+    returned: Metric,
+    rounds: Metric,
+}
+
+/// The yes/no nodes of combat, air attack and submarine attack (N-13, N-16, N-19).
+#[derive(Clone, Debug)]
+struct Nodes {
+    intercepting_side_wins: Dist,
+    end_after_round: Dist,
+    max_rounds: u32,
+    air_attack: Dist,
+    turn_back: Dist,
+    sub_attack: Dist,
+    /// `delayed[r]`: one delayed die with `r` hexes still to go (N-15).
+    delayed: Vec<Dist>,
+}
+
+/// The naval interception model.
+#[derive(Clone, Debug)]
+pub struct Naval {
+    metrics: Metrics,
+    pub mission_name: String,
+    pub groups: Vec<Group>,
+    /// Group indices in rolling order: by level, then as listed (N-10.1, N-11.1).
+    roll_order: Vec<usize>,
+    /// Forces whose meeting place has a combat, deepest first (N-12).
+    resolve_order: Vec<Force>,
+    nodes: Nodes,
+    m: MissionMetrics,
+}
+
+/// One group's state within a trial.
+#[derive(Clone, Copy, Debug, Default)]
+struct GroupState {
+    rolled: bool,
+    moved: u32,
+    reached: bool,
+    /// Still able to act: not defeated, not turned back by air.
+    alive: bool,
+    fought: bool,
+    won: bool,
+    joined_late: bool,
+    /// It reached its hex but the force it was after had turned back (N-18.1b).
+    target_gone: bool,
+}
+
+/// A trial's state.
+struct Trial {
+    groups: [GroupState; MAX_GROUPS],
+    mission_alive: bool,
+    mission_engaged: bool,
+    rounds: u32,
+}
+
+impl Naval {
+    fn new(cfg: &NavalConfig, levels: &[usize]) -> Naval {
+        let mut metrics = Metrics::default();
+        let m = MissionMetrics {
+            intercepted: metrics.probability("mission.intercepted"),
+            engaged: metrics.probability("mission.engaged"),
+            completed: metrics.probability("mission.completed"),
+            returned: metrics.probability("mission.returned"),
+            rounds: metrics.distribution("combat.rounds", cfg.combat.max_rounds as u32),
+        };
+        let groups: Vec<Group> = (0..cfg.group.len()).map(|i| Group::new(cfg, levels, i, &mut metrics)).collect();
+        let roll_order = by_level(&groups);
+        let resolve_order = combats_deepest_first(&groups);
+        Naval {
+            metrics,
+            mission_name: cfg.mission.name.clone(),
+            groups,
+            roll_order,
+            resolve_order,
+            nodes: Nodes::new(cfg),
+            m,
+        }
+    }
+
+    /// Each group's level, side, dice count and first-round odds, for `validate`.
+    pub fn describe(&self) -> serde_json::Value {
+        let groups: Vec<_> = self
+            .groups
+            .iter()
+            .map(|g| {
+                serde_json::json!({
+                    "name": g.name,
+                    "level": g.level,
+                    "side": if g.level % 2 == 1 { "defender" } else { "moving" },
+                    "dice": g.dice.dice,
+                    "base_dice": g.dice.base,
+                    "modifiers": g.dice.modifiers,
+                    "distance": g.distance,
+                    "p_reach": g.first_move.probability(g.distance as usize),
+                })
+            })
+            .collect();
+        serde_json::json!({ "model": "naval", "mission": self.mission_name, "groups": groups })
+    }
+
+    /// Phase 1: every level rolls, shallowest first; a group rolls only if its target is at sea (N-10.5).
+    fn roll<C: Chance, R: Recorder>(&self, t: &mut Trial, chance: &mut C, rec: &mut R) {
+        for &i in &self.roll_order {
+            let g = &self.groups[i];
+            if !self.force_at_sea(t, g.target) {
+                continue;
+            }
+            let moved = chance.pick(&g.first_move) as u32;
+            let st = &mut t.groups[i];
+            *st =
+                GroupState { rolled: true, moved, reached: moved == g.distance, alive: true, ..GroupState::default() };
+            rec.value(g.m.movement, moved);
+            rec.flag(g.m.reached, st.reached);
+        }
+    }
+
+    /// Whether `force` can be met at sea: the mission always; a group if it reached its hex, or fell short
+    /// but closes in behind another group that reached (N-9.1, N-9.2). Settled once its level has rolled.
+    fn force_at_sea(&self, t: &Trial, force: Force) -> bool {
+        let Force::Group(i) = force else { return true };
+        let (g, st) = (&self.groups[i], &t.groups[i]);
+        st.rolled && (st.reached || (g.on_fail == OnFail::CloseIn && self.intercepted(t, g.target)))
+    }
+
+    /// Whether at least one non-submarine group aimed at `force` reached its hex (N-8.6).
+    fn intercepted(&self, t: &Trial, force: Force) -> bool {
+        self.groups.iter().zip(&t.groups).any(|(g, st)| g.target == force && !g.submarine && st.reached)
+    }
+
+    /// Phase 2: combats deepest first (N-12).
+    fn resolve<C: Chance>(&self, t: &mut Trial, chance: &mut C) {
+        for &force in &self.resolve_order {
+            let anyone = self.groups.iter().zip(&t.groups).any(|(g, st)| g.place == Place(force) && st.reached);
+            if self.present(t, force) && anyone {
+                self.meet(t, force, chance);
+            }
+        }
+    }
+
+    fn present(&self, t: &Trial, force: Force) -> bool {
+        match force {
+            Force::Mission => t.mission_alive,
+            Force::Group(i) => self.force_at_sea(t, force) && t.groups[i].alive,
+        }
+    }
+
+    /// The side of a force: levels alternate, the mission's side at even levels (N-0).
+    fn level(&self, force: Force) -> usize {
+        match force {
+            Force::Mission => 0,
+            Force::Group(i) => self.groups[i].level,
+        }
+    }
+
+    /// Everything that happens where `force` is met: forces sail (with air attacks), submarines attack,
+    /// and the surface forces fight (N-12, N-13, N-16, N-19).
+    fn meet<C: Chance>(&self, t: &mut Trial, force: Force, chance: &mut C) {
+        let target_side = self.level(force) % 2;
+        let mut arrived = [false; MAX_GROUPS];
+        // The intercepting side sails first, then the intercepted force (N-12 steps 1 and 2).
+        for (i, g) in self.groups.iter().enumerate() {
+            let st = t.groups[i];
+            if g.place == Place(force) && st.reached && st.alive {
+                arrived[i] = self.sails(chance);
+                t.groups[i].alive = arrived[i];
+            }
+        }
+        let intercepting =
+            |i: usize| arrived[i] && !self.groups[i].submarine && self.groups[i].level % 2 != target_side;
+        let surface = (0..self.groups.len()).any(intercepting);
+        let submarines = (0..self.groups.len()).any(|i| arrived[i] && self.groups[i].submarine);
+        if !surface && !submarines {
+            return;
+        }
+        if !self.sails(chance) {
+            self.turn_back(t, force, &arrived);
+            return;
+        }
+        self.submarines_attack(t, force, &arrived, chance);
+        if surface {
+            let rounds = self.fight_rounds(t, force, &mut arrived, chance);
+            let intercepting_won = chance.happens(&self.nodes.intercepting_side_wins);
+            self.settle(t, force, &arrived, intercepting_won, rounds);
+        }
+    }
+
+    /// A force sails to a combat: it may be attacked by air and turn back (N-13). Returns whether it arrives.
+    fn sails<C: Chance>(&self, chance: &mut C) -> bool {
+        !(chance.happens(&self.nodes.air_attack) && chance.happens(&self.nodes.turn_back))
+    }
+
+    /// The intercepted force turned back: no combat, and whoever reached the hex found nobody (N-18.1b).
+    fn turn_back(&self, t: &mut Trial, force: Force, arrived: &[bool; MAX_GROUPS]) {
+        self.set_alive(t, force, false);
+        for (i, &a) in arrived.iter().enumerate().take(self.groups.len()) {
+            t.groups[i].target_gone |= a;
+        }
+    }
+
+    fn set_alive(&self, t: &mut Trial, force: Force, alive: bool) {
+        match force {
+            Force::Mission => t.mission_alive = alive,
+            Force::Group(i) => t.groups[i].alive = alive,
+        }
+    }
+
+    /// Submarines that reached attack on their own and do not join the surface combat (N-19).
+    fn submarines_attack<C: Chance>(&self, t: &mut Trial, force: Force, arrived: &[bool; MAX_GROUPS], chance: &mut C) {
+        for (i, g) in self.groups.iter().enumerate() {
+            if arrived[i] && g.submarine && g.target == force {
+                t.groups[i].fought = true;
+                t.groups[i].won = chance.happens(&self.nodes.sub_attack);
+            }
+        }
+    }
+
+    /// Rounds of combat; after each round that is not the last, groups closing in roll one die each and
+    /// join when they reach the hex (N-15). Returns the number of rounds.
+    fn fight_rounds<C: Chance>(
+        &self,
+        t: &mut Trial,
+        force: Force,
+        arrived: &mut [bool; MAX_GROUPS],
+        chance: &mut C,
+    ) -> u32 {
+        let mut round = 1;
+        while round < self.nodes.max_rounds && !chance.happens(&self.nodes.end_after_round) {
+            self.delayed_rolls(t, force, arrived, chance);
+            round += 1;
+        }
+        round
+    }
+
+    fn delayed_rolls<C: Chance>(&self, t: &mut Trial, force: Force, arrived: &mut [bool; MAX_GROUPS], chance: &mut C) {
+        for (i, g) in self.groups.iter().enumerate() {
+            let closing = g.place == Place(force) && !t.groups[i].reached && self.force_at_sea(t, Force::Group(i));
+            let st = &mut t.groups[i];
+            if !closing || !st.alive || st.joined_late || g.submarine {
+                continue;
+            }
+            st.moved += chance.pick(&self.nodes.delayed[(g.distance - st.moved) as usize]) as u32;
+            if st.moved == g.distance {
+                st.joined_late = true;
+                arrived[i] = true;
+            }
+        }
+    }
+
+    /// Marks who fought and who won; losers go home defeated (N-16, N-17).
+    fn settle(&self, t: &mut Trial, force: Force, arrived: &[bool; MAX_GROUPS], intercepting_won: bool, rounds: u32) {
+        let target_side = self.level(force) % 2;
+        for (i, g) in self.groups.iter().enumerate() {
+            if arrived[i] && !g.submarine {
+                let won = (g.level % 2 != target_side) == intercepting_won;
+                let st = &mut t.groups[i];
+                (st.fought, st.won, st.alive) = (true, won, won);
+            }
+        }
+        self.set_alive(t, force, !intercepting_won);
+        if force == Force::Mission {
+            t.mission_engaged = true;
+            t.rounds = rounds;
+        }
+    }
+
+    fn report<R: Recorder>(&self, t: &Trial, rec: &mut R) {
+        rec.flag(self.m.intercepted, self.intercepted(t, Force::Mission));
+        rec.flag(self.m.engaged, t.mission_engaged);
+        rec.flag(self.m.completed, t.mission_alive);
+        rec.flag(self.m.returned, !t.mission_alive);
+        rec.value(self.m.rounds, t.rounds);
+        for (g, st) in self.groups.iter().zip(&t.groups) {
+            rec.flag(g.m.fought, st.fought);
+            rec.flag(g.m.won, st.won);
+            rec.flag(g.m.joined_late, st.joined_late);
+            // Back in port, units that fought, or reached a force that had turned back, are inverted unless
+            // withheld (N-18).
+            rec.flag(g.m.inverted, (st.fought || st.target_gone) && !g.withheld);
+        }
+    }
+}
+
+impl Model for Naval {
+    fn metrics(&self) -> &Metrics {
+        &self.metrics
+    }
+
+    fn trial<C: Chance, R: Recorder>(&self, chance: &mut C, rec: &mut R) {
+        let mut t = Trial {
+            groups: [GroupState::default(); MAX_GROUPS],
+            mission_alive: true,
+            mission_engaged: false,
+            rounds: 0,
+        };
+        self.roll(&mut t, chance, rec);
+        self.resolve(&mut t, chance);
+        self.report(&t, rec);
+    }
+}
+
+impl Group {
+    fn new(cfg: &NavalConfig, levels: &[usize], i: usize, metrics: &mut Metrics) -> Group {
+        let g = &cfg.group[i];
+        let target = force_named(cfg, &g.target);
+        let target_factors = match target {
+            Force::Mission => cfg.mission.factors,
+            Force::Group(t) => cfg.group[t].factors,
+        };
+        let dice = dice::dice_count(cfg, g, levels[i], target_factors);
+        let prefix = format!("group.{}", g.name);
+        Group {
+            name: g.name.clone(),
+            level: levels[i],
+            target,
+            place: place_of(cfg, i),
+            first_move: dice::first_move(cfg, g, dice.dice),
+            dice,
+            distance: g.distance as u32,
+            submarine: g.submarine,
+            withheld: g.withheld,
+            on_fail: g.on_fail,
+            m: GroupMetrics {
+                reached: metrics.probability(format!("{prefix}.reached")),
+                fought: metrics.probability(format!("{prefix}.fought")),
+                won: metrics.probability(format!("{prefix}.won")),
+                inverted: metrics.probability(format!("{prefix}.inverted")),
+                joined_late: metrics.probability(format!("{prefix}.joined_late")),
+                movement: metrics.distribution(format!("{prefix}.movement"), g.distance as u32),
+            },
+        }
+    }
+}
+
+fn force_named(cfg: &NavalConfig, name: &str) -> Force {
+    cfg.group.iter().position(|g| g.name == name).map_or(Force::Mission, Force::Group)
+}
+
+/// Where group `i` fights: where it meets its target, or, aimed at the interception hex, wherever its
+/// target fights (N-10.3).
+fn place_of(cfg: &NavalConfig, i: usize) -> Place {
+    let g = &cfg.group[i];
+    match force_named(cfg, &g.target) {
+        Force::Group(t) if g.at_interception_hex => place_of(cfg, t),
+        target => Place(target),
+    }
+}
+
+fn by_level(groups: &[Group]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..groups.len()).collect();
+    order.sort_by_key(|&i| groups[i].level);
+    order
+}
+
+/// The forces met by some group, deepest first; the mission last (N-12).
+fn combats_deepest_first(groups: &[Group]) -> Vec<Force> {
+    let mut forces: Vec<(usize, Force)> = Vec::new();
+    for g in groups {
+        let Place(force) = g.place;
+        let level = match force {
+            Force::Mission => 0,
+            Force::Group(t) => groups[t].level,
+        };
+        if !forces.iter().any(|(_, f)| *f == force) {
+            forces.push((level, force));
+        }
+    }
+    forces.sort_by_key(|(level, _)| std::cmp::Reverse(*level));
+    forces.into_iter().map(|(_, f)| f).collect()
+}
+
+impl Nodes {
+    fn new(cfg: &NavalConfig) -> Nodes {
+        let max_distance = cfg.group.iter().map(|g| g.distance as u32).max().unwrap_or(0);
+        let halve = dice::halved(cfg);
+        Nodes {
+            intercepting_side_wins: Dist::bernoulli_f64(cfg.combat.p_intercepting_side_wins),
+            end_after_round: Dist::bernoulli_f64(cfg.combat.p_end_after_round),
+            max_rounds: cfg.combat.max_rounds as u32,
+            air_attack: Dist::bernoulli_f64(cfg.air.p_attack_en_route),
+            turn_back: Dist::bernoulli_f64(cfg.air.p_turn_back),
+            sub_attack: Dist::bernoulli_f64(cfg.submarine.p_attack_succeeds),
+            delayed: (0..=max_distance).map(|r| dice::delayed_step(halve, r)).collect(),
+        }
+    }
+}
