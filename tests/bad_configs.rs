@@ -1,7 +1,7 @@
 //! Bad configs are refused before any work starts, with one line that names the file, the line and the key,
 //! and says what is allowed.
 //!
-//! Every file in `tests/bad_configs/` is a near-copy of a valid cavalry config with exactly one defect; the
+//! Every file in `tests/bad_configs/` is a near-copy of a valid cavalry or naval config with exactly one defect; the
 //! [`CASES`] table says where each message must point. The binary runs in an empty temporary folder, so any
 //! output it wrongly wrote would show up there as `reports/`.
 
@@ -71,6 +71,16 @@ const CASES: &[Case] = &[
     case("missing_interceptor_order.toml", Some(24), Some("cavalry.interceptor[1].order"), &["missing", "required"]),
     case("no_interceptor.toml", Some(7), Some("cavalry.interceptor"), &["at least one [[cavalry.interceptor]] is required"]),
     case("no_model_table.toml", None, Some("cavalry"), &["no model table", "[cavalry] or [naval]"]),
+    // Naval: targets, depth, ranges (issue 3).
+    case("naval_self_target.toml", Some(21), Some("naval.group[1].target"), &["targets itself"]),
+    case("naval_unknown_target.toml", Some(21), Some("naval.group[1].target"), &["unknown target \"bismarck\"", "allowed: convoy, brest, escort"]),
+    case("naval_cycle.toml", Some(15), Some("naval.group[0].target"), &["cycle"]),
+    case("naval_same_side.toml", Some(22), Some("naval.group[1].side"), &["this side too", "other side"]),
+    case("naval_deeper_than_max_depth.toml", Some(27), Some("naval.group[2].target"), &["level 3", "max_depth = 2"]),
+    case("naval_negative_distance.toml", Some(16), Some("naval.group[0].distance"), &["allowed: 0 to 99"]),
+    case("naval_probability_above_one.toml", Some(26), Some("naval.combat.p_intercepting_side_wins"), &["allowed: 0 to 1"]),
+    case("naval_unknown_activity.toml", Some(10), Some("naval.mission.activity"), &["unknown variant `fishing`", "`sea_transport`"]),
+    case("naval_dice_rule_out_of_range.toml", Some(26), Some("naval.rules.max_dice"), &["allowed: 0 to 8"]),
     // Not TOML at all.
     case("not_toml.toml", Some(1), None, &["not valid TOML", "key = value"]),
     case("unclosed_string.toml", Some(25), Some("cavalry.interceptor[1].name"), &["not valid TOML", "unclosed string"]),

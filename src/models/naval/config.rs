@@ -394,8 +394,9 @@ impl NavalConfig {
         }
         let side = if level % 2 == 1 { Side::Defender } else { Side::Moving };
         if g.side.is_some_and(|s| s != side) {
-            let msg = format!("target {:?} is on the same side; a group targets a force of the other side", g.target);
-            return Err(Invalid::new(path().key("target"), msg));
+            let msg =
+                format!("its target {:?} is on this side too; a group targets a force of the other side", g.target);
+            return Err(Invalid::new(path().key("side"), msg));
         }
         Ok(())
     }

@@ -1,0 +1,117 @@
+//! The exact values T-1..T-6 of `shared/rules/naval.md`, asserted through the exact interpreter on configs.
+
+use std::path::Path;
+
+use intercept_sim::config::{self, Overrides, Scenario};
+use intercept_sim::exact::metric_values;
+use intercept_sim::runner;
+
+fn load(src: &str) -> Scenario {
+    config::from_str(src, Path::new("naval-test.toml"), Overrides::default()).expect("valid config")
+}
+
+fn exact(s: &Scenario, name: &str) -> f64 {
+    let metrics = s.model.metrics();
+    let values = metric_values(metrics, &runner::solve(s).expect("small tree"));
+    let i = metrics.defs().iter().position(|d| d.name == name).unwrap_or_else(|| panic!("no metric {name}"));
+    values[i]
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() < 1e-12
+}
+
+/// One group against a mission of `activity` with `factors` factors; `extra` adds group keys.
+fn one_group(theater: &str, activity: &str, factors: u32, distance: u32, extra: &str) -> Scenario {
+    load(&format!(
+        "[naval]\ntheater = \"{theater}\"\n[naval.mission]\nname = \"m\"\nactivity = \"{activity}\"\nfactors = {factors}\n\
+         [[naval.group]]\nname = \"g\"\ntarget = \"m\"\ndistance = {distance}\nfactors = 10\n{extra}\n"
+    ))
+}
+
+fn p_reach(theater: &str, activity: &str, factors: u32, distance: u32) -> f64 {
+    exact(&one_group(theater, activity, factors, distance, ""), "group.g.reached")
+}
+
+/// T-1: the sum rule in Europe. A raider is 1 die, a base change 2 (N-4).
+#[test]
+fn t1_sum_rule_europe() {
+    assert!(close(p_reach("europe", "raider", 10, 4), 1.0 / 2.0));
+    assert!(close(p_reach("europe", "raider", 10, 3), 2.0 / 3.0));
+    assert!(close(p_reach("europe", "base_change", 10, 5), 5.0 / 6.0));
+    assert!(close(p_reach("europe", "base_change", 10, 7), 7.0 / 12.0));
+}
+
+/// T-2: the Pacific halves the dice total, rounding up: distance d needs S >= 2d - 1 (N-8.2).
+#[test]
+fn t2_pacific_halving() {
+    assert!(close(p_reach("pacific", "base_change", 10, 4), 7.0 / 12.0));
+    assert!(close(p_reach("pacific", "sea_transport", 10, 7), 287.0 / 432.0));
+}
+
+/// T-3: zero dice reach only the base hex (N-6.3); a patrol moves 3 hexes in round 1 without dice (N-7).
+#[test]
+fn t3_zero_dice_and_patrols() {
+    // A raider of 8 factors: 1 die - 1 for a small force = 0 dice.
+    assert_eq!(p_reach("europe", "raider", 8, 0), 1.0);
+    assert_eq!(p_reach("europe", "raider", 8, 1), 0.0);
+    let patrol = |d| exact(&one_group("pacific", "sea_transport", 10, d, "origin = \"patrol\""), "group.g.reached");
+    assert_eq!(patrol(3), 1.0, "3 hexes, not halved in the Pacific");
+    assert_eq!(patrol(4), 0.0);
+}
+
+/// T-4: delayed one-die steps with 5 hexes to go, Europe: reached after 1, 2, 3 steps with cumulative
+/// probability 1/3, 5/6, 53/54 (N-15). Two 0-dice groups: one in its base hex reaches and fights, the other,
+/// 5 hexes out, closes in and rolls one die after each round that is not the last.
+#[test]
+fn t4_delayed_interception_steps() {
+    for (steps, want) in [(1, 1.0 / 3.0), (2, 5.0 / 6.0), (3, 53.0 / 54.0)] {
+        let src = format!(
+            "[naval.mission]\nname = \"m\"\nactivity = \"raider\"\nfactors = 8\n\
+             [[naval.group]]\nname = \"home\"\ntarget = \"m\"\ndistance = 0\nfactors = 10\n\
+             [[naval.group]]\nname = \"late\"\ntarget = \"m\"\ndistance = 5\nfactors = 10\non_fail = \"close_in\"\n\
+             [naval.combat]\np_end_after_round = 0.0\nmax_rounds = {}\n",
+            steps + 1
+        );
+        let got = exact(&load(&src), "group.late.joined_late");
+        assert!(close(got, want), "{steps} steps: {got} != {want}");
+    }
+}
+
+/// T-5: dice counts. Sea transport 4 + 2 spotting - 1 slow = 5 dice; a raider group of 8 factors gets
+/// 1 - 1 = 0 dice (N-4, N-5, N-6).
+#[test]
+fn t5_dice_counts() {
+    let s = one_group("europe", "sea_transport", 12, 5, "spotting = 2\nslow_ships = true");
+    assert_eq!(s.model.describe()["groups"][0]["dice"], 5);
+    let s = one_group("europe", "raider", 8, 5, "");
+    assert_eq!(s.model.describe()["groups"][0]["dice"], 0);
+    let clamped = one_group("europe", "patrol_in_hex", 12, 5, "spotting = 3\ncodebreaking = true");
+    assert_eq!(clamped.model.describe()["groups"][0]["dice"], 8, "8 + 4 clamps to 8 after all modifiers (A-5)");
+}
+
+/// T-6: for comparison, the "highest die" reading (A-1): P(max of 4d6 >= 6) = 671/1296, of 8d6 = 1288991/1679616.
+#[test]
+fn t6_highest_die_reading() {
+    let highest = |activity: &str| {
+        let src = format!(
+            "[naval.mission]\nname = \"m\"\nactivity = \"{activity}\"\nfactors = 10\n\
+             [[naval.group]]\nname = \"g\"\ntarget = \"m\"\ndistance = 6\nfactors = 10\n\
+             [naval.rules]\nmovement = \"highest\"\n"
+        );
+        exact(&load(&src), "group.g.reached")
+    };
+    assert!(close(highest("sea_transport"), 671.0 / 1296.0));
+    assert!(close(highest("patrol_in_hex"), 1_288_991.0 / 1_679_616.0));
+}
+
+/// N-8.6, N-9.2: a submarine reaching the hex does not make the mission intercepted, and with nobody else
+/// reaching there is no combat.
+#[test]
+fn submarines_alone_do_not_intercept() {
+    let s = one_group("europe", "sea_transport", 12, 0, "submarine = true");
+    assert_eq!(exact(&s, "group.g.reached"), 1.0);
+    assert_eq!(exact(&s, "mission.intercepted"), 0.0);
+    assert_eq!(exact(&s, "mission.engaged"), 0.0);
+    assert!(close(exact(&s, "group.g.won"), 0.5), "it attacks on its own (N-19)");
+}
