@@ -27,6 +27,16 @@ pub enum Force {
     Group(usize),
 }
 
+impl Force {
+    /// A dense index: 0 for the mission, `i + 1` for group `i`.
+    fn id(self) -> usize {
+        match self {
+            Force::Mission => 0,
+            Force::Group(i) => i + 1,
+        }
+    }
+}
+
 /// Where a group fights: on its target's route ("meeting" that force), named by the force met there.
 /// A counter-interception aimed at the interception hex fights wherever its target fights (N-10.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,6 +101,8 @@ pub struct Naval {
     roll_order: Vec<usize>,
     /// Forces whose meeting place has a combat, deepest first (N-12).
     resolve_order: Vec<Force>,
+    /// `members[force.id()]`: the groups that fight where `force` is met, in listed order.
+    members: Vec<Vec<usize>>,
     nodes: Nodes,
     m: MissionMetrics,
 }
@@ -113,6 +125,8 @@ struct GroupState {
 /// A trial's state.
 struct Trial {
     groups: [GroupState; MAX_GROUPS],
+    /// `intercepted[force.id()]`: a non-submarine group aimed at the force reached its hex (N-8.6).
+    intercepted: [bool; MAX_GROUPS + 1],
     mission_alive: bool,
     mission_engaged: bool,
     rounds: u32,
@@ -131,15 +145,12 @@ impl Naval {
         let groups: Vec<Group> = (0..cfg.group.len()).map(|i| Group::new(cfg, levels, i, &mut metrics)).collect();
         let roll_order = by_level(&groups);
         let resolve_order = combats_deepest_first(&groups);
-        Naval {
-            metrics,
-            mission_name: cfg.mission.name.clone(),
-            groups,
-            roll_order,
-            resolve_order,
-            nodes: Nodes::new(cfg),
-            m,
+        let mut members = vec![Vec::new(); groups.len() + 1];
+        for (i, g) in groups.iter().enumerate() {
+            members[g.place.0.id()].push(i);
         }
+        let mission_name = cfg.mission.name.clone();
+        Naval { metrics, mission_name, groups, roll_order, resolve_order, members, nodes: Nodes::new(cfg), m }
     }
 
     /// Each group's level, side, dice count and first-round odds, for `validate`.
@@ -171,11 +182,11 @@ impl Naval {
                 continue;
             }
             let moved = chance.pick(&g.first_move) as u32;
-            let st = &mut t.groups[i];
-            *st =
-                GroupState { rolled: true, moved, reached: moved == g.distance, alive: true, ..GroupState::default() };
+            let reached = moved == g.distance;
+            t.groups[i] = GroupState { rolled: true, moved, reached, alive: true, ..GroupState::default() };
+            t.intercepted[g.target.id()] |= reached && !g.submarine;
             rec.value(g.m.movement, moved);
-            rec.flag(g.m.reached, st.reached);
+            rec.flag(g.m.reached, reached);
         }
     }
 
@@ -184,18 +195,13 @@ impl Naval {
     fn force_at_sea(&self, t: &Trial, force: Force) -> bool {
         let Force::Group(i) = force else { return true };
         let (g, st) = (&self.groups[i], &t.groups[i]);
-        st.rolled && (st.reached || (g.on_fail == OnFail::CloseIn && self.intercepted(t, g.target)))
-    }
-
-    /// Whether at least one non-submarine group aimed at `force` reached its hex (N-8.6).
-    fn intercepted(&self, t: &Trial, force: Force) -> bool {
-        self.groups.iter().zip(&t.groups).any(|(g, st)| g.target == force && !g.submarine && st.reached)
+        st.rolled && (st.reached || (g.on_fail == OnFail::CloseIn && t.intercepted[g.target.id()]))
     }
 
     /// Phase 2: combats deepest first (N-12).
     fn resolve<C: Chance>(&self, t: &mut Trial, chance: &mut C) {
         for &force in &self.resolve_order {
-            let anyone = self.groups.iter().zip(&t.groups).any(|(g, st)| g.place == Place(force) && st.reached);
+            let anyone = self.members[force.id()].iter().any(|&i| t.groups[i].reached);
             if self.present(t, force) && anyone {
                 self.meet(t, force, chance);
             }
@@ -221,19 +227,19 @@ impl Naval {
     /// and the surface forces fight (N-12, N-13, N-16, N-19).
     fn meet<C: Chance>(&self, t: &mut Trial, force: Force, chance: &mut C) {
         let target_side = self.level(force) % 2;
+        let members = &self.members[force.id()];
         let mut arrived = [false; MAX_GROUPS];
         // The intercepting side sails first, then the intercepted force (N-12 steps 1 and 2).
-        for (i, g) in self.groups.iter().enumerate() {
-            let st = t.groups[i];
-            if g.place == Place(force) && st.reached && st.alive {
+        for &i in members {
+            if t.groups[i].reached && t.groups[i].alive {
                 arrived[i] = self.sails(chance);
                 t.groups[i].alive = arrived[i];
             }
         }
         let intercepting =
-            |i: usize| arrived[i] && !self.groups[i].submarine && self.groups[i].level % 2 != target_side;
-        let surface = (0..self.groups.len()).any(intercepting);
-        let submarines = (0..self.groups.len()).any(|i| arrived[i] && self.groups[i].submarine);
+            |&i: &usize| arrived[i] && !self.groups[i].submarine && self.groups[i].level % 2 != target_side;
+        let surface = members.iter().any(intercepting);
+        let submarines = members.iter().any(|&i| arrived[i] && self.groups[i].submarine);
         if !surface && !submarines {
             return;
         }
@@ -257,8 +263,8 @@ impl Naval {
     /// The intercepted force turned back: no combat, and whoever reached the hex found nobody (N-18.1b).
     fn turn_back(&self, t: &mut Trial, force: Force, arrived: &[bool; MAX_GROUPS]) {
         self.set_alive(t, force, false);
-        for (i, &a) in arrived.iter().enumerate().take(self.groups.len()) {
-            t.groups[i].target_gone |= a;
+        for &i in &self.members[force.id()] {
+            t.groups[i].target_gone |= arrived[i];
         }
     }
 
@@ -271,8 +277,8 @@ impl Naval {
 
     /// Submarines that reached attack on their own and do not join the surface combat (N-19).
     fn submarines_attack<C: Chance>(&self, t: &mut Trial, force: Force, arrived: &[bool; MAX_GROUPS], chance: &mut C) {
-        for (i, g) in self.groups.iter().enumerate() {
-            if arrived[i] && g.submarine && g.target == force {
+        for &i in &self.members[force.id()] {
+            if arrived[i] && self.groups[i].submarine {
                 t.groups[i].fought = true;
                 t.groups[i].won = chance.happens(&self.nodes.sub_attack);
             }
@@ -297,8 +303,9 @@ impl Naval {
     }
 
     fn delayed_rolls<C: Chance>(&self, t: &mut Trial, force: Force, arrived: &mut [bool; MAX_GROUPS], chance: &mut C) {
-        for (i, g) in self.groups.iter().enumerate() {
-            let closing = g.place == Place(force) && !t.groups[i].reached && self.force_at_sea(t, Force::Group(i));
+        for &i in &self.members[force.id()] {
+            let g = &self.groups[i];
+            let closing = !t.groups[i].reached && self.force_at_sea(t, Force::Group(i));
             let st = &mut t.groups[i];
             if !closing || !st.alive || st.joined_late || g.submarine {
                 continue;
@@ -314,7 +321,8 @@ impl Naval {
     /// Marks who fought and who won; losers go home defeated (N-16, N-17).
     fn settle(&self, t: &mut Trial, force: Force, arrived: &[bool; MAX_GROUPS], intercepting_won: bool, rounds: u32) {
         let target_side = self.level(force) % 2;
-        for (i, g) in self.groups.iter().enumerate() {
+        for &i in &self.members[force.id()] {
+            let g = &self.groups[i];
             if arrived[i] && !g.submarine {
                 let won = (g.level % 2 != target_side) == intercepting_won;
                 let st = &mut t.groups[i];
@@ -329,7 +337,7 @@ impl Naval {
     }
 
     fn report<R: Recorder>(&self, t: &Trial, rec: &mut R) {
-        rec.flag(self.m.intercepted, self.intercepted(t, Force::Mission));
+        rec.flag(self.m.intercepted, t.intercepted[0]);
         rec.flag(self.m.engaged, t.mission_engaged);
         rec.flag(self.m.completed, t.mission_alive);
         rec.flag(self.m.returned, !t.mission_alive);
@@ -353,6 +361,7 @@ impl Model for Naval {
     fn trial<C: Chance, R: Recorder>(&self, chance: &mut C, rec: &mut R) {
         let mut t = Trial {
             groups: [GroupState::default(); MAX_GROUPS],
+            intercepted: [false; MAX_GROUPS + 1],
             mission_alive: true,
             mission_engaged: false,
             rounds: 0,
