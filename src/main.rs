@@ -38,6 +38,21 @@ enum Command {
     Exact(ExactArgs),
     /// Check a config and print the resolved scenario, with every default filled in.
     Validate(ExactArgs),
+    /// Print the exact chance that n interception dice reach a hex d hexes away (naval rules N-8).
+    ReachTable(ReachArgs),
+}
+
+#[derive(Args, Debug)]
+struct ReachArgs {
+    /// Halve the dice total, rounding up, as in the Pacific (N-8.2).
+    #[arg(long)]
+    pacific: bool,
+    /// Read the highest die instead of the sum (the A-1 alternative).
+    #[arg(long)]
+    highest: bool,
+    /// Largest distance shown.
+    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(1..=60))]
+    max_distance: u32,
 }
 
 #[derive(Args, Debug)]
@@ -91,6 +106,7 @@ fn main() -> ExitCode {
         Command::Run(args) => run(args),
         Command::Exact(args) => exact(args),
         Command::Validate(args) => validate(args),
+        Command::ReachTable(args) => emit(show::reach_table(args.pacific, args.highest, args.max_distance)),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

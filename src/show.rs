@@ -135,3 +135,33 @@ pub fn scenario_json(scenario: &Scenario) -> String {
     });
     serde_json::to_string_pretty(&value).expect("json")
 }
+
+/// `reach-table`: P(reach) by dice and distance, as a Markdown table.
+pub fn reach_table(pacific: bool, highest: bool, max_distance: u32) -> String {
+    use intercept_sim::models::naval::config::MoveRule;
+    let rule = if highest { MoveRule::Highest } else { MoveRule::Sum };
+    let table = intercept_sim::models::naval::dice::reach_table(rule, pacific, max_distance);
+    let mut out = String::new();
+    let how = if highest { "highest die" } else { "sum of the dice" };
+    let theater = if pacific { "Pacific (total halved, rounded up)" } else { "Europe" };
+    let _ = writeln!(out, "P(reach) by dice and distance in hexes: {theater}, {how}\n");
+    let header: Vec<String> = (1..=max_distance).map(|d| d.to_string()).collect();
+    let _ = writeln!(out, "| dice | {} |", header.join(" | "));
+    let _ = writeln!(out, "|---|{}", "---|".repeat(max_distance as usize));
+    for (n, row) in table.iter().enumerate() {
+        let cells: Vec<String> = row.iter().map(|&p| probability_cell(p)).collect();
+        let _ = writeln!(out, "| {n} | {} |", cells.join(" | "));
+    }
+    out
+}
+
+/// Three decimals, with exact 0 and 1 shown as such and values that round to them marked (as the rule book does).
+fn probability_cell(p: f64) -> String {
+    match p {
+        0.0 => "0".into(),
+        1.0 => "1".into(),
+        p if p > 0.9995 => ">.999".into(),
+        p if p < 0.0005 => "<.001".into(),
+        p => format!("{p:.3}").trim_start_matches('0').to_owned(),
+    }
+}

@@ -115,3 +115,19 @@ fn submarines_alone_do_not_intercept() {
     assert_eq!(exact(&s, "mission.engaged"), 0.0);
     assert!(close(exact(&s, "group.g.won"), 0.5), "it attacks on its own (N-19)");
 }
+
+/// The tool's own P(reach) table against the rule book's (N-P), cell by cell where the book gives 3 places.
+#[test]
+fn reach_table_matches_the_rule_book() {
+    use intercept_sim::models::naval::{config::MoveRule, dice::reach_table};
+    let eu = reach_table(MoveRule::Sum, false, 32);
+    let pac = reach_table(MoveRule::Sum, true, 16);
+    let book_eu = [(2, 4, 0.917), (3, 10, 0.625), (4, 14, 0.556), (5, 18, 0.500), (6, 24, 0.279), (8, 32, 0.238)];
+    for (n, k, p) in book_eu {
+        assert!((eu[n][k - 1] - p).abs() < 0.0005, "EU {n} dice, {k} hexes: {}", eu[n][k - 1]);
+    }
+    let book_pac = [(2, 4, 0.583), (3, 6, 0.500), (4, 7, 0.664), (5, 10, 0.400), (7, 14, 0.332), (8, 16, 0.305)];
+    for (n, k, p) in book_pac {
+        assert!((pac[n][k - 1] - p).abs() < 0.0005, "PAC {n} dice, {k} hexes: {}", pac[n][k - 1]);
+    }
+}

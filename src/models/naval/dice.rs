@@ -89,6 +89,17 @@ pub fn delayed_step(halve: bool, remaining: u32) -> Dist {
     movement_dist(&dice_weights(1, MoveRule::Sum), halve, remaining)
 }
 
+/// P(reach) by dice count (rows `0..=8`) and distance (columns `1..=max_distance`), under `rule`, halved or
+/// not: the table a player reads before sending a group out (N-8).
+pub fn reach_table(rule: MoveRule, halve: bool, max_distance: u32) -> Vec<Vec<f64>> {
+    (0..=8u32)
+        .map(|n| {
+            let weights = dice_weights(n, rule);
+            (1..=max_distance).map(|d| movement_dist(&weights, halve, d).probability(d as usize)).collect()
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
