@@ -131,3 +131,22 @@ fn reach_table_matches_the_rule_book() {
         assert!((pac[n][k - 1] - p).abs() < 0.0005, "PAC {n} dice, {k} hexes: {}", pac[n][k - 1]);
     }
 }
+
+/// A counter-interception met away from the interception hex: the counter-interceptor and its target both
+/// fight there, and exactly one of them wins (N-10, N-16). Both are in their base hexes (distance 0).
+#[test]
+fn a_counter_interception_combat_has_two_fighting_sides() {
+    let s = load(
+        "[naval.mission]\nname = \"m\"\nactivity = \"sea_transport\"\nfactors = 12\n\
+         [[naval.group]]\nname = \"g\"\ntarget = \"m\"\ndistance = 0\nfactors = 10\n\
+         [[naval.group]]\nname = \"h\"\ntarget = \"g\"\ndistance = 0\nfactors = 10\n\
+         [naval.combat]\np_intercepting_side_wins = 0.25\n",
+    );
+    assert_eq!(exact(&s, "group.g.fought"), 1.0);
+    assert_eq!(exact(&s, "group.h.fought"), 1.0);
+    assert!(close(exact(&s, "group.h.won"), 0.25), "h intercepts g");
+    // g survives h with 3/4 and then beats the mission with 1/4: it ends as the winner of its last combat.
+    assert!(close(exact(&s, "group.g.won"), 0.75 * 0.25));
+    assert!(close(exact(&s, "mission.engaged"), 0.75));
+    assert!(close(exact(&s, "mission.completed"), 1.0 - 0.75 * 0.25));
+}

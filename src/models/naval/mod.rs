@@ -329,10 +329,12 @@ impl Naval {
                 (st.fought, st.won, st.alive) = (true, won, won);
             }
         }
-        self.set_alive(t, force, !intercepting_won);
-        if force == Force::Mission {
-            t.mission_engaged = true;
-            t.rounds = rounds;
+        match force {
+            Force::Mission => (t.mission_alive, t.mission_engaged, t.rounds) = (!intercepting_won, true, rounds),
+            Force::Group(j) => {
+                let st = &mut t.groups[j];
+                (st.fought, st.won, st.alive) = (true, !intercepting_won, !intercepting_won);
+            }
         }
     }
 
