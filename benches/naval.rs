@@ -1,0 +1,45 @@
+//! Naval trials per second through the full engine on the shipped three-level chain, and the time `exact`
+//! takes to solve each shipped naval scenario.
+//!
+//! Run with `cargo bench --bench naval`.
+
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use intercept_sim::config::{self, Overrides, Scenario};
+use intercept_sim::engine::Plan;
+use intercept_sim::runner;
+
+const TRIALS: u64 = 1 << 22;
+
+fn scenario(path: &Path) -> Scenario {
+    config::load(path, Overrides::default()).expect("shipped config")
+}
+
+fn three_level(c: &mut Criterion) {
+    let s = scenario(Path::new("configs/naval/three-level-chain.toml"));
+    let plan = Plan { trials: TRIALS, seed: 1, chunk_size: 65_536 };
+    let mut g = c.benchmark_group("naval_three_level_chain");
+    g.throughput(Throughput::Elements(TRIALS));
+    g.sample_size(10);
+    g.bench_function("engine_all_threads", |b| b.iter(|| black_box(runner::tally(&s, &plan))));
+    g.finish();
+}
+
+fn exact_each(c: &mut Criterion) {
+    let mut paths: Vec<PathBuf> =
+        std::fs::read_dir("configs/naval").expect("configs").map(|e| e.unwrap().path()).collect();
+    paths.sort();
+    let mut g = c.benchmark_group("naval_exact");
+    g.sample_size(10);
+    for path in paths {
+        let s = scenario(&path);
+        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        g.bench_function(name, |b| b.iter(|| black_box(runner::solve(&s).expect("small tree"))));
+    }
+    g.finish();
+}
+
+criterion_group!(benches, three_level, exact_each);
+criterion_main!(benches);
