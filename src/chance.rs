@@ -100,9 +100,13 @@ impl Dist {
         if let Some(split) = self.split {
             return usize::from(r >= split);
         }
-        // Linear scan: rule distributions are short (2 to 49 outcomes) and the first outcomes are the likely
-        // ones often enough that this beats a binary search.
-        self.cum.iter().position(|&c| r < c).unwrap_or(self.cum.len() - 1)
+        // Short nodes (movement capped at a distance, a die): count the thresholds at or below `r`, which
+        // compiles to compares and adds without a branch to mispredict; long ones: binary search.
+        if self.cum.len() <= 16 {
+            self.cum.iter().map(|&c| usize::from(c <= r)).sum()
+        } else {
+            self.cum.partition_point(|&c| c <= r)
+        }
     }
 }
 
