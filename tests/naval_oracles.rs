@@ -150,3 +150,25 @@ fn a_counter_interception_combat_has_two_fighting_sides() {
     assert!(close(exact(&s, "mission.engaged"), 0.75));
     assert!(close(exact(&s, "mission.completed"), 1.0 - 0.75 * 0.25));
 }
+
+/// N-17.2: a defeated mission goes home and may be intercepted once on the way, with the "returning to base"
+/// dice (2); a mission that wins never meets the return-leg group.
+#[test]
+fn a_defeated_mission_can_be_caught_going_home() {
+    let scenario = |p_win: f64| {
+        load(&format!(
+            "[naval.mission]\nname = \"m\"\nactivity = \"sea_transport\"\nfactors = 12\n\
+             [[naval.group]]\nname = \"g\"\ntarget = \"m\"\ndistance = 0\nfactors = 10\n\
+             [[naval.group]]\nname = \"r\"\ntarget = \"m\"\nleg = \"return\"\ndistance = 3\nfactors = 10\n\
+             [naval.combat]\np_intercepting_side_wins = {p_win}\n"
+        ))
+    };
+    let beaten = scenario(1.0);
+    assert_eq!(beaten.model.describe()["groups"][1]["dice"], 2);
+    assert!(close(exact(&beaten, "group.r.reached"), 35.0 / 36.0));
+    assert!(close(exact(&beaten, "mission.caught_going_home"), 35.0 / 36.0));
+    assert!(close(exact(&beaten, "group.r.fought"), 35.0 / 36.0));
+    let winner = scenario(0.0);
+    assert_eq!(exact(&winner, "group.r.reached"), 0.0);
+    assert_eq!(exact(&winner, "mission.caught_going_home"), 0.0);
+}

@@ -144,6 +144,16 @@ pub enum OnFail {
     Abort,
 }
 
+/// Which leg of the target's voyage a group intercepts: its way out to its purpose, or its way home after a
+/// defeat or an abort (N-17.2).
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Leg {
+    #[default]
+    Out,
+    Return,
+}
+
 /// `[[naval.group]]`: one task force, or the units sent together from one port (N-3).
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -180,6 +190,9 @@ pub struct GroupConfig {
     pub withheld: bool,
     #[serde(default)]
     pub on_fail: OnFail,
+    /// `return`: it intercepts its target only on the way home, with the "returning to base" dice (N-17.2).
+    #[serde(default)]
+    pub leg: Leg,
 }
 
 /// `[naval.combat]`: how long a naval combat lasts and who wins (N-16.4, A-18).
@@ -376,7 +389,8 @@ impl NavalConfig {
         in_range(g.distance, 0, 99, || path().key("distance"))?;
         in_range(g.factors, 0, 999, || path().key("factors"))?;
         in_range(g.spotting, 0, 99, || path().key("spotting"))?;
-        if level as i64 > self.max_depth {
+        self.check_return_leg(i, g)?;
+        if level as i64 > self.max_depth && g.leg == Leg::Out {
             let msg = format!("this group is at level {level}, deeper than naval.max_depth = {}", self.max_depth);
             return Err(Invalid::new(path().key("target"), msg));
         }
@@ -397,6 +411,22 @@ impl NavalConfig {
             let msg =
                 format!("its target {:?} is on this side too; a group targets a force of the other side", g.target);
             return Err(Invalid::new(path().key("side"), msg));
+        }
+        Ok(())
+    }
+
+    /// A return-leg interception is one level, aimed at a force going home: nothing aims at it, and it has
+    /// no interception-hex or mission-hex bonus (N-17.2, N-17.4).
+    fn check_return_leg(&self, i: usize, g: &GroupConfig) -> Result<(), Invalid> {
+        let path = || naval().key("group").index(i);
+        if self.group.iter().any(|h| h.name == g.target && h.leg == Leg::Return) {
+            let msg = format!("target {:?} intercepts on the return leg, and nothing may intercept it", g.target);
+            return Err(Invalid::new(path().key("target"), msg));
+        }
+        if g.leg == Leg::Return && (g.at_interception_hex || g.in_mission_hex) {
+            let key = if g.at_interception_hex { "at_interception_hex" } else { "in_mission_hex" };
+            let msg = "does not apply to a group with leg = \"return\", which meets its target on the way home";
+            return Err(Invalid::new(path().key(key), msg.into()));
         }
         Ok(())
     }

@@ -6,7 +6,7 @@
 //! beyond the hex is one outcome, since the rules only ask whether the hex is reached and, if not, how far the
 //! group got (N-8.4, N-9.1). That keeps the exact tree small without losing anything a rule reads.
 
-use super::config::{GroupConfig, MoveRule, NavalConfig, Origin, Theater};
+use super::config::{Activity, GroupConfig, Leg, MoveRule, NavalConfig, Origin, Theater};
 use crate::chance::Dist;
 
 /// How a group's dice count came about, for `validate` and the T-5 examples.
@@ -21,7 +21,11 @@ pub struct DiceCount {
 /// The interception dice of group `g` at `level`, whose target has `target_factors` factors (N-4, N-5, N-6).
 pub fn dice_count(cfg: &NavalConfig, g: &GroupConfig, level: usize, target_factors: i64) -> DiceCount {
     let r = &cfg.rules;
-    let base = if level == 1 { r.base_dice(cfg.mission.activity) } else { r.counter_from_port }; // N-4, N-4.1
+    let base = match (g.leg, level) {
+        (Leg::Return, _) => r.base_dice(Activity::ReturningToBase), // N-17.2
+        (Leg::Out, 1) => r.base_dice(cfg.mission.activity),         // N-4
+        (Leg::Out, _) => r.counter_from_port,                       // N-4, N-4.1
+    };
     let mut modifiers = g.spotting.min(r.spotting_max); // N-5.1
     modifiers += if g.codebreaking { r.codebreaking } else { 0 }; // N-5.2
     modifiers += if g.in_mission_hex { r.mission_hex } else { 0 }; // N-5.3

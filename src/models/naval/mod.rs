@@ -11,7 +11,7 @@
 pub mod config;
 pub mod dice;
 
-use self::config::{NavalConfig, OnFail};
+use self::config::{Leg, NavalConfig, OnFail};
 use self::dice::DiceCount;
 use crate::chance::{Chance, Dist};
 use crate::metrics::{Metric, Metrics, Recorder};
@@ -37,10 +37,20 @@ impl Force {
     }
 }
 
-/// Where a group fights: on its target's route ("meeting" that force), named by the force met there.
-/// A counter-interception aimed at the interception hex fights wherever its target fights (N-10.3).
+/// Where a group fights: where it meets a force on its way out, or on its way home (N-17.2). A
+/// counter-interception aimed at the interception hex fights wherever its target fights (N-10.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Place(pub Force);
+pub struct Place {
+    pub force: Force,
+    pub returning: bool,
+}
+
+impl Place {
+    /// A dense index: two per force.
+    fn id(self) -> usize {
+        self.force.id() * 2 + usize::from(self.returning)
+    }
+}
 
 /// One intercepting group, resolved.
 #[derive(Clone, Debug)]
@@ -48,6 +58,9 @@ pub struct Group {
     pub name: String,
     pub level: usize,
     pub target: Force,
+    /// The interception it takes part in: its target, on the leg it intercepts.
+    pub aim: Place,
+    /// Where it fights.
     pub place: Place,
     pub dice: DiceCount,
     pub distance: u32,
@@ -75,6 +88,7 @@ struct MissionMetrics {
     engaged: Metric,
     completed: Metric,
     returned: Metric,
+    caught_going_home: Metric,
     rounds: Metric,
 }
 
@@ -97,11 +111,13 @@ pub struct Naval {
     metrics: Metrics,
     pub mission_name: String,
     pub groups: Vec<Group>,
-    /// Group indices in rolling order: by level, then as listed (N-10.1, N-11.1).
+    /// Out-leg group indices in rolling order: by level, then as listed (N-10.1, N-11.1).
     roll_order: Vec<usize>,
-    /// Forces whose meeting place has a combat, deepest first (N-12).
-    resolve_order: Vec<Force>,
-    /// `members[force.id()]`: the groups that fight where `force` is met, in listed order.
+    /// Places where groups meet a force on its way out, deepest first (N-12).
+    resolve_order: Vec<Place>,
+    /// Places where groups wait for a force going home (N-17.2).
+    return_places: Vec<Place>,
+    /// `members[place.id()]`: the groups that fight at a place, in listed order.
     members: Vec<Vec<usize>>,
     nodes: Nodes,
     m: MissionMetrics,
@@ -125,10 +141,11 @@ struct GroupState {
 /// A trial's state.
 struct Trial {
     groups: [GroupState; MAX_GROUPS],
-    /// `intercepted[force.id()]`: a non-submarine group aimed at the force reached its hex (N-8.6).
-    intercepted: [bool; MAX_GROUPS + 1],
+    /// `intercepted[place.id()]`: a non-submarine group aimed at the force on that leg reached (N-8.6).
+    intercepted: [bool; 2 * (MAX_GROUPS + 1)],
     mission_alive: bool,
     mission_engaged: bool,
+    mission_caught_going_home: bool,
     rounds: u32,
 }
 
@@ -140,17 +157,34 @@ impl Naval {
             engaged: metrics.probability("mission.engaged"),
             completed: metrics.probability("mission.completed"),
             returned: metrics.probability("mission.returned"),
+            caught_going_home: metrics.probability("mission.caught_going_home"),
             rounds: metrics.distribution("combat.rounds", cfg.combat.max_rounds as u32),
         };
         let groups: Vec<Group> = (0..cfg.group.len()).map(|i| Group::new(cfg, levels, i, &mut metrics)).collect();
         let roll_order = by_level(&groups);
         let resolve_order = combats_deepest_first(&groups);
-        let mut members = vec![Vec::new(); groups.len() + 1];
+        let mut return_places: Vec<Place> = Vec::new();
+        for g in groups.iter().filter(|g| g.place.returning) {
+            if !return_places.contains(&g.place) {
+                return_places.push(g.place);
+            }
+        }
+        let mut members = vec![Vec::new(); 2 * (groups.len() + 1)];
         for (i, g) in groups.iter().enumerate() {
-            members[g.place.0.id()].push(i);
+            members[g.place.id()].push(i);
         }
         let mission_name = cfg.mission.name.clone();
-        Naval { metrics, mission_name, groups, roll_order, resolve_order, members, nodes: Nodes::new(cfg), m }
+        Naval {
+            metrics,
+            mission_name,
+            groups,
+            roll_order,
+            resolve_order,
+            return_places,
+            members,
+            nodes: Nodes::new(cfg),
+            m,
+        }
     }
 
     /// Each group's level, side, dice count and first-round odds, for `validate`.
@@ -177,17 +211,21 @@ impl Naval {
     /// Phase 1: every level rolls, shallowest first; a group rolls only if its target is at sea (N-10.5).
     fn roll<C: Chance, R: Recorder>(&self, t: &mut Trial, chance: &mut C, rec: &mut R) {
         for &i in &self.roll_order {
-            let g = &self.groups[i];
-            if !self.force_at_sea(t, g.target) {
-                continue;
+            if self.force_at_sea(t, self.groups[i].target) {
+                self.roll_group(t, i, chance, rec);
             }
-            let moved = chance.pick(&g.first_move) as u32;
-            let reached = moved == g.distance;
-            t.groups[i] = GroupState { rolled: true, moved, reached, alive: true, ..GroupState::default() };
-            t.intercepted[g.target.id()] |= reached && !g.submarine;
-            rec.value(g.m.movement, moved);
-            rec.flag(g.m.reached, reached);
         }
+    }
+
+    /// Group `i` rolls its first move (N-8).
+    fn roll_group<C: Chance, R: Recorder>(&self, t: &mut Trial, i: usize, chance: &mut C, rec: &mut R) {
+        let g = &self.groups[i];
+        let moved = chance.pick(&g.first_move) as u32;
+        let reached = moved == g.distance;
+        t.groups[i] = GroupState { rolled: true, moved, reached, alive: true, ..GroupState::default() };
+        t.intercepted[g.aim.id()] |= reached && !g.submarine;
+        rec.value(g.m.movement, moved);
+        rec.flag(g.m.reached, reached);
     }
 
     /// Whether `force` can be met at sea: the mission always; a group if it reached its hex, or fell short
@@ -195,15 +233,38 @@ impl Naval {
     fn force_at_sea(&self, t: &Trial, force: Force) -> bool {
         let Force::Group(i) = force else { return true };
         let (g, st) = (&self.groups[i], &t.groups[i]);
-        st.rolled && (st.reached || (g.on_fail == OnFail::CloseIn && t.intercepted[g.target.id()]))
+        st.rolled && (st.reached || (g.on_fail == OnFail::CloseIn && t.intercepted[g.aim.id()]))
+    }
+
+    /// Whether `force` is on its way home after a defeat, a turn-back or an abort (N-17.2).
+    fn going_home(&self, t: &Trial, force: Force) -> bool {
+        let Force::Group(i) = force else { return !t.mission_alive };
+        let (g, st) = (&self.groups[i], &t.groups[i]);
+        let aborted = g.on_fail == OnFail::Abort && !st.reached && t.intercepted[g.aim.id()];
+        st.rolled && (!st.alive || aborted)
     }
 
     /// Phase 2: combats deepest first (N-12).
     fn resolve<C: Chance>(&self, t: &mut Trial, chance: &mut C) {
-        for &force in &self.resolve_order {
-            let anyone = self.members[force.id()].iter().any(|&i| t.groups[i].reached);
-            if self.present(t, force) && anyone {
-                self.meet(t, force, chance);
+        for &place in &self.resolve_order {
+            let anyone = self.members[place.id()].iter().any(|&i| t.groups[i].reached);
+            if self.present(t, place.force) && anyone {
+                self.meet(t, place, chance);
+            }
+        }
+    }
+
+    /// Phase 3: forces going home may be intercepted once on the way (N-17.2, N-17.4).
+    fn homeward<C: Chance, R: Recorder>(&self, t: &mut Trial, chance: &mut C, rec: &mut R) {
+        for &place in &self.return_places {
+            if !self.going_home(t, place.force) {
+                continue;
+            }
+            for &i in &self.members[place.id()] {
+                self.roll_group(t, i, chance, rec);
+            }
+            if self.members[place.id()].iter().any(|&i| t.groups[i].reached) {
+                self.meet(t, place, chance);
             }
         }
     }
@@ -225,9 +286,9 @@ impl Naval {
 
     /// Everything that happens where `force` is met: forces sail (with air attacks), submarines attack,
     /// and the surface forces fight (N-12, N-13, N-16, N-19).
-    fn meet<C: Chance>(&self, t: &mut Trial, force: Force, chance: &mut C) {
-        let target_side = self.level(force) % 2;
-        let members = &self.members[force.id()];
+    fn meet<C: Chance>(&self, t: &mut Trial, place: Place, chance: &mut C) {
+        let target_side = self.level(place.force) % 2;
+        let members = &self.members[place.id()];
         let mut arrived = [false; MAX_GROUPS];
         // The intercepting side sails first, then the intercepted force (N-12 steps 1 and 2).
         for &i in members {
@@ -244,14 +305,14 @@ impl Naval {
             return;
         }
         if !self.sails(chance) {
-            self.turn_back(t, force, &arrived);
+            self.turn_back(t, place, &arrived);
             return;
         }
-        self.submarines_attack(t, force, &arrived, chance);
+        self.submarines_attack(t, place, &arrived, chance);
         if surface {
-            let rounds = self.fight_rounds(t, force, &mut arrived, chance);
+            let rounds = self.fight_rounds(t, place, &mut arrived, chance);
             let intercepting_won = chance.happens(&self.nodes.intercepting_side_wins);
-            self.settle(t, force, &arrived, intercepting_won, rounds);
+            self.settle(t, place, &arrived, intercepting_won, rounds);
         }
     }
 
@@ -260,10 +321,11 @@ impl Naval {
         !(chance.happens(&self.nodes.air_attack) && chance.happens(&self.nodes.turn_back))
     }
 
-    /// The intercepted force turned back: no combat, and whoever reached the hex found nobody (N-18.1b).
-    fn turn_back(&self, t: &mut Trial, force: Force, arrived: &[bool; MAX_GROUPS]) {
-        self.set_alive(t, force, false);
-        for &i in &self.members[force.id()] {
+    /// The intercepted force turned back (or, going home, slipped away): no combat, and whoever reached the
+    /// hex found nobody (N-18.1b).
+    fn turn_back(&self, t: &mut Trial, place: Place, arrived: &[bool; MAX_GROUPS]) {
+        self.set_alive(t, place.force, false);
+        for &i in &self.members[place.id()] {
             t.groups[i].target_gone |= arrived[i];
         }
     }
@@ -276,8 +338,8 @@ impl Naval {
     }
 
     /// Submarines that reached attack on their own and do not join the surface combat (N-19).
-    fn submarines_attack<C: Chance>(&self, t: &mut Trial, force: Force, arrived: &[bool; MAX_GROUPS], chance: &mut C) {
-        for &i in &self.members[force.id()] {
+    fn submarines_attack<C: Chance>(&self, t: &mut Trial, place: Place, arrived: &[bool; MAX_GROUPS], chance: &mut C) {
+        for &i in &self.members[place.id()] {
             if arrived[i] && self.groups[i].submarine {
                 t.groups[i].fought = true;
                 t.groups[i].won = chance.happens(&self.nodes.sub_attack);
@@ -290,20 +352,20 @@ impl Naval {
     fn fight_rounds<C: Chance>(
         &self,
         t: &mut Trial,
-        force: Force,
+        place: Place,
         arrived: &mut [bool; MAX_GROUPS],
         chance: &mut C,
     ) -> u32 {
         let mut round = 1;
         while round < self.nodes.max_rounds && !chance.happens(&self.nodes.end_after_round) {
-            self.delayed_rolls(t, force, arrived, chance);
+            self.delayed_rolls(t, place, arrived, chance);
             round += 1;
         }
         round
     }
 
-    fn delayed_rolls<C: Chance>(&self, t: &mut Trial, force: Force, arrived: &mut [bool; MAX_GROUPS], chance: &mut C) {
-        for &i in &self.members[force.id()] {
+    fn delayed_rolls<C: Chance>(&self, t: &mut Trial, place: Place, arrived: &mut [bool; MAX_GROUPS], chance: &mut C) {
+        for &i in &self.members[place.id()] {
             let g = &self.groups[i];
             let closing = !t.groups[i].reached && self.force_at_sea(t, Force::Group(i));
             let st = &mut t.groups[i];
@@ -319,9 +381,9 @@ impl Naval {
     }
 
     /// Marks who fought and who won; losers go home defeated (N-16, N-17).
-    fn settle(&self, t: &mut Trial, force: Force, arrived: &[bool; MAX_GROUPS], intercepting_won: bool, rounds: u32) {
-        let target_side = self.level(force) % 2;
-        for &i in &self.members[force.id()] {
+    fn settle(&self, t: &mut Trial, place: Place, arrived: &[bool; MAX_GROUPS], intercepting_won: bool, rounds: u32) {
+        let target_side = self.level(place.force) % 2;
+        for &i in &self.members[place.id()] {
             let g = &self.groups[i];
             if arrived[i] && !g.submarine {
                 let won = (g.level % 2 != target_side) == intercepting_won;
@@ -329,7 +391,8 @@ impl Naval {
                 (st.fought, st.won, st.alive) = (true, won, won);
             }
         }
-        match force {
+        match place.force {
+            Force::Mission if place.returning => t.mission_caught_going_home = true,
             Force::Mission => (t.mission_alive, t.mission_engaged, t.rounds) = (!intercepting_won, true, rounds),
             Force::Group(j) => {
                 let st = &mut t.groups[j];
@@ -343,6 +406,7 @@ impl Naval {
         rec.flag(self.m.engaged, t.mission_engaged);
         rec.flag(self.m.completed, t.mission_alive);
         rec.flag(self.m.returned, !t.mission_alive);
+        rec.flag(self.m.caught_going_home, t.mission_caught_going_home);
         rec.value(self.m.rounds, t.rounds);
         for (g, st) in self.groups.iter().zip(&t.groups) {
             rec.flag(g.m.fought, st.fought);
@@ -363,13 +427,15 @@ impl Model for Naval {
     fn trial<C: Chance, R: Recorder>(&self, chance: &mut C, rec: &mut R) {
         let mut t = Trial {
             groups: [GroupState::default(); MAX_GROUPS],
-            intercepted: [false; MAX_GROUPS + 1],
+            intercepted: [false; 2 * (MAX_GROUPS + 1)],
             mission_alive: true,
             mission_engaged: false,
+            mission_caught_going_home: false,
             rounds: 0,
         };
         self.roll(&mut t, chance, rec);
         self.resolve(&mut t, chance);
+        self.homeward(&mut t, chance, rec);
         self.report(&t, rec);
     }
 }
@@ -388,6 +454,7 @@ impl Group {
             name: g.name.clone(),
             level: levels[i],
             target,
+            aim: Place { force: target, returning: g.leg == Leg::Return },
             place: place_of(cfg, i),
             first_move: dice::first_move(cfg, g, dice.dice),
             dice,
@@ -417,31 +484,30 @@ fn place_of(cfg: &NavalConfig, i: usize) -> Place {
     let g = &cfg.group[i];
     match force_named(cfg, &g.target) {
         Force::Group(t) if g.at_interception_hex => place_of(cfg, t),
-        target => Place(target),
+        target => Place { force: target, returning: g.leg == Leg::Return },
     }
 }
 
 fn by_level(groups: &[Group]) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..groups.len()).collect();
+    let mut order: Vec<usize> = (0..groups.len()).filter(|&i| !groups[i].aim.returning).collect();
     order.sort_by_key(|&i| groups[i].level);
     order
 }
 
-/// The forces met by some group, deepest first; the mission last (N-12).
-fn combats_deepest_first(groups: &[Group]) -> Vec<Force> {
-    let mut forces: Vec<(usize, Force)> = Vec::new();
-    for g in groups {
-        let Place(force) = g.place;
-        let level = match force {
+/// The places where forces are met on their way out, deepest first; the mission's last (N-12).
+fn combats_deepest_first(groups: &[Group]) -> Vec<Place> {
+    let mut places: Vec<(usize, Place)> = Vec::new();
+    for g in groups.iter().filter(|g| !g.place.returning) {
+        let level = match g.place.force {
             Force::Mission => 0,
             Force::Group(t) => groups[t].level,
         };
-        if !forces.iter().any(|(_, f)| *f == force) {
-            forces.push((level, force));
+        if !places.iter().any(|(_, p)| *p == g.place) {
+            places.push((level, g.place));
         }
     }
-    forces.sort_by_key(|(level, _)| std::cmp::Reverse(*level));
-    forces.into_iter().map(|(_, f)| f).collect()
+    places.sort_by_key(|(level, _)| std::cmp::Reverse(*level));
+    places.into_iter().map(|(_, p)| p).collect()
 }
 
 impl Nodes {
