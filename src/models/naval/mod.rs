@@ -197,6 +197,7 @@ impl Naval {
                     "name": g.name,
                     "level": g.level,
                     "side": if g.level % 2 == 1 { "defender" } else { "moving" },
+                    "leg": if g.aim.returning { "return" } else { "out" },
                     "dice": g.dice.dice,
                     "base_dice": g.dice.base,
                     "modifiers": g.dice.modifiers,
