@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-pub use self::path::{Invalid, KeyPath};
+pub use self::path::{Invalid, KeyPath, in_range, probability};
 use crate::models::ModelSpec;
 use crate::models::cavalry::config::CavalryConfig;
 use crate::models::naval::config::NavalConfig;

@@ -58,3 +58,19 @@ impl Invalid {
         Invalid { path, message }
     }
 }
+
+/// Checks that `value` lies in `lo..=hi`, naming the key and the allowed range otherwise.
+pub fn in_range(value: i64, lo: i64, hi: i64, path: impl FnOnce() -> KeyPath) -> Result<(), Invalid> {
+    if (lo..=hi).contains(&value) {
+        return Ok(());
+    }
+    Err(Invalid::new(path(), format!("{value} is out of range; allowed: {lo} to {hi}")))
+}
+
+/// Checks that `p` is a probability, naming the key otherwise.
+pub fn probability(p: f64, path: impl FnOnce() -> KeyPath) -> Result<(), Invalid> {
+    if (0.0..=1.0).contains(&p) {
+        return Ok(());
+    }
+    Err(Invalid::new(path(), format!("{p} is not a probability; allowed: 0 to 1")))
+}

@@ -8,7 +8,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{Cavalry, Facing, Formation, Order, TargetKind};
-use crate::config::{Invalid, KeyPath};
+use crate::config::{Invalid, KeyPath, in_range};
 
 /// `[cavalry]`: one or more cavalry units trying to intercept one moving enemy unit.
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
@@ -131,15 +131,6 @@ fn default_receive_charge() -> i64 {
 }
 fn yes() -> bool {
     true
-}
-
-/// Checks that `value` lies in `lo..=hi`, naming the key and the allowed range otherwise.
-fn in_range(value: i64, lo: i64, hi: i64, path: impl FnOnce() -> KeyPath) -> Result<i64, Invalid> {
-    if (lo..=hi).contains(&value) {
-        Ok(value)
-    } else {
-        Err(Invalid::new(path(), format!("{value} is out of range; allowed: {lo} to {hi}")))
-    }
 }
 
 impl CavalryConfig {

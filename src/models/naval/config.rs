@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::Naval;
-use crate::config::{Invalid, KeyPath};
+use crate::config::{Invalid, KeyPath, in_range, probability};
 
 /// `[naval]`: one mission force and the groups that intercept it, counter-intercept them, and so on.
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
@@ -316,20 +316,6 @@ fn yes() -> bool {
 
 fn naval() -> KeyPath {
     KeyPath::root().key("naval")
-}
-
-fn in_range(value: i64, lo: i64, hi: i64, path: impl FnOnce() -> KeyPath) -> Result<(), Invalid> {
-    if (lo..=hi).contains(&value) {
-        return Ok(());
-    }
-    Err(Invalid::new(path(), format!("{value} is out of range; allowed: {lo} to {hi}")))
-}
-
-fn probability(p: f64, path: impl FnOnce() -> KeyPath) -> Result<(), Invalid> {
-    if (0.0..=1.0).contains(&p) {
-        return Ok(());
-    }
-    Err(Invalid::new(path(), format!("{p} is not a probability; allowed: 0 to 1")))
 }
 
 impl NavalConfig {
