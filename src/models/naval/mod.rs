@@ -277,12 +277,9 @@ impl Naval {
         }
     }
 
-    /// The side of a force: levels alternate, the mission's side at even levels (N-0).
+    /// The level of a force; sides alternate with it, the mission's side at even levels (N-0).
     fn level(&self, force: Force) -> usize {
-        match force {
-            Force::Mission => 0,
-            Force::Group(i) => self.groups[i].level,
-        }
+        level_of(&self.groups, force)
     }
 
     /// Everything that happens where `force` is met: forces sail (with air attacks), submarines attack,
@@ -489,6 +486,13 @@ fn place_of(cfg: &NavalConfig, i: usize) -> Place {
     }
 }
 
+fn level_of(groups: &[Group], force: Force) -> usize {
+    match force {
+        Force::Mission => 0,
+        Force::Group(i) => groups[i].level,
+    }
+}
+
 fn by_level(groups: &[Group]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..groups.len()).filter(|&i| !groups[i].aim.returning).collect();
     order.sort_by_key(|&i| groups[i].level);
@@ -499,12 +503,8 @@ fn by_level(groups: &[Group]) -> Vec<usize> {
 fn combats_deepest_first(groups: &[Group]) -> Vec<Place> {
     let mut places: Vec<(usize, Place)> = Vec::new();
     for g in groups.iter().filter(|g| !g.place.returning) {
-        let level = match g.place.force {
-            Force::Mission => 0,
-            Force::Group(t) => groups[t].level,
-        };
         if !places.iter().any(|(_, p)| *p == g.place) {
-            places.push((level, g.place));
+            places.push((level_of(groups, g.place.force), g.place));
         }
     }
     places.sort_by_key(|(level, _)| std::cmp::Reverse(*level));
