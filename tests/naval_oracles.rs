@@ -172,3 +172,30 @@ fn a_defeated_mission_can_be_caught_going_home() {
     assert_eq!(exact(&winner, "group.r.reached"), 0.0);
     assert_eq!(exact(&winner, "mission.caught_going_home"), 0.0);
 }
+
+/// N-14: a fellow interceptor defers to join the combat where its partner is counter-intercepted, on the
+/// partner's side; at once if its path runs through that hex, else by one die a round after the first.
+#[test]
+fn deferring_to_join_a_counter_interception_combat() {
+    let scenario = |defer_distance: u32, p_win: f64| {
+        load(&format!(
+            "[naval.mission]\nname = \"m\"\nactivity = \"sea_transport\"\nfactors = 12\n\
+             [[naval.group]]\nname = \"f\"\ntarget = \"m\"\ndistance = 0\nfactors = 10\n\
+             [[naval.group]]\nname = \"d\"\ntarget = \"m\"\ndistance = 0\nfactors = 10\n\
+             defer_to = \"f\"\ndefer_distance = {defer_distance}\n\
+             [[naval.group]]\nname = \"h\"\ntarget = \"f\"\ndistance = 0\nfactors = 10\n\
+             [naval.combat]\np_intercepting_side_wins = {p_win}\np_end_after_round = 0.0\nmax_rounds = 2\n"
+        ))
+    };
+    // Through the hex: it joins at once, and shares the partner's defeat.
+    let at_once = scenario(0, 1.0);
+    assert_eq!(exact(&at_once, "group.d.joined_deferred"), 1.0);
+    assert_eq!(exact(&at_once, "group.d.fought"), 1.0);
+    assert_eq!(exact(&at_once, "group.d.won"), 0.0);
+    assert_eq!(exact(&at_once, "mission.engaged"), 0.0, "both interceptors were beaten on the way");
+    // Two hexes off: one roll after round 1 of a 2-round combat, a d6 of 2 or more: 5/6.
+    let closing = scenario(2, 1.0);
+    assert!(close(exact(&closing, "group.d.joined_deferred"), 5.0 / 6.0));
+    // If it does not arrive in time it carries on to its own interception hex and fights the mission there.
+    assert!(close(exact(&closing, "mission.engaged"), 1.0 / 6.0));
+}

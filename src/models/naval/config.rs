@@ -193,6 +193,14 @@ pub struct GroupConfig {
     /// `return`: it intercepts its target only on the way home, with the "returning to base" dice (N-17.2).
     #[serde(default)]
     pub leg: Leg,
+    /// A fellow interceptor of the same force whose counter-interception combat this group defers to join
+    /// (N-14).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub defer_to: Option<String>,
+    /// Hexes from where it waits on its path to that combat's hex: 0 if its path runs through it (N-14.2),
+    /// else it closes in one die a round after the first (N-14.3).
+    #[serde(default)]
+    pub defer_distance: i64,
 }
 
 /// `[naval.combat]`: how long a naval combat lasts and who wins (N-16.4, A-18).
@@ -376,6 +384,7 @@ impl NavalConfig {
         in_range(g.factors, 0, 999, || path().key("factors"))?;
         in_range(g.spotting, 0, 99, || path().key("spotting"))?;
         self.check_return_leg(i, g)?;
+        self.check_deferral(i, g)?;
         if level as i64 > self.max_depth && g.leg == Leg::Out {
             let msg = format!("this group is at level {level}, deeper than naval.max_depth = {}", self.max_depth);
             return Err(Invalid::new(path().key("target"), msg));
@@ -413,6 +422,28 @@ impl NavalConfig {
             let key = if g.at_interception_hex { "at_interception_hex" } else { "in_mission_hex" };
             let msg = "does not apply to a group with leg = \"return\", which meets its target on the way home";
             return Err(Invalid::new(path().key(key), msg.into()));
+        }
+        Ok(())
+    }
+
+    /// A deferring group joins the combat where a fellow interceptor of the same force is met by its
+    /// counter-interceptors, and is not itself counter-intercepted (N-14.1).
+    fn check_deferral(&self, i: usize, g: &GroupConfig) -> Result<(), Invalid> {
+        let path = || naval().key("group").index(i);
+        in_range(g.defer_distance, 0, 99, || path().key("defer_distance"))?;
+        let Some(fellow) = &g.defer_to else { return Ok(()) };
+        let err = |msg: String| Err(Invalid::new(path().key("defer_to"), msg));
+        let Some(f) = self.group.iter().find(|h| &h.name == fellow && h.name != g.name) else {
+            return err(format!("{fellow:?} is not another group's name"));
+        };
+        if f.target != g.target || f.leg != g.leg || g.leg == Leg::Return {
+            return err(format!("{fellow:?} must intercept the same force on its way out, as this group does"));
+        }
+        if !self.group.iter().any(|h| h.target == *fellow && !h.at_interception_hex) {
+            return err(format!("no group counter-intercepts {fellow:?} on its way, so there is no combat to join"));
+        }
+        if self.group.iter().any(|h| h.target == g.name) || g.submarine {
+            return err("a group that is itself counter-intercepted, or a submarine, cannot defer (N-14.1)".into());
         }
         Ok(())
     }

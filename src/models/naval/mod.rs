@@ -67,6 +67,8 @@ pub struct Group {
     pub submarine: bool,
     pub withheld: bool,
     pub on_fail: OnFail,
+    /// Deferring to join a fellow's counter-interception combat: (where, hexes to go) (N-14).
+    pub defer: Option<(Place, u32)>,
     /// First-round movement: hexes moved, capped at the distance.
     pub first_move: Dist,
     m: GroupMetrics,
@@ -79,6 +81,7 @@ struct GroupMetrics {
     won: Metric,
     inverted: Metric,
     joined_late: Metric,
+    joined_deferred: Metric,
     movement: Metric,
 }
 
@@ -119,6 +122,8 @@ pub struct Naval {
     return_places: Vec<Place>,
     /// `members[place.id()]`: the groups that fight at a place, in listed order.
     members: Vec<Vec<usize>>,
+    /// `deferring[place.id()]`: groups that may defer to join the combat there (N-14).
+    deferring: Vec<Vec<usize>>,
     nodes: Nodes,
     m: MissionMetrics,
 }
@@ -134,6 +139,10 @@ struct GroupState {
     fought: bool,
     won: bool,
     joined_late: bool,
+    /// It deferred and joined a counter-interception combat (N-14).
+    joined_deferred: bool,
+    /// Hexes closed toward that combat's hex.
+    defer_moved: u32,
     /// It reached its hex but the force it was after had turned back (N-18.1b).
     target_gone: bool,
 }
@@ -170,8 +179,12 @@ impl Naval {
             }
         }
         let mut members = vec![Vec::new(); 2 * (groups.len() + 1)];
+        let mut deferring = vec![Vec::new(); 2 * (groups.len() + 1)];
         for (i, g) in groups.iter().enumerate() {
             members[g.place.id()].push(i);
+            if let Some((place, _)) = g.defer {
+                deferring[place.id()].push(i);
+            }
         }
         let mission_name = cfg.mission.name.clone();
         Naval {
@@ -182,6 +195,7 @@ impl Naval {
             resolve_order,
             return_places,
             members,
+            deferring,
             nodes: Nodes::new(cfg),
             m,
         }
@@ -308,6 +322,7 @@ impl Naval {
         }
         self.submarines_attack(t, place, &arrived, chance);
         if surface {
+            self.deferring_join(t, place, &mut arrived, chance, true);
             let rounds = self.fight_rounds(t, place, &mut arrived, chance);
             let intercepting_won = chance.happens(&self.nodes.intercepting_side_wins);
             self.settle(t, place, &arrived, intercepting_won, rounds);
@@ -357,6 +372,7 @@ impl Naval {
         let mut round = 1;
         while round < self.nodes.max_rounds && !chance.happens(&self.nodes.end_after_round) {
             self.delayed_rolls(t, place, arrived, chance);
+            self.deferring_join(t, place, arrived, chance, false);
             round += 1;
         }
         round
@@ -378,10 +394,38 @@ impl Naval {
         }
     }
 
+    /// Groups deferring to this combat join it: at once if their path runs through its hex, otherwise by one
+    /// die a round after the first (N-14.2, N-14.3). A group that does not get there in time carries on to its
+    /// own interception hex as if it had not deferred [REC].
+    fn deferring_join<C: Chance>(
+        &self,
+        t: &mut Trial,
+        place: Place,
+        arrived: &mut [bool; MAX_GROUPS],
+        chance: &mut C,
+        at_start: bool,
+    ) {
+        for &i in &self.deferring[place.id()] {
+            let Some((_, distance)) = self.groups[i].defer else { continue };
+            let waiting = t.groups[i].alive && !t.groups[i].joined_deferred;
+            if !waiting || !self.force_at_sea(t, Force::Group(i)) {
+                continue;
+            }
+            let st = &mut t.groups[i];
+            if !at_start && distance > 0 {
+                st.defer_moved += chance.pick(&self.nodes.delayed[(distance - st.defer_moved) as usize]) as u32;
+            }
+            if (at_start && distance == 0) || (!at_start && distance > 0 && st.defer_moved == distance) {
+                st.joined_deferred = true;
+                arrived[i] = true;
+            }
+        }
+    }
+
     /// Marks who fought and who won; losers go home defeated (N-16, N-17).
     fn settle(&self, t: &mut Trial, place: Place, arrived: &[bool; MAX_GROUPS], intercepting_won: bool, rounds: u32) {
         let target_side = self.level(place.force) % 2;
-        for &i in &self.members[place.id()] {
+        for &i in self.members[place.id()].iter().chain(&self.deferring[place.id()]) {
             let g = &self.groups[i];
             if arrived[i] && !g.submarine {
                 let won = (g.level % 2 != target_side) == intercepting_won;
@@ -410,6 +454,7 @@ impl Naval {
             rec.flag(g.m.fought, st.fought);
             rec.flag(g.m.won, st.won);
             rec.flag(g.m.joined_late, st.joined_late);
+            rec.flag(g.m.joined_deferred, st.joined_deferred);
             // Back in port, units that fought, or reached a force that had turned back, are inverted unless
             // withheld (N-18).
             rec.flag(g.m.inverted, (st.fought || st.target_gone) && !g.withheld);
@@ -460,12 +505,17 @@ impl Group {
             submarine: g.submarine,
             withheld: g.withheld,
             on_fail: g.on_fail,
+            defer: g
+                .defer_to
+                .as_ref()
+                .map(|f| (Place { force: force_named(cfg, f), returning: false }, g.defer_distance as u32)),
             m: GroupMetrics {
                 reached: metrics.probability(format!("{prefix}.reached")),
                 fought: metrics.probability(format!("{prefix}.fought")),
                 won: metrics.probability(format!("{prefix}.won")),
                 inverted: metrics.probability(format!("{prefix}.inverted")),
                 joined_late: metrics.probability(format!("{prefix}.joined_late")),
+                joined_deferred: metrics.probability(format!("{prefix}.joined_deferred")),
                 movement: metrics.distribution(format!("{prefix}.movement"), g.distance as u32),
             },
         }
@@ -513,7 +563,7 @@ fn combats_deepest_first(groups: &[Group]) -> Vec<Place> {
 
 impl Nodes {
     fn new(cfg: &NavalConfig) -> Nodes {
-        let max_distance = cfg.group.iter().map(|g| g.distance as u32).max().unwrap_or(0);
+        let max_distance = cfg.group.iter().map(|g| g.distance.max(g.defer_distance) as u32).max().unwrap_or(0);
         let halve = dice::halved(cfg);
         Nodes {
             intercepting_side_wins: Dist::bernoulli_f64(cfg.combat.p_intercepting_side_wins),
