@@ -386,12 +386,17 @@ impl Naval {
             if !closing || !st.alive || st.joined_late || g.submarine {
                 continue;
             }
-            st.moved += chance.pick(&self.nodes.delayed[(g.distance - st.moved) as usize]) as u32;
-            if st.moved == g.distance {
+            if self.close_in(&mut st.moved, g.distance, chance) {
                 st.joined_late = true;
                 arrived[i] = true;
             }
         }
+    }
+
+    /// One die of movement toward a hex `distance` away, `moved` hexes done: true on arrival (N-15.1).
+    fn close_in<C: Chance>(&self, moved: &mut u32, distance: u32, chance: &mut C) -> bool {
+        *moved += chance.pick(&self.nodes.delayed[(distance - *moved) as usize]) as u32;
+        *moved == distance
     }
 
     /// Groups deferring to this combat join it: at once if their path runs through its hex, otherwise by one
@@ -412,10 +417,11 @@ impl Naval {
                 continue;
             }
             let st = &mut t.groups[i];
-            if !at_start && distance > 0 {
-                st.defer_moved += chance.pick(&self.nodes.delayed[(distance - st.defer_moved) as usize]) as u32;
-            }
-            if (at_start && distance == 0) || (!at_start && distance > 0 && st.defer_moved == distance) {
+            let joins = match at_start {
+                true => distance == 0,
+                false => distance > 0 && self.close_in(&mut st.defer_moved, distance, chance),
+            };
+            if joins {
                 st.joined_deferred = true;
                 arrived[i] = true;
             }
