@@ -29,6 +29,16 @@ pub enum MetricKind {
     Distribution { max: u32 },
 }
 
+impl MetricKind {
+    /// The summary's name for the estimate: `probability`, or `mean` for a distribution.
+    pub fn label(self) -> &'static str {
+        match self {
+            MetricKind::Probability => "probability",
+            MetricKind::Distribution { .. } => "mean",
+        }
+    }
+}
+
 /// One registered metric.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MetricDef {

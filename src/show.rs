@@ -88,7 +88,7 @@ pub fn exact_json(scenario: &Scenario, solved: &ExactTally) -> String {
         .defs()
         .iter()
         .zip(&values)
-        .map(|(d, v)| json!({ "metric": d.name, "kind": kind(d.kind), "exact": v }))
+        .map(|(d, v)| json!({ "metric": d.name, "kind": d.kind.label(), "exact": v }))
         .collect();
     let dists: Vec<_> = metrics
         .defs()
@@ -102,13 +102,6 @@ pub fn exact_json(scenario: &Scenario, solved: &ExactTally) -> String {
         .collect();
     let value = json!({ "name": scenario.run.name, "leaves": solved.leaves, "metrics": rows, "distributions": dists });
     serde_json::to_string_pretty(&value).expect("json")
-}
-
-fn kind(k: MetricKind) -> &'static str {
-    match k {
-        MetricKind::Probability => "probability",
-        MetricKind::Distribution { .. } => "mean",
-    }
 }
 
 /// `validate`: the resolved config as TOML, then what it resolved to.
@@ -126,7 +119,7 @@ pub fn scenario_text(scenario: &Scenario) -> String {
 /// `validate --json`.
 pub fn scenario_json(scenario: &Scenario) -> String {
     let metrics: Vec<_> =
-        scenario.model.metrics().defs().iter().map(|d| json!({ "metric": d.name, "kind": kind(d.kind) })).collect();
+        scenario.model.metrics().defs().iter().map(|d| json!({ "metric": d.name, "kind": d.kind.label() })).collect();
     let value = json!({
         "config": scenario.config,
         "run": scenario.run,

@@ -79,10 +79,10 @@ fn metric_row(def: &MetricDef, tally: &Tally, exact: Option<f64>) -> MetricRow {
     let (kind, ci, successes) = match def.kind {
         MetricKind::Probability => {
             let s = tally.counts[def.slot];
-            ("probability", wilson(s, tally.trials, Z95), Some(s))
+            (def.kind.label(), wilson(s, tally.trials, Z95), Some(s))
         }
         MetricKind::Distribution { .. } => {
-            ("mean", mean_interval(&tally.counts[def.slot..def.slot + def.width()], Z95), None)
+            (def.kind.label(), mean_interval(&tally.counts[def.slot..def.slot + def.width()], Z95), None)
         }
     };
     let Interval { estimate, low, high } = ci;
