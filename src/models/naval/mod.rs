@@ -2,14 +2,13 @@
 //!
 //! [`NavalConfig`](config::NavalConfig) is the `[naval]` table as written; it resolves into a [`Naval`] model
 //! whose [`Group`]s carry everything settled before play: level and side (N-0), dice count (N-4..N-6, see
-//! [`dice`]), the movement node, and where the group fights ([`Place`]). A trial has two phases, as the
-//! sequence of play does: every level rolls, shallowest first (N-8..N-11); then the combats are resolved
-//! deepest first, "last to intercept, first to sail" (N-12), with air attacks en route (N-13), delayed
-//! interceptions between rounds (N-15), combat as rounds and a winner (N-16), and inversion (N-18).
-//! Per-trial state lives in fixed arrays ([`MAX_GROUPS`]), so a trial allocates nothing.
+//! [`dice`]), the movement node, and where the group fights ([`Place`]). Groups that fight at one place form
+//! a [`Meeting`], with its members, the groups deferring to it (N-14) and the side each fights on, as bit
+//! masks over the groups. The trial itself, the sequence of play, is in [`play`].
 
 pub mod config;
 pub mod dice;
+mod play;
 
 use self::config::{Leg, NavalConfig, OnFail};
 use self::dice::DiceCount;
@@ -17,7 +16,7 @@ use crate::chance::{Chance, Dist};
 use crate::metrics::{Metric, Metrics, Recorder};
 use crate::models::Model;
 
-/// The most groups a scenario may have (per-trial state is a fixed array).
+/// The most groups a scenario may have: a trial keeps one bit per group in a `u32`.
 pub const MAX_GROUPS: usize = 32;
 
 /// A force that can be intercepted: the mission (level 0) or a group.
@@ -27,29 +26,12 @@ pub enum Force {
     Group(usize),
 }
 
-impl Force {
-    /// A dense index: 0 for the mission, `i + 1` for group `i`.
-    fn id(self) -> usize {
-        match self {
-            Force::Mission => 0,
-            Force::Group(i) => i + 1,
-        }
-    }
-}
-
 /// Where a group fights: where it meets a force on its way out, or on its way home (N-17.2). A
 /// counter-interception aimed at the interception hex fights wherever its target fights (N-10.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Place {
     pub force: Force,
     pub returning: bool,
-}
-
-impl Place {
-    /// A dense index: two per force.
-    fn id(self) -> usize {
-        self.force.id() * 2 + usize::from(self.returning)
-    }
 }
 
 /// One intercepting group, resolved.
@@ -71,7 +53,23 @@ pub struct Group {
     pub defer: Option<(Place, u32)>,
     /// First-round movement: hexes moved, capped at the distance.
     pub first_move: Dist,
+    /// The non-submarine groups with the same aim: if any of them reaches, the target is intercepted (N-8.6).
+    fellows: u32,
     m: GroupMetrics,
+}
+
+/// A place where forces meet: the groups that fight there, as masks over group indices.
+#[derive(Clone, Debug)]
+struct Meeting {
+    place: Place,
+    /// The groups that fight here.
+    members: u32,
+    /// Groups that may defer to join the combat here (N-14).
+    deferring: u32,
+    /// Every group on the side opposed to the force met here (levels alternate sides, N-0).
+    against: u32,
+    /// Members that make it a surface combat: not submarines, and on the intercepting side.
+    intercepting: u32,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -116,46 +114,19 @@ pub struct Naval {
     pub groups: Vec<Group>,
     /// Out-leg group indices in rolling order: by level, then as listed (N-10.1, N-11.1).
     roll_order: Vec<usize>,
-    /// Places where groups meet a force on its way out, deepest first (N-12).
-    resolve_order: Vec<Place>,
-    /// Places where groups wait for a force going home (N-17.2).
-    return_places: Vec<Place>,
-    /// `members[place.id()]`: the groups that fight at a place, in listed order.
-    members: Vec<Vec<usize>>,
-    /// `deferring[place.id()]`: groups that may defer to join the combat there (N-14).
-    deferring: Vec<Vec<usize>>,
+    meetings: Vec<Meeting>,
+    /// Meetings with a force on its way out, deepest first (N-12).
+    resolve_order: Vec<usize>,
+    /// Meetings with a force going home (N-17.2).
+    return_order: Vec<usize>,
+    /// The groups whose interception of the mission on its way out counts (N-8.6).
+    mission_fellows: u32,
+    /// Groups that close in when they fall short; the others abort (N-9).
+    closes_in: u32,
+    submarines: u32,
+    withheld: u32,
     nodes: Nodes,
     m: MissionMetrics,
-}
-
-/// One group's state within a trial.
-#[derive(Clone, Copy, Debug, Default)]
-struct GroupState {
-    rolled: bool,
-    moved: u32,
-    reached: bool,
-    /// Still able to act: not defeated, not turned back by air.
-    alive: bool,
-    fought: bool,
-    won: bool,
-    joined_late: bool,
-    /// It deferred and joined a counter-interception combat (N-14).
-    joined_deferred: bool,
-    /// Hexes closed toward that combat's hex.
-    defer_moved: u32,
-    /// It reached its hex but the force it was after had turned back (N-18.1b).
-    target_gone: bool,
-}
-
-/// A trial's state.
-struct Trial {
-    groups: [GroupState; MAX_GROUPS],
-    /// `intercepted[place.id()]`: a non-submarine group aimed at the force on that leg reached (N-8.6).
-    intercepted: [bool; 2 * (MAX_GROUPS + 1)],
-    mission_alive: bool,
-    mission_engaged: bool,
-    mission_caught_going_home: bool,
-    rounds: u32,
 }
 
 impl Naval {
@@ -169,33 +140,25 @@ impl Naval {
             caught_going_home: metrics.probability("mission.caught_going_home"),
             rounds: metrics.distribution("combat.rounds", cfg.combat.max_rounds as u32),
         };
-        let groups: Vec<Group> = (0..cfg.group.len()).map(|i| Group::new(cfg, levels, i, &mut metrics)).collect();
-        let roll_order = by_level(&groups);
-        let resolve_order = combats_deepest_first(&groups);
-        let mut return_places: Vec<Place> = Vec::new();
-        for g in groups.iter().filter(|g| g.place.returning) {
-            if !return_places.contains(&g.place) {
-                return_places.push(g.place);
-            }
+        let mut groups: Vec<Group> = (0..cfg.group.len()).map(|i| Group::new(cfg, levels, i, &mut metrics)).collect();
+        for i in 0..groups.len() {
+            groups[i].fellows = mask(&groups, |g| g.aim == groups[i].aim && !g.submarine);
         }
-        let mut members = vec![Vec::new(); 2 * (groups.len() + 1)];
-        let mut deferring = vec![Vec::new(); 2 * (groups.len() + 1)];
-        for (i, g) in groups.iter().enumerate() {
-            members[g.place.id()].push(i);
-            if let Some((place, _)) = g.defer {
-                deferring[place.id()].push(i);
-            }
-        }
-        let mission_name = cfg.mission.name.clone();
+        let meetings = meetings(&groups);
+        let (resolve_order, return_order) = meeting_order(&groups, &meetings);
+        let mission_out = Place { force: Force::Mission, returning: false };
         Naval {
             metrics,
-            mission_name,
-            groups,
-            roll_order,
+            mission_name: cfg.mission.name.clone(),
+            roll_order: by_level(&groups),
+            meetings,
             resolve_order,
-            return_places,
-            members,
-            deferring,
+            return_order,
+            mission_fellows: mask(&groups, |g| g.aim == mission_out && !g.submarine),
+            closes_in: mask(&groups, |g| g.on_fail == OnFail::CloseIn),
+            submarines: mask(&groups, |g| g.submarine),
+            withheld: mask(&groups, |g| g.withheld),
+            groups,
             nodes: Nodes::new(cfg),
             m,
         }
@@ -222,250 +185,6 @@ impl Naval {
             .collect();
         serde_json::json!({ "model": "naval", "mission": self.mission_name, "groups": groups })
     }
-
-    /// Phase 1: every level rolls, shallowest first; a group rolls only if its target is at sea (N-10.5).
-    fn roll<C: Chance, R: Recorder>(&self, t: &mut Trial, chance: &mut C, rec: &mut R) {
-        for &i in &self.roll_order {
-            if self.force_at_sea(t, self.groups[i].target) {
-                self.roll_group(t, i, chance, rec);
-            }
-        }
-    }
-
-    /// Group `i` rolls its first move (N-8).
-    fn roll_group<C: Chance, R: Recorder>(&self, t: &mut Trial, i: usize, chance: &mut C, rec: &mut R) {
-        let g = &self.groups[i];
-        let moved = chance.pick(&g.first_move) as u32;
-        let reached = moved == g.distance;
-        t.groups[i] = GroupState { rolled: true, moved, reached, alive: true, ..GroupState::default() };
-        t.intercepted[g.aim.id()] |= reached && !g.submarine;
-        rec.value(g.m.movement, moved);
-        rec.flag(g.m.reached, reached);
-    }
-
-    /// Whether `force` can be met at sea: the mission always; a group if it reached its hex, or fell short
-    /// but closes in behind another group that reached (N-9.1, N-9.2). Settled once its level has rolled.
-    fn force_at_sea(&self, t: &Trial, force: Force) -> bool {
-        let Force::Group(i) = force else { return true };
-        let (g, st) = (&self.groups[i], &t.groups[i]);
-        st.rolled && (st.reached || (g.on_fail == OnFail::CloseIn && t.intercepted[g.aim.id()]))
-    }
-
-    /// Whether `force` is on its way home after a defeat, a turn-back or an abort (N-17.2).
-    fn going_home(&self, t: &Trial, force: Force) -> bool {
-        let Force::Group(i) = force else { return !t.mission_alive };
-        let (g, st) = (&self.groups[i], &t.groups[i]);
-        let aborted = g.on_fail == OnFail::Abort && !st.reached && t.intercepted[g.aim.id()];
-        st.rolled && (!st.alive || aborted)
-    }
-
-    /// Phase 2: combats deepest first (N-12).
-    fn resolve<C: Chance>(&self, t: &mut Trial, chance: &mut C) {
-        for &place in &self.resolve_order {
-            let anyone = self.members[place.id()].iter().any(|&i| t.groups[i].reached);
-            if self.present(t, place.force) && anyone {
-                self.meet(t, place, chance);
-            }
-        }
-    }
-
-    /// Phase 3: forces going home may be intercepted once on the way (N-17.2, N-17.4).
-    fn homeward<C: Chance, R: Recorder>(&self, t: &mut Trial, chance: &mut C, rec: &mut R) {
-        for &place in &self.return_places {
-            if !self.going_home(t, place.force) {
-                continue;
-            }
-            for &i in &self.members[place.id()] {
-                self.roll_group(t, i, chance, rec);
-            }
-            if self.members[place.id()].iter().any(|&i| t.groups[i].reached) {
-                self.meet(t, place, chance);
-            }
-        }
-    }
-
-    fn present(&self, t: &Trial, force: Force) -> bool {
-        match force {
-            Force::Mission => t.mission_alive,
-            Force::Group(i) => self.force_at_sea(t, force) && t.groups[i].alive,
-        }
-    }
-
-    /// The level of a force; sides alternate with it, the mission's side at even levels (N-0).
-    fn level(&self, force: Force) -> usize {
-        level_of(&self.groups, force)
-    }
-
-    /// Everything that happens where `force` is met: forces sail (with air attacks), submarines attack,
-    /// and the surface forces fight (N-12, N-13, N-16, N-19).
-    fn meet<C: Chance>(&self, t: &mut Trial, place: Place, chance: &mut C) {
-        let target_side = self.level(place.force) % 2;
-        let members = &self.members[place.id()];
-        let mut arrived = [false; MAX_GROUPS];
-        // The intercepting side sails first, then the intercepted force (N-12 steps 1 and 2).
-        for &i in members {
-            if t.groups[i].reached && t.groups[i].alive {
-                arrived[i] = self.sails(chance);
-                t.groups[i].alive = arrived[i];
-            }
-        }
-        let intercepting =
-            |&i: &usize| arrived[i] && !self.groups[i].submarine && self.groups[i].level % 2 != target_side;
-        let surface = members.iter().any(intercepting);
-        let submarines = members.iter().any(|&i| arrived[i] && self.groups[i].submarine);
-        if !surface && !submarines {
-            return;
-        }
-        if !self.sails(chance) {
-            self.turn_back(t, place, &arrived);
-            return;
-        }
-        self.submarines_attack(t, place, &arrived, chance);
-        if surface {
-            self.deferring_join(t, place, &mut arrived, chance, true);
-            let rounds = self.fight_rounds(t, place, &mut arrived, chance);
-            let intercepting_won = chance.happens(&self.nodes.intercepting_side_wins);
-            self.settle(t, place, &arrived, intercepting_won, rounds);
-        }
-    }
-
-    /// A force sails to a combat: it may be attacked by air and turn back (N-13). Returns whether it arrives.
-    fn sails<C: Chance>(&self, chance: &mut C) -> bool {
-        !(chance.happens(&self.nodes.air_attack) && chance.happens(&self.nodes.turn_back))
-    }
-
-    /// The intercepted force turned back (or, going home, slipped away): no combat, and whoever reached the
-    /// hex found nobody (N-18.1b).
-    fn turn_back(&self, t: &mut Trial, place: Place, arrived: &[bool; MAX_GROUPS]) {
-        self.set_alive(t, place.force, false);
-        for &i in &self.members[place.id()] {
-            t.groups[i].target_gone |= arrived[i];
-        }
-    }
-
-    fn set_alive(&self, t: &mut Trial, force: Force, alive: bool) {
-        match force {
-            Force::Mission => t.mission_alive = alive,
-            Force::Group(i) => t.groups[i].alive = alive,
-        }
-    }
-
-    /// Submarines that reached attack on their own and do not join the surface combat (N-19).
-    fn submarines_attack<C: Chance>(&self, t: &mut Trial, place: Place, arrived: &[bool; MAX_GROUPS], chance: &mut C) {
-        for &i in &self.members[place.id()] {
-            if arrived[i] && self.groups[i].submarine {
-                t.groups[i].fought = true;
-                t.groups[i].won = chance.happens(&self.nodes.sub_attack);
-            }
-        }
-    }
-
-    /// Rounds of combat; after each round that is not the last, groups closing in roll one die each and
-    /// join when they reach the hex (N-15). Returns the number of rounds.
-    fn fight_rounds<C: Chance>(
-        &self,
-        t: &mut Trial,
-        place: Place,
-        arrived: &mut [bool; MAX_GROUPS],
-        chance: &mut C,
-    ) -> u32 {
-        let mut round = 1;
-        while round < self.nodes.max_rounds && !chance.happens(&self.nodes.end_after_round) {
-            self.delayed_rolls(t, place, arrived, chance);
-            self.deferring_join(t, place, arrived, chance, false);
-            round += 1;
-        }
-        round
-    }
-
-    fn delayed_rolls<C: Chance>(&self, t: &mut Trial, place: Place, arrived: &mut [bool; MAX_GROUPS], chance: &mut C) {
-        for &i in &self.members[place.id()] {
-            let g = &self.groups[i];
-            let closing = !t.groups[i].reached && self.force_at_sea(t, Force::Group(i));
-            let st = &mut t.groups[i];
-            if !closing || !st.alive || st.joined_late || g.submarine {
-                continue;
-            }
-            if self.close_in(&mut st.moved, g.distance, chance) {
-                st.joined_late = true;
-                arrived[i] = true;
-            }
-        }
-    }
-
-    /// One die of movement toward a hex `distance` away, `moved` hexes done: true on arrival (N-15.1).
-    fn close_in<C: Chance>(&self, moved: &mut u32, distance: u32, chance: &mut C) -> bool {
-        *moved += chance.pick(&self.nodes.delayed[(distance - *moved) as usize]) as u32;
-        *moved == distance
-    }
-
-    /// Groups deferring to this combat join it: at once if their path runs through its hex, otherwise by one
-    /// die a round after the first (N-14.2, N-14.3). A group that does not get there in time carries on to its
-    /// own interception hex as if it had not deferred [REC].
-    fn deferring_join<C: Chance>(
-        &self,
-        t: &mut Trial,
-        place: Place,
-        arrived: &mut [bool; MAX_GROUPS],
-        chance: &mut C,
-        at_start: bool,
-    ) {
-        for &i in &self.deferring[place.id()] {
-            let Some((_, distance)) = self.groups[i].defer else { continue };
-            let waiting = t.groups[i].alive && !t.groups[i].joined_deferred;
-            if !waiting || !self.force_at_sea(t, Force::Group(i)) {
-                continue;
-            }
-            let st = &mut t.groups[i];
-            let joins = match at_start {
-                true => distance == 0,
-                false => distance > 0 && self.close_in(&mut st.defer_moved, distance, chance),
-            };
-            if joins {
-                st.joined_deferred = true;
-                arrived[i] = true;
-            }
-        }
-    }
-
-    /// Marks who fought and who won; losers go home defeated (N-16, N-17).
-    fn settle(&self, t: &mut Trial, place: Place, arrived: &[bool; MAX_GROUPS], intercepting_won: bool, rounds: u32) {
-        let target_side = self.level(place.force) % 2;
-        for &i in self.members[place.id()].iter().chain(&self.deferring[place.id()]) {
-            let g = &self.groups[i];
-            if arrived[i] && !g.submarine {
-                let won = (g.level % 2 != target_side) == intercepting_won;
-                let st = &mut t.groups[i];
-                (st.fought, st.won, st.alive) = (true, won, won);
-            }
-        }
-        match place.force {
-            Force::Mission if place.returning => t.mission_caught_going_home = true,
-            Force::Mission => (t.mission_alive, t.mission_engaged, t.rounds) = (!intercepting_won, true, rounds),
-            Force::Group(j) => {
-                let st = &mut t.groups[j];
-                (st.fought, st.won, st.alive) = (true, !intercepting_won, !intercepting_won);
-            }
-        }
-    }
-
-    fn report<R: Recorder>(&self, t: &Trial, rec: &mut R) {
-        rec.flag(self.m.intercepted, t.intercepted[0]);
-        rec.flag(self.m.engaged, t.mission_engaged);
-        rec.flag(self.m.completed, t.mission_alive);
-        rec.flag(self.m.returned, !t.mission_alive);
-        rec.flag(self.m.caught_going_home, t.mission_caught_going_home);
-        rec.value(self.m.rounds, t.rounds);
-        for (g, st) in self.groups.iter().zip(&t.groups) {
-            rec.flag(g.m.fought, st.fought);
-            rec.flag(g.m.won, st.won);
-            rec.flag(g.m.joined_late, st.joined_late);
-            rec.flag(g.m.joined_deferred, st.joined_deferred);
-            // Back in port, units that fought, or reached a force that had turned back, are inverted unless
-            // withheld (N-18).
-            rec.flag(g.m.inverted, (st.fought || st.target_gone) && !g.withheld);
-        }
-    }
 }
 
 impl Model for Naval {
@@ -474,18 +193,7 @@ impl Model for Naval {
     }
 
     fn trial<C: Chance, R: Recorder>(&self, chance: &mut C, rec: &mut R) {
-        let mut t = Trial {
-            groups: [GroupState::default(); MAX_GROUPS],
-            intercepted: [false; 2 * (MAX_GROUPS + 1)],
-            mission_alive: true,
-            mission_engaged: false,
-            mission_caught_going_home: false,
-            rounds: 0,
-        };
-        self.roll(&mut t, chance, rec);
-        self.resolve(&mut t, chance);
-        self.homeward(&mut t, chance, rec);
-        self.report(&t, rec);
+        self.play(chance, rec);
     }
 }
 
@@ -515,6 +223,7 @@ impl Group {
                 .defer_to
                 .as_ref()
                 .map(|f| (Place { force: force_named(cfg, f), returning: false }, g.defer_distance as u32)),
+            fellows: 0,
             m: GroupMetrics {
                 reached: metrics.probability(format!("{prefix}.reached")),
                 fought: metrics.probability(format!("{prefix}.fought")),
@@ -555,16 +264,41 @@ fn by_level(groups: &[Group]) -> Vec<usize> {
     order
 }
 
-/// The places where forces are met on their way out, deepest first; the mission's last (N-12).
-fn combats_deepest_first(groups: &[Group]) -> Vec<Place> {
-    let mut places: Vec<(usize, Place)> = Vec::new();
-    for g in groups.iter().filter(|g| !g.place.returning) {
-        if !places.iter().any(|(_, p)| *p == g.place) {
-            places.push((level_of(groups, g.place.force), g.place));
+/// The groups for which `yes` holds, as a mask.
+fn mask(groups: &[Group], yes: impl Fn(&Group) -> bool) -> u32 {
+    groups.iter().enumerate().filter(|(_, g)| yes(g)).fold(0, |m, (i, _)| m | 1 << i)
+}
+
+/// One meeting per place where some group fights, in order of first appearance.
+fn meetings(groups: &[Group]) -> Vec<Meeting> {
+    let mut places: Vec<Place> = Vec::new();
+    for g in groups {
+        if !places.contains(&g.place) {
+            places.push(g.place);
         }
     }
-    places.sort_by_key(|(level, _)| std::cmp::Reverse(*level));
-    places.into_iter().map(|(_, p)| p).collect()
+    places
+        .into_iter()
+        .map(|place| {
+            let side = level_of(groups, place.force) % 2;
+            let members = mask(groups, |g| g.place == place);
+            let against = mask(groups, |g| g.level % 2 != side);
+            Meeting {
+                place,
+                members,
+                deferring: mask(groups, |g| g.defer.is_some_and(|(p, _)| p == place)),
+                against,
+                intercepting: members & against & !mask(groups, |g| g.submarine),
+            }
+        })
+        .collect()
+}
+
+/// The meetings on the way out, deepest first, the mission's last (N-12); and those on the way home.
+fn meeting_order(groups: &[Group], meetings: &[Meeting]) -> (Vec<usize>, Vec<usize>) {
+    let (mut out, home): (Vec<usize>, Vec<usize>) = (0..meetings.len()).partition(|&k| !meetings[k].place.returning);
+    out.sort_by_key(|&k| std::cmp::Reverse(level_of(groups, meetings[k].place.force)));
+    (out, home)
 }
 
 impl Nodes {
