@@ -72,6 +72,11 @@ impl Dist {
         false
     }
 
+    /// The cumulative weights: entry `i` is the total weight of outcomes `0..=i`.
+    pub fn cumulative(&self) -> &[u64] {
+        &self.cum
+    }
+
     /// The total weight.
     pub fn total(&self) -> u64 {
         self.total
@@ -100,14 +105,16 @@ impl Dist {
         if let Some(split) = self.split {
             return usize::from(r >= split);
         }
-        // Short nodes (movement capped at a distance, a die): count the thresholds at or below `r`, which
-        // compiles to compares and adds without a branch to mispredict; long ones: binary search.
-        if self.cum.len() <= 16 {
-            self.cum.iter().map(|&c| usize::from(c <= r)).sum()
-        } else {
-            self.cum.partition_point(|&c| c <= r)
-        }
+        outcome_in(&self.cum, r)
     }
+}
+
+/// The outcome whose range holds `r`, given cumulative weights `cum` (`r` below the last).
+#[inline]
+pub fn outcome_in(cum: &[u64], r: u64) -> usize {
+    // Short nodes (movement capped at a distance, a die): count the thresholds at or below `r`, which
+    // compiles to compares and adds without a branch to mispredict; long ones: binary search.
+    if cum.len() <= 16 { cum.iter().map(|&c| usize::from(c <= r)).sum() } else { cum.partition_point(|&c| c <= r) }
 }
 
 /// A source of outcomes for the rules: the only way a rule set meets chance.
@@ -137,14 +144,22 @@ impl<R: Rng> Sampler<R> {
     /// needs a second draw for the small ranges of dice.
     #[inline]
     pub fn below(&mut self, n: u64) -> u64 {
-        let mut m = u128::from(self.rng.next_u64()) * u128::from(n);
-        if (m as u64) < n {
+        ((u128::from(self.accepted(n)) * u128::from(n)) >> 64) as u64
+    }
+
+    /// The raw 64-bit draw `x` that Lemire's method accepts for the range `0..n`; [`Sampler::below`] is the
+    /// high word of `x * n`. Exposed so a caller can compare `x` with thresholds scaled by `2^64 / n`
+    /// instead of multiplying.
+    #[inline]
+    pub fn accepted(&mut self, n: u64) -> u64 {
+        let mut x = self.rng.next_u64();
+        if ((u128::from(x) * u128::from(n)) as u64) < n {
             let threshold = n.wrapping_neg() % n;
-            while (m as u64) < threshold {
-                m = u128::from(self.rng.next_u64()) * u128::from(n);
+            while ((u128::from(x) * u128::from(n)) as u64) < threshold {
+                x = self.rng.next_u64();
             }
         }
-        (m >> 64) as u64
+        x
     }
 }
 

@@ -6,9 +6,12 @@
 //! [`run_rows`] also hands each chunk's per-trial [`TrialRows`] to a writer as its window completes, with a
 //! window of a few chunks per thread, so memory stays bounded whatever the trial count.
 
+use std::sync::Mutex;
+
 use rayon::prelude::*;
 
 use crate::chance::{Sampler, chunk_rng};
+use crate::memo::{self, PathMemo};
 use crate::metrics::{Recorder, Tally};
 use crate::models::Model;
 
@@ -46,8 +49,13 @@ impl Plan {
 /// Runs every trial of `plan` and returns the merged counts. `progress` hears of each finished chunk's trials.
 pub fn run<M: Model>(model: &M, plan: &Plan, progress: &(dyn Fn(u64) + Sync)) -> Tally {
     let mut total = Tally::new(model.metrics());
+    // One memo per worker thread, kept for the whole run: results do not depend on what a memo holds.
+    let memos: Vec<Mutex<PathMemo>> =
+        (0..rayon::current_num_threads()).map(|_| Mutex::new(PathMemo::new(memo::BUDGET_BYTES))).collect();
     let work = |i| {
-        let tally = run_chunk(model, plan, i);
+        let slot = rayon::current_thread_index().unwrap_or(0) % memos.len();
+        let mut memo = memos[slot].lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let tally = run_chunk_memo(model, plan, i, &mut memo);
         progress(tally.trials);
         tally
     };
@@ -59,7 +67,21 @@ pub fn run<M: Model>(model: &M, plan: &Plan, progress: &(dyn Fn(u64) + Sync)) ->
     total
 }
 
-/// One chunk's counts.
+/// One chunk's counts, walking `memo` where it knows the path: the same counts as [`run_chunk`].
+pub fn run_chunk_memo<M: Model>(model: &M, plan: &Plan, i: u64, memo: &mut PathMemo) -> Tally {
+    let mut sampler = Sampler::new(chunk_rng(plan.seed, i));
+    let mut tally = Tally::new(model.metrics());
+    let n = plan.chunk_len(i);
+    for _ in 0..n {
+        memo.trial(model, &mut sampler, &mut tally);
+    }
+    memo.flush(&mut tally, n);
+    tally.trials = n;
+    model.metrics().complete(&mut tally.counts, n);
+    tally
+}
+
+/// One chunk's counts, running the rules for every trial.
 pub fn run_chunk<M: Model>(model: &M, plan: &Plan, i: u64) -> Tally {
     let mut sampler = Sampler::new(chunk_rng(plan.seed, i));
     let mut tally = Tally::new(model.metrics());

@@ -9,7 +9,7 @@
 //! [`TooLarge`] rather than a hang.
 
 use crate::chance::{Chance, Dist};
-use crate::metrics::Metrics;
+use crate::metrics::{Metrics, SlotLog};
 use crate::models::Model;
 
 /// The probability of every counter slot: `probs[s]` is the exact chance a trial reports slot `s`.
@@ -64,15 +64,6 @@ fn next_live(dist: &Dist, from: u32) -> Option<u32> {
     (from as usize..dist.len()).find(|&i| dist.weight(i) > 0).map(|i| i as u32)
 }
 
-/// Collects the slots one leaf reports.
-struct LeafSlots<'a>(&'a mut Vec<usize>);
-
-impl crate::metrics::Recorder for LeafSlots<'_> {
-    fn slot(&mut self, slot: usize) {
-        self.0.push(slot);
-    }
-}
-
 /// The exact probability of every slot of `model`'s metrics, visiting at most `max_leaves` leaves.
 pub fn enumerate<M: Model>(model: &M, max_leaves: u64) -> Result<ExactTally, TooLarge> {
     let mut tally = ExactTally { probs: vec![0.0; model.metrics().slots()], leaves: 0 };
@@ -96,7 +87,7 @@ pub fn enumerate<M: Model>(model: &M, max_leaves: u64) -> Result<ExactTally, Too
 
 fn run_leaf<M: Model>(model: &M, path: &mut Vec<Node>, slots: &mut Vec<usize>) -> f64 {
     let mut replay = Replay { path, depth: 0, prob: 1.0 };
-    model.trial(&mut replay, &mut LeafSlots(slots));
+    model.trial(&mut replay, &mut SlotLog(slots));
     debug_assert_eq!(replay.depth, replay.path.len(), "a trial must replay the same picks");
     replay.prob
 }

@@ -11,6 +11,7 @@ pub mod config;
 pub mod engine;
 pub mod exact;
 pub mod export;
+pub mod memo;
 pub mod metrics;
 pub mod models;
 pub mod plot;

@@ -54,3 +54,33 @@ fn chunks_merge_to_the_whole_run() {
     assert_eq!(rows.first_trial, 120_000);
     assert_eq!(rows.columns[0].len(), 30_000, "the last chunk is short");
 }
+
+/// The path memo replays the rules from memory: on every shipped config, a run through memos (roomy, tiny
+/// and none) counts exactly what running the rules for every trial counts.
+#[test]
+fn the_path_memo_changes_no_count() {
+    use intercept_sim::engine::{self, Plan};
+    use intercept_sim::memo::{BUDGET_BYTES, PathMemo};
+    use intercept_sim::models::{Model, ModelVisitor};
+
+    struct Compare(Plan);
+    impl ModelVisitor for Compare {
+        type Output = ();
+        fn visit<M: Model>(self, model: &M) {
+            for budget in [BUDGET_BYTES, 2_000, 0] {
+                let mut memo = PathMemo::new(budget);
+                for i in 0..self.0.chunks() {
+                    let direct = engine::run_chunk(model, &self.0, i);
+                    assert_eq!(engine::run_chunk_memo(model, &self.0, i, &mut memo), direct, "budget {budget}");
+                }
+            }
+        }
+    }
+    for dir in ["configs/cavalry", "configs/naval"] {
+        for entry in std::fs::read_dir(dir).expect("configs") {
+            let path = entry.expect("entry").path();
+            let scenario = config::load(&path, Overrides::default()).expect("valid");
+            scenario.model.visit(Compare(Plan { trials: 30_000, seed: 9, chunk_size: 10_000 }));
+        }
+    }
+}
