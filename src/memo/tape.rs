@@ -1,0 +1,158 @@
+//! The tape: a memo's chance tree laid out in cache lines, so one step of a walk is one line read.
+//!
+//! Each edge of the tree (an outcome of a node) is a [`Line`] of its own, a *record*: word 0 links to where
+//! the outcome leads, word 1 is the total weight of the node it leads to and words 2..8 its first 6
+//! thresholds. A step reads the
+//! record it stands on, compares the draw with the thresholds and moves to the record of the outcome picked,
+//! so a walk is a chain of single line reads with no second load in between. Line 0 is the root record.
+//!
+//! A node with `n` outcomes is `h` head lines and then its `n` records. Head word 0 packs the parent's head
+//! line, the outcome in the parent and `n`; word 1 is the total; word 2 packs `z` and `e`; words 3.. hold the thresholds beyond
+//! the first 6, if any (`e` of them), continuing into further head lines. Few nodes have any: zero weights
+//! first are not thresholds, and the movement of n dice cannot be below n.
+//!
+//! Thresholds are scaled. The sampler's outcome is the number of cumulative weights `c` at or below
+//! `r`, the high word of `x * total` for the accepted raw draw `x` ([`Sampler::accepted`]); since `r >= c`
+//! exactly when `x > ceil(c 2^64 / total) - 1`, the tape stores that scaled value, and a step compares `x`
+//! directly. Zero weights before the first live outcome (which would need a threshold of -1) are counted in
+//! `z` instead. The last cumulative weight, the total, is left out, as a draw is always below it, and unused
+//! slots hold `u64::MAX`, which no draw exceeds.
+
+use crate::chance::{Dist, Sampler};
+
+/// A link to nowhere yet.
+pub(super) const UNSEEN: u64 = 0;
+/// A link to leaf `l` is `LEAF | l`. A link to a node packs the line of its first record (bits 0..32), `z`
+/// (bits 32..44) and `e` (bits 44..56).
+pub(super) const LEAF: u64 = 1 << 63;
+/// The most outcomes a remembered node may have, so that `z` and `e` fit their 12 bits.
+pub(super) const MAX_LEN: usize = 1 << 12;
+/// Thresholds kept in a record.
+const INLINE: usize = 6;
+/// Head words before the extra thresholds.
+const HEAD: usize = 3;
+
+/// One cache line of the tape.
+#[derive(Clone, Copy, Debug)]
+#[repr(align(64))]
+struct Line([u64; 8]);
+
+const BLANK: Line = Line([UNSEEN, u64::MAX, u64::MAX, u64::MAX, u64::MAX, u64::MAX, u64::MAX, u64::MAX]);
+
+#[derive(Debug)]
+pub(super) struct Tape {
+    lines: Vec<Line>,
+}
+
+/// How many head lines a node with `e` extra thresholds has.
+fn head_lines(e: usize) -> usize {
+    1 + (e + HEAD).saturating_sub(8).div_ceil(8)
+}
+
+/// The head line of the node a link leads to.
+fn head_of(link: u64) -> usize {
+    link as u32 as usize - head_lines((link >> 44) as usize & 0xFFF)
+}
+
+impl Tape {
+    pub(super) fn new() -> Tape {
+        Tape { lines: vec![BLANK] }
+    }
+
+    pub(super) fn bytes(&self) -> usize {
+        self.lines.len() * std::mem::size_of::<Line>()
+    }
+
+    /// The link of record `at`.
+    #[inline]
+    pub(super) fn link(&self, at: usize) -> u64 {
+        self.lines[at].0[0]
+    }
+
+    /// One step from record `at`, whose link leads to a node: draws that node's outcome and returns the
+    /// record of the outcome picked.
+    #[inline]
+    pub(super) fn step(&self, at: usize, sampler: &mut Sampler) -> usize {
+        let rec = &self.lines[at].0;
+        let link = rec[0];
+        let (z, e) = ((link >> 32) as usize & 0xFFF, (link >> 44) as usize & 0xFFF);
+        let x = sampler.accepted(rec[1]);
+        let above = |t: u64| usize::from(t < x);
+        let mut outcome = z + (above(rec[2]) + above(rec[3])) + (above(rec[4]) + above(rec[5]));
+        outcome += above(rec[6]) + above(rec[7]);
+        if e > 0 {
+            outcome += self.extras(head_of(link), e).filter(|&t| t < x).count();
+        }
+        link as u32 as usize + outcome
+    }
+
+    /// The thresholds beyond the first 6 of the node at head line `head`.
+    fn extras(&self, head: usize, e: usize) -> impl Iterator<Item = u64> + '_ {
+        (HEAD..HEAD + e).map(move |w| self.lines[head + w / 8].0[w % 8])
+    }
+
+    /// Points record `at` to leaf `leaf`.
+    pub(super) fn set_leaf(&mut self, at: usize, leaf: usize) {
+        self.lines[at].0[0] = LEAF | leaf as u64;
+    }
+
+    /// The head line of the node whose record `at` is, or 0 for the root record.
+    pub(super) fn owner(&self, at: usize, from: u64) -> usize {
+        if at == 0 { 0 } else { head_of(from) }
+    }
+
+    /// Adds a node for `dist` at record `at` of the node at head line `parent` (0 for the root record);
+    /// returns its head line.
+    pub(super) fn grow(&mut self, parent: usize, at: usize, dist: &Dist) -> usize {
+        let (cum, total) = (dist.cumulative(), dist.total());
+        let z = cum.iter().take_while(|&&c| c == 0).count();
+        let thresholds: Vec<u64> = cum[z..cum.len() - 1].iter().map(|&c| scaled(c, total)).collect();
+        let e = thresholds.len().saturating_sub(INLINE);
+        let head = self.lines.len();
+        let outcome = if parent == 0 { 0 } else { at - self.first_record(parent) };
+        let mut words = vec![parent as u64 | (outcome as u64) << 32 | (cum.len() as u64) << 48, total];
+        words.push(z as u64 | (e as u64) << 16);
+        words.extend_from_slice(&thresholds[INLINE.min(thresholds.len())..]);
+        words.resize(head_lines(e) * 8, u64::MAX);
+        self.lines.extend(words.chunks_exact(8).map(|w| Line(w.try_into().expect("8 words"))));
+        self.lines.resize(self.lines.len() + cum.len(), BLANK);
+        let rec = &mut self.lines[at].0;
+        rec[0] = (head + head_lines(e)) as u64 | (z as u64) << 32 | (e as u64) << 44;
+        rec[1] = total;
+        rec[2..].fill(u64::MAX);
+        rec[2..2 + INLINE.min(thresholds.len())].copy_from_slice(&thresholds[..INLINE.min(thresholds.len())]);
+        head
+    }
+
+    /// The line of the first record of the node at head line `head`.
+    fn first_record(&self, head: usize) -> usize {
+        head + head_lines((self.lines[head].0[2] >> 16) as usize)
+    }
+
+    /// Writes into `path` the outcomes from the root down to record `at` of the node at head line `head`.
+    pub(super) fn trace(&self, mut head: usize, at: usize, path: &mut Vec<u32>) {
+        path.clear();
+        if head == 0 {
+            return;
+        }
+        path.push((at - self.first_record(head)) as u32);
+        loop {
+            let w = self.lines[head].0[0];
+            if w as u32 == 0 {
+                break;
+            }
+            path.push((w >> 32) as u16 as u32);
+            head = w as u32 as usize;
+        }
+        path.reverse();
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.lines.len()
+    }
+}
+
+/// The threshold a raw draw must exceed for the sampler's outcome to pass cumulative weight `c` of `total`.
+fn scaled(c: u64, total: u64) -> u64 {
+    if c >= total { u64::MAX } else { (((u128::from(c) << 64) - 1) / u128::from(total)) as u64 }
+}
