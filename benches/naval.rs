@@ -1,5 +1,5 @@
-//! Naval trials per second through the full engine on the shipped three-level chain, and the time `exact`
-//! takes to solve each shipped naval scenario.
+//! Naval trials per second through the full engine on the shipped three-level chain (with the path memo, and
+//! with the rules run for every trial), and the time `exact` takes to solve each shipped naval scenario.
 //!
 //! Run with `cargo bench --bench naval`.
 
@@ -8,8 +8,11 @@ use std::path::{Path, PathBuf};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use intercept_sim::config::{self, Overrides, Scenario};
-use intercept_sim::engine::Plan;
+use intercept_sim::engine::{self, Plan};
+use intercept_sim::metrics::Tally;
+use intercept_sim::models::ModelSpec;
 use intercept_sim::runner;
+use rayon::prelude::*;
 
 const TRIALS: u64 = 1 << 22;
 
@@ -19,11 +22,22 @@ fn scenario(path: &Path) -> Scenario {
 
 fn three_level(c: &mut Criterion) {
     let s = scenario(Path::new("configs/naval/three-level-chain.toml"));
+    let ModelSpec::Naval(model) = &s.model else { panic!("a naval config") };
+    let model = model.as_ref();
     let plan = Plan { trials: TRIALS, seed: 1, chunk_size: 65_536 };
     let mut g = c.benchmark_group("naval_three_level_chain");
     g.throughput(Throughput::Elements(TRIALS));
     g.sample_size(10);
     g.bench_function("engine_all_threads", |b| b.iter(|| black_box(runner::tally(&s, &plan))));
+    // The same chunks with the rules run for every trial, no path memo: what the memo saves.
+    let rules_every_trial = || -> u64 {
+        let chunks: Vec<Tally> =
+            (0..plan.chunks()).into_par_iter().map(|i| engine::run_chunk(model, &plan, i)).collect();
+        chunks.iter().map(|t| t.counts[0]).sum()
+    };
+    g.bench_function("rules_every_trial_all_threads", |b| b.iter(|| black_box(rules_every_trial())));
+    let one_thread = rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("a pool");
+    g.bench_function("engine_one_thread", |b| b.iter(|| black_box(one_thread.install(|| runner::tally(&s, &plan)))));
     g.finish();
 }
 

@@ -239,18 +239,6 @@ impl Recorder for Tally {
     fn slot(&mut self, slot: usize) {
         self.counts[slot] += 1;
     }
-
-    // Branch-free: a flag's outcome is random, so a branch on it would be mispredicted half the time.
-    #[inline]
-    fn flag(&mut self, m: Metric, yes: bool) {
-        self.counts[m.0 as usize] += u64::from(yes);
-    }
-
-    // Value 0 is counted too, without a branch; [`Metrics::complete`] overwrites that slot anyway.
-    #[inline]
-    fn value(&mut self, m: Metric, v: u32) {
-        self.counts[(m.0 + v) as usize] += 1;
-    }
 }
 
 /// Lists the slots a trial reports, in order: one leaf of the exact tree, or one path of a memo.
