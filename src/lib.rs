@@ -14,6 +14,7 @@ pub mod export;
 pub mod memo;
 pub mod metrics;
 pub mod models;
+pub mod odds;
 pub mod plot;
 pub mod runner;
 pub mod stats;

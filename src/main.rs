@@ -11,6 +11,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 use intercept_sim::config::{self, ConfigError, Overrides, Scenario};
+use intercept_sim::odds::{self, CavalryQuestion, NavalQuestion, OddsError};
 use intercept_sim::runner::{self, SampleOptions};
 
 const EXAMPLES: &str = "\
@@ -19,6 +20,8 @@ Examples:
   intercept-sim exact configs/cavalry/charge-on-pikes.toml        exact odds, as fractions
   intercept-sim run configs/cavalry/charge-on-pikes.toml          1,000,000 seeded trials -> reports/charge-on-pikes/
   intercept-sim run CONFIG --trials 100000000 --seed 7 --json     more trials, another seed, JSON on stdout
+  intercept-sim odds naval --dice 4 --distance 7 --pacific       exact odds of one roll, no config file
+  intercept-sim odds cavalry --order charge --morale 7            the d10 table and a hedgehog morale check
 
 Exit status: 0 success, 1 the run failed (I/O, a tree too large to solve), 2 bad input (config or arguments).";
 
@@ -40,6 +43,51 @@ enum Command {
     Validate(ExactArgs),
     /// Print the exact chance that n interception dice reach a hex d hexes away (naval rules N-8).
     ReachTable(ReachArgs),
+    /// Exact odds of one interception from a few numbers, no config file needed.
+    #[command(subcommand)]
+    Odds(OddsCommand),
+}
+
+#[derive(Subcommand, Debug)]
+enum OddsCommand {
+    /// Can n interception dice reach a hex d hexes away? (naval rules N-7, N-8)
+    #[command(after_help = "Example:\n  intercept-sim odds naval --dice 4 --distance 7 --pacific")]
+    Naval(NavalOddsArgs),
+    /// Does a unit under this order intercept, and does the target pass its hedgehog morale check? (C-2, C-9)
+    #[command(after_help = "Example:\n  intercept-sim odds cavalry --order charge --morale 7 --leader 1")]
+    Cavalry(CavalryOddsArgs),
+}
+
+#[derive(Args, Debug)]
+struct NavalOddsArgs {
+    /// Interception dice, after modifiers (0 to 8).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=8))]
+    dice: u32,
+    /// Hexes from the group's base to its interception hex (0 to 99).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=99))]
+    distance: u32,
+    /// Halve the dice total, rounding up, as in the Pacific (N-8.2).
+    #[arg(long)]
+    pacific: bool,
+    /// Read the highest die instead of the sum (the A-1 alternative).
+    #[arg(long)]
+    highest: bool,
+}
+
+#[derive(Args, Debug)]
+struct CavalryOddsArgs {
+    /// The interceptor's own order (C-2): its row of the d10 interception table.
+    #[arg(long, value_parser = ["charge", "make_ready", "receive_charge", "rally"])]
+    order: String,
+    /// The target's morale (0 to 10): also show its hedgehog morale check (C-9).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=10))]
+    morale: Option<u32>,
+    /// The rating of the leader stacked with the target (0 to 9), subtracted from the roll (C-9.3).
+    #[arg(long, default_value_t = 0, requires = "morale", value_parser = clap::value_parser!(u32).range(0..=9))]
+    leader: u32,
+    /// Morale checks rolled at once (1 to 10): +1 to the roll for each beyond the first (C-9.2).
+    #[arg(long, default_value_t = 1, requires = "morale", value_parser = clap::value_parser!(u32).range(1..=10))]
+    checks: u32,
 }
 
 #[derive(Args, Debug)]
@@ -107,6 +155,8 @@ fn main() -> ExitCode {
         Command::Exact(args) => exact(args),
         Command::Validate(args) => validate(args),
         Command::ReachTable(args) => emit(show::reach_table(args.pacific, args.highest, args.max_distance)),
+        Command::Odds(OddsCommand::Naval(a)) => naval_odds(a),
+        Command::Odds(OddsCommand::Cavalry(a)) => cavalry_odds(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -132,6 +182,23 @@ fn run(args: RunArgs) -> Result<(), Failure> {
         true => show::summary_json(&record),
         false => show::run_table(&record, &dir, written.len() + usize::from(args.per_trial)),
     })
+}
+
+fn naval_odds(a: NavalOddsArgs) -> Result<(), Failure> {
+    let q = NavalQuestion { dice: a.dice, distance: a.distance, pacific: a.pacific, highest: a.highest };
+    let answer = odds::answer(&q.config()).map_err(odds_failure)?;
+    emit(show::naval_odds(&q, &answer))
+}
+
+fn cavalry_odds(a: CavalryOddsArgs) -> Result<(), Failure> {
+    let q = CavalryQuestion { order: a.order, morale: a.morale, leader: a.leader, checks: a.checks };
+    let answer = odds::answer(&q.config()).map_err(odds_failure)?;
+    emit(show::cavalry_odds(&q, &answer))
+}
+
+/// The arguments are range-checked by clap, so a question that does not resolve is a bug, not bad input.
+fn odds_failure(e: OddsError) -> Failure {
+    Failure { code: 1, message: format!("cannot answer: {e}") }
 }
 
 fn exact(args: ExactArgs) -> Result<(), Failure> {

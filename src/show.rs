@@ -7,6 +7,7 @@ use intercept_sim::config::Scenario;
 use intercept_sim::exact::{self, ExactTally};
 use intercept_sim::export::RunRecord;
 use intercept_sim::metrics::MetricKind;
+use intercept_sim::odds::{Answer, CavalryQuestion, INTERCEPTOR, NavalQuestion};
 use intercept_sim::stats::fraction;
 use intercept_sim::summary::MetricRow;
 use serde_json::json;
@@ -157,4 +158,38 @@ fn probability_cell(p: f64) -> String {
         p if p < 0.0005 => "<.001".into(),
         p => format!("{p:.3}").trim_start_matches('0').to_owned(),
     }
+}
+
+/// `odds naval`: P(reach), then how far the group gets.
+pub fn naval_odds(q: &NavalQuestion, a: &Answer) -> String {
+    let mut out = String::new();
+    let theater = if q.pacific { "Pacific (total halved, rounding up)" } else { "Europe" };
+    let how = if q.highest { "highest die" } else { "sum of the dice" };
+    let _ = writeln!(out, "{} dice at {} hexes, {theater}, {how}", q.dice, q.distance);
+    let reach = a.value(&format!("group.{INTERCEPTOR}.reached")).unwrap_or_default();
+    let _ = writeln!(out, "P(reach) = {}\n", exact_text(reach));
+    let _ = writeln!(out, "hexes moved    probability");
+    let moved = a.distribution(&format!("group.{INTERCEPTOR}.movement")).unwrap_or_default();
+    for (hexes, &p) in moved.iter().enumerate() {
+        let label = if hexes as u32 == q.distance { format!("{hexes} (reached)") } else { hexes.to_string() };
+        let _ = writeln!(out, "{label:<14} {}", exact_text(p));
+    }
+    out
+}
+
+/// `odds cavalry`: P(intercept), and the target's morale check when asked.
+pub fn cavalry_odds(q: &CavalryQuestion, a: &Answer) -> String {
+    let mut out = String::new();
+    let intercept = a.value("cavalry.intercepted").unwrap_or_default();
+    let _ = writeln!(out, "{} orders: P(intercept) = {}", q.order, exact_text(intercept));
+    if let Some(morale) = q.morale {
+        let attempted = a.value("target.hedgehog_attempted").unwrap_or_default();
+        let formed = a.value("target.hedgehog_formed").unwrap_or_default();
+        let checks = if q.checks == 1 { "1 check".to_owned() } else { format!("{} checks at once", q.checks) };
+        let _ = writeln!(out, "morale check (morale {morale}, leader {}, {checks}):", q.leader);
+        let passed = if attempted > 0.0 { exact_text(formed / attempted) } else { "-".into() };
+        let _ = writeln!(out, "  P(pass) = {passed}");
+        let _ = writeln!(out, "  P(intercepted, and the target forms hedgehog) = {}", exact_text(formed));
+    }
+    out
 }

@@ -211,3 +211,42 @@ fn a_tree_too_large_to_solve_is_refused_quickly() {
     let summary = read(&dir.path().join("out/summary.parquet"));
     assert_eq!(summary.column("exact").unwrap().null_count(), summary.height());
 }
+
+fn odds(args: &[&str]) -> String {
+    let assert = sim().arg("odds").args(args).assert().success();
+    String::from_utf8(assert.get_output().stdout.clone()).expect("utf-8")
+}
+
+/// T-1 and T-2 of the naval rules, T-7 and T-8 of the cavalry rules, asked without a config file.
+#[test]
+fn odds_answer_the_rule_book_values() {
+    let reach = |args: &[&str]| odds(&[&["naval"], args].concat()).lines().nth(1).expect("a P(reach) line").to_owned();
+    assert_eq!(reach(&["--dice", "1", "--distance", "4"]), "P(reach) = 0.500000 (1/2)");
+    assert_eq!(reach(&["--dice", "1", "--distance", "3"]), "P(reach) = 0.666667 (2/3)");
+    assert_eq!(reach(&["--dice", "2", "--distance", "5"]), "P(reach) = 0.833333 (5/6)");
+    assert_eq!(reach(&["--dice", "2", "--distance", "7"]), "P(reach) = 0.583333 (7/12)");
+    assert_eq!(reach(&["--dice", "2", "--distance", "4", "--pacific"]), "P(reach) = 0.583333 (7/12)");
+    assert_eq!(reach(&["--dice", "4", "--distance", "7", "--pacific"]), "P(reach) = 0.664352 (287/432)");
+    for (order, p) in [("charge", "(3/5)"), ("make_ready", "(1/2)"), ("receive_charge", "(2/5)"), ("rally", "0.000000")]
+    {
+        assert!(odds(&["cavalry", "--order", order]).lines().next().unwrap().ends_with(p), "{order}");
+    }
+    assert!(odds(&["cavalry", "--order", "charge", "--morale", "7"]).contains("P(pass) = 0.800000 (4/5)"));
+    assert!(
+        odds(&["cavalry", "--order", "charge", "--morale", "7", "--checks", "2"]).contains("P(pass) = 0.700000 (7/10)")
+    );
+}
+
+#[test]
+fn odds_refuse_bad_numbers_with_exit_2() {
+    for args in [
+        &["naval", "--dice", "9", "--distance", "3"][..],
+        &["naval", "--dice", "2"],
+        &["naval", "--dice", "2", "--distance", "-1"],
+        &["cavalry", "--order", "gallop"],
+        &["cavalry", "--order", "charge", "--leader", "1"],
+        &["cavalry", "--order", "charge", "--morale", "11"],
+    ] {
+        sim().arg("odds").args(args).assert().code(2).stdout("");
+    }
+}
