@@ -6,6 +6,7 @@
 //! [`run_rows`] also hands each chunk's per-trial [`TrialRows`] to a writer as its window completes, with a
 //! window of a few chunks per thread, so memory stays bounded whatever the trial count.
 
+use std::ops::ControlFlow;
 use std::sync::Mutex;
 
 use rayon::prelude::*;
@@ -18,7 +19,7 @@ use crate::models::Model;
 /// How many chunks of counts run in parallel before their results are consumed in order.
 pub const WINDOW: u64 = 64;
 
-/// How many chunks of per-trial rows each thread holds at most before they are written.
+/// How many chunks of per-trial rows (or of a run with a stopping rule) each thread runs per window.
 pub const ROWS_WINDOW_PER_THREAD: u64 = 2;
 
 /// The trials of a run, cut into chunks.
@@ -46,8 +47,22 @@ impl Plan {
     }
 }
 
+/// A stopping rule: asked about the running total after each chunk is merged, in chunk order, so a run
+/// stops at the same chunk whatever the thread count. `true` ends the run there.
+pub type Enough<'a> = &'a (dyn Fn(&Tally) -> bool + Sync);
+
 /// Runs every trial of `plan` and returns the merged counts. `progress` hears of each finished chunk's trials.
 pub fn run<M: Model>(model: &M, plan: &Plan, progress: &(dyn Fn(u64) + Sync)) -> Tally {
+    counts(model, plan, progress, &|_| false, WINDOW)
+}
+
+/// Runs `plan`'s chunks in order until `enough` says so or they run out; returns the merged counts. Chunks
+/// run in small windows (a few per thread), so that little work past the stopping point is thrown away.
+pub fn run_until<M: Model>(model: &M, plan: &Plan, progress: &(dyn Fn(u64) + Sync), enough: Enough) -> Tally {
+    counts(model, plan, progress, enough, ROWS_WINDOW_PER_THREAD * rayon::current_num_threads() as u64)
+}
+
+fn counts<M: Model>(model: &M, plan: &Plan, progress: &(dyn Fn(u64) + Sync), enough: Enough, window: u64) -> Tally {
     let mut total = Tally::new(model.metrics());
     // One memo per worker thread, kept for the whole run: results do not depend on what a memo holds.
     let memos: Vec<Mutex<PathMemo>> =
@@ -59,11 +74,11 @@ pub fn run<M: Model>(model: &M, plan: &Plan, progress: &(dyn Fn(u64) + Sync)) ->
         progress(tally.trials);
         tally
     };
-    let merge = |_, t: Tally| -> Result<(), std::convert::Infallible> {
+    let merge = |_, t: Tally| -> Result<ControlFlow<()>, std::convert::Infallible> {
         total.merge(&t);
-        Ok(())
+        Ok(if enough(&total) { ControlFlow::Break(()) } else { ControlFlow::Continue(()) })
     };
-    let Ok(()) = in_windows(plan, WINDOW, work, merge);
+    let Ok(()) = in_windows(plan, window, work, merge);
     total
 }
 
@@ -102,11 +117,13 @@ pub struct TrialRows {
     pub columns: Vec<Vec<u32>>,
 }
 
-/// Runs every trial of `plan`, handing each chunk's rows to `write` in chunk order; returns the merged counts.
+/// Runs `plan`'s chunks in order until `enough` says so, handing each chunk's rows to `write` in chunk order;
+/// returns the merged counts.
 pub fn run_rows<M: Model, E: Send>(
     model: &M,
     plan: &Plan,
     progress: &(dyn Fn(u64) + Sync),
+    enough: Enough,
     mut write: impl FnMut(&TrialRows) -> Result<(), E>,
 ) -> Result<Tally, E> {
     let mut total = Tally::new(model.metrics());
@@ -118,7 +135,8 @@ pub fn run_rows<M: Model, E: Send>(
     let window = ROWS_WINDOW_PER_THREAD * rayon::current_num_threads() as u64;
     in_windows(plan, window, work, |_, (tally, rows): (Tally, TrialRows)| {
         total.merge(&tally);
-        write(&rows)
+        write(&rows)?;
+        Ok(if enough(&total) { ControlFlow::Break(()) } else { ControlFlow::Continue(()) })
     })?;
     Ok(total)
 }
@@ -160,12 +178,12 @@ impl Recorder for RowRecorder<'_> {
 }
 
 /// Runs `work` on every chunk, `window` chunks at a time in parallel, and `consume`s the results in chunk
-/// order. Stops at the first error from `consume`.
+/// order. Stops at the first error from `consume`, or when it breaks (results after it are dropped).
 fn in_windows<T: Send, E>(
     plan: &Plan,
     window: u64,
     work: impl Fn(u64) -> T + Sync,
-    mut consume: impl FnMut(u64, T) -> Result<(), E>,
+    mut consume: impl FnMut(u64, T) -> Result<ControlFlow<()>, E>,
 ) -> Result<(), E> {
     let chunks = plan.chunks();
     let mut start = 0;
@@ -173,7 +191,9 @@ fn in_windows<T: Send, E>(
         let end = (start + window).min(chunks);
         let results: Vec<T> = (start..end).into_par_iter().map(&work).collect();
         for (i, r) in (start..end).zip(results) {
-            consume(i, r)?;
+            if consume(i, r)?.is_break() {
+                return Ok(());
+            }
         }
         start = end;
     }

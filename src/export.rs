@@ -41,6 +41,9 @@ pub struct RunRecord {
     pub threads: usize,
     pub wall_seconds: f64,
     pub trials_per_second: f64,
+    /// The interval half-width `run --precision` stopped at, if it was given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub precision: Option<f64>,
     /// Leaves of the chance tree when the exact column was computed.
     pub exact_leaves: Option<u64>,
     #[serde(skip)]

@@ -125,6 +125,22 @@ struct RunArgs {
     /// Print the summary as JSON on stdout instead of a table.
     #[arg(long)]
     json: bool,
+    /// Keep adding chunks until every probability's 95% interval half-width is at most this (0 < P < 0.5).
+    /// The same seed stops at the same chunk on any number of threads.
+    #[arg(long, value_parser = parse_precision, conflicts_with = "trials", allow_negative_numbers = true)]
+    precision: Option<f64>,
+    /// With --precision: the most trials to run [default: 1000000000].
+    #[arg(long, requires = "precision", value_parser = clap::value_parser!(u64).range(1..))]
+    max_trials: Option<u64>,
+}
+
+/// A half-width target: a number strictly between 0 and 0.5 (wider intervals say nothing).
+fn parse_precision(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(p) if p > 0.0 && p < 0.5 => Ok(p),
+        Ok(p) => Err(format!("{p} is not a usable half-width; allowed: above 0 and below 0.5, such as 0.001")),
+        Err(_) => Err(format!("{s:?} is not a number; allowed: above 0 and below 0.5, such as 0.001")),
+    }
 }
 
 #[derive(Args, Debug)]
@@ -168,12 +184,16 @@ fn main() -> ExitCode {
 }
 
 fn run(args: RunArgs) -> Result<(), Failure> {
-    let overrides = Overrides { trials: args.trials, seed: args.seed };
+    let most = args.precision.map(|_| args.max_trials.unwrap_or(1_000_000_000));
+    let overrides = Overrides { trials: args.trials.or(most), seed: args.seed };
     let scenario = config::load(&args.config, overrides)?;
     let dir = args.out.clone().unwrap_or_else(|| Path::new("reports").join(&scenario.run.name));
     create_dir(&dir)?;
-    let opts =
-        SampleOptions { threads: args.threads.map(|t| t as usize), per_trial: args.per_trial.then(|| dir.clone()) };
+    let opts = SampleOptions {
+        threads: args.threads.map(|t| t as usize),
+        per_trial: args.per_trial.then(|| dir.clone()),
+        precision: args.precision,
+    };
     let bar = progress::Progress::new(scenario.run.trials);
     let record = runner::sample(&scenario, &opts, &|n| bar.advance(n)).map_err(failed)?;
     bar.finish();

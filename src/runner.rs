@@ -11,9 +11,10 @@ use crate::config::Scenario;
 use crate::engine::{self, Plan};
 use crate::exact::{self, ExactTally, TooLarge};
 use crate::export::{DistributionsParquet, ExportError, Manifest, Output, RunRecord, SummaryParquet, TrialsWriter};
-use crate::metrics::Tally;
+use crate::metrics::{MetricKind, Metrics, Tally};
 use crate::models::{Model, ModelVisitor};
 use crate::plot::Charts;
+use crate::stats;
 use crate::summary::Summary;
 
 /// How to run a scenario, beyond what its config says.
@@ -23,6 +24,9 @@ pub struct SampleOptions {
     pub threads: Option<usize>,
     /// Write `trials.parquet` into this folder while running.
     pub per_trial: Option<PathBuf>,
+    /// Stop adding chunks once every probability's 95% interval has at most this half-width; the config's
+    /// trial count is then the most the run may take.
+    pub precision: Option<f64>,
 }
 
 /// Runs the scenario's trials and summarises them, with exact values when the tree is small enough.
@@ -35,12 +39,25 @@ pub fn sample(
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a thread pool");
     let plan = plan(scenario);
     let start = Instant::now();
-    let visitor = Sample { plan: &plan, progress, per_trial: opts.per_trial.as_deref() };
+    let metrics = scenario.model.metrics();
+    let enough = |t: &Tally| opts.precision.is_some_and(|target| precise_enough(metrics, t, target));
+    let visitor = Sample { plan: &plan, progress, per_trial: opts.per_trial.as_deref(), enough: &enough };
     let tally = pool.install(|| scenario.model.visit(visitor))?;
     let wall = start.elapsed().as_secs_f64();
     let exact = solve(scenario).ok();
-    let summary = Summary::new(scenario.model.metrics(), &tally, exact.as_ref());
-    Ok(record(scenario, threads, wall, exact.map(|e| e.leaves), summary))
+    let summary = Summary::new(metrics, &tally, exact.as_ref());
+    let mut record = record(scenario, threads, wall, exact.map(|e| e.leaves), summary);
+    (record.trials, record.trials_per_second, record.precision) =
+        (tally.trials, tally.trials as f64 / wall.max(1e-9), opts.precision);
+    Ok(record)
+}
+
+/// Whether every probability metric's 95% Wilson interval has a half-width of at most `target`.
+pub fn precise_enough(metrics: &Metrics, tally: &Tally, target: f64) -> bool {
+    metrics.defs().iter().filter(|d| d.kind == MetricKind::Probability).all(|d| {
+        let ci = stats::wilson(tally.counts[d.slot], tally.trials, stats::Z95);
+        (ci.high - ci.low) / 2.0 <= target
+    })
 }
 
 /// The chunking of the scenario's trials.
@@ -60,6 +77,7 @@ fn record(scenario: &Scenario, threads: usize, wall: f64, exact_leaves: Option<u
         threads,
         wall_seconds: wall,
         trials_per_second: scenario.run.trials as f64 / wall.max(1e-9),
+        precision: None,
         exact_leaves,
         summary,
     }
@@ -69,6 +87,7 @@ struct Sample<'a> {
     plan: &'a Plan,
     progress: &'a (dyn Fn(u64) + Sync),
     per_trial: Option<&'a Path>,
+    enough: engine::Enough<'a>,
 }
 
 impl ModelVisitor for Sample<'_> {
@@ -76,10 +95,10 @@ impl ModelVisitor for Sample<'_> {
 
     fn visit<M: Model>(self, model: &M) -> Self::Output {
         let Some(dir) = self.per_trial else {
-            return Ok(engine::run(model, self.plan, self.progress));
+            return Ok(engine::run_until(model, self.plan, self.progress, self.enough));
         };
         let mut writer = TrialsWriter::create(dir, model.metrics())?;
-        let tally = engine::run_rows(model, self.plan, self.progress, |rows| writer.write(rows))?;
+        let tally = engine::run_rows(model, self.plan, self.progress, self.enough, |rows| writer.write(rows))?;
         writer.finish()?;
         Ok(tally)
     }

@@ -250,3 +250,68 @@ fn odds_refuse_bad_numbers_with_exit_2() {
         sim().arg("odds").args(args).assert().code(2).stdout("");
     }
 }
+
+fn run_precise(out: &Path, threads: &str, extra: &[&str]) {
+    sim()
+        .args(["run", config().to_str().unwrap(), "--precision", "0.002", "--threads", threads])
+        .args(extra)
+        .arg("--out")
+        .arg(out)
+        .assert()
+        .success();
+}
+
+fn manifest(dir: &Path) -> serde_json::Value {
+    serde_json::from_slice(&std::fs::read(dir.join("manifest.json")).unwrap()).expect("JSON")
+}
+
+/// `--precision` stops at the first chunk where every probability is that precise, at the same chunk on
+/// any number of threads, and never past `--max-trials`.
+#[test]
+fn precision_stops_at_the_same_chunk_on_any_thread_count() {
+    let (one, three) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    run_precise(one.path(), "1", &[]);
+    run_precise(three.path(), "3", &[]);
+    let bytes = |d: &Path| std::fs::read(d.join("summary.parquet")).unwrap();
+    assert_eq!(bytes(one.path()), bytes(three.path()));
+    let m = manifest(one.path());
+    assert_eq!(m["precision"], 0.002);
+    let trials = m["trials"].as_u64().unwrap();
+    assert!(
+        trials < 1_000_000 && trials.is_multiple_of(65_536),
+        "{trials} trials: whole chunks, fewer than a default run"
+    );
+    let summary = read(&one.path().join("summary.parquet"));
+    let kinds = strings(&summary, "kind");
+    let (low, high) =
+        (summary.column("ci_low").unwrap().f64().unwrap(), summary.column("ci_high").unwrap().f64().unwrap());
+    for i in (0..summary.height()).filter(|&i| kinds[i] == "probability") {
+        assert!((high.get(i).unwrap() - low.get(i).unwrap()) / 2.0 <= 0.002, "row {i}");
+    }
+    // One chunk fewer would not have been enough: the run did not stop late.
+    let short = tempfile::tempdir().unwrap();
+    let fewer = (trials - 65_536).to_string();
+    run_precise(short.path(), "2", &["--max-trials", &fewer]);
+    assert_eq!(manifest(short.path())["trials"].as_u64(), Some(trials - 65_536), "capped by --max-trials");
+    let summary = read(&short.path().join("summary.parquet"));
+    let (low, high) =
+        (summary.column("ci_low").unwrap().f64().unwrap(), summary.column("ci_high").unwrap().f64().unwrap());
+    let widest = (0..summary.height())
+        .filter(|&i| kinds[i] == "probability")
+        .map(|i| high.get(i).unwrap() - low.get(i).unwrap());
+    assert!(widest.fold(0.0, f64::max) / 2.0 > 0.002, "a chunk earlier was not yet precise enough");
+}
+
+#[test]
+fn bad_precision_exits_2_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    for bad in ["0", "-0.01", "0.5", "abc"] {
+        let assert =
+            sim().args(["run", config().to_str().unwrap(), "--precision", bad]).arg("--out").arg(&out).assert();
+        let err = String::from_utf8(assert.code(2).get_output().stderr.clone()).unwrap();
+        assert!(err.contains("--precision"), "{bad}: {err}");
+        assert!(!out.exists(), "{bad}: nothing written");
+    }
+    sim().args(["run", config().to_str().unwrap(), "--max-trials", "10"]).assert().code(2);
+}

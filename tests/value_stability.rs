@@ -11,7 +11,7 @@ use intercept_sim::runner::{self, SampleOptions};
 fn successes(trials: u64, threads: usize) -> Vec<(String, Option<u64>)> {
     let overrides = Overrides { trials: Some(trials), seed: Some(42) };
     let scenario = config::load(Path::new("configs/cavalry/charge-on-pikes.toml"), overrides).expect("valid");
-    let opts = SampleOptions { threads: Some(threads), per_trial: None };
+    let opts = SampleOptions { threads: Some(threads), ..SampleOptions::default() };
     let record = runner::sample(&scenario, &opts, &|_| {}).expect("runs");
     record.summary.metrics.iter().map(|r| (r.metric.clone(), r.successes)).collect()
 }
