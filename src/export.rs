@@ -115,7 +115,7 @@ pub fn distributions_frame(summary: &Summary) -> PolarsResult<DataFrame> {
     }
 }
 
-fn write_parquet(path: &Path, df: &mut DataFrame) -> Result<Vec<PathBuf>, ExportError> {
+pub(crate) fn write_parquet(path: &Path, df: &mut DataFrame) -> Result<Vec<PathBuf>, ExportError> {
     write_atomic(path, |tmp| {
         let file = File::create(tmp).map_err(|e| io_err(tmp, e))?;
         parquet_writer(file).finish(df).map_err(|e| parquet_err(tmp, e))?;

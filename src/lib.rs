@@ -19,3 +19,4 @@ pub mod plot;
 pub mod runner;
 pub mod stats;
 pub mod summary;
+pub mod sweep;

@@ -10,9 +10,10 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
-use intercept_sim::config::{self, ConfigError, Overrides, Scenario};
+use intercept_sim::config::{self, ConfigError, Overrides, Scenario, set};
 use intercept_sim::odds::{self, CavalryQuestion, NavalQuestion, OddsError};
 use intercept_sim::runner::{self, SampleOptions};
+use intercept_sim::sweep::{Axis, SweepParquet};
 
 const EXAMPLES: &str = "\
 Examples:
@@ -43,6 +44,11 @@ enum Command {
     Validate(ExactArgs),
     /// Print the exact chance that n interception dice reach a hex d hexes away (naval rules N-8).
     ReachTable(ReachArgs),
+    /// Run the scenario over a grid of config values, every point on the same seed (common random numbers).
+    #[command(
+        after_help = "Example:\n  intercept-sim sweep configs/naval/three-level-chain.toml --set naval.rules.slow_ships=-2,-1,0"
+    )]
+    Sweep(SweepArgs),
     /// Exact odds of one interception from a few numbers, no config file needed.
     #[command(subcommand)]
     Odds(OddsCommand),
@@ -144,6 +150,28 @@ fn parse_precision(s: &str) -> Result<f64, String> {
 }
 
 #[derive(Args, Debug)]
+struct SweepArgs {
+    /// The scenario config (TOML).
+    config: PathBuf,
+    /// A key by its dotted path and the values it takes: KEY=V1,V2,... Repeat for a grid. Tables in a list
+    /// are named: naval.group.<name>.distance, cavalry.interceptor.<name>.order.
+    #[arg(long = "set", required = true, value_parser = set::parse_list)]
+    sets: Vec<(String, Vec<String>)>,
+    /// Trials per point (overrides run.trials).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    trials: Option<u64>,
+    /// Seed shared by every point (overrides run.seed).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Worker threads [default: all cores]. Does not change the results.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    threads: Option<u64>,
+    /// Output folder [default: reports/<run.name>-sweep].
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
 struct ExactArgs {
     /// The scenario config (TOML).
     config: PathBuf,
@@ -171,6 +199,7 @@ fn main() -> ExitCode {
         Command::Exact(args) => exact(args),
         Command::Validate(args) => validate(args),
         Command::ReachTable(args) => emit(show::reach_table(args.pacific, args.highest, args.max_distance)),
+        Command::Sweep(args) => sweep(args),
         Command::Odds(OddsCommand::Naval(a)) => naval_odds(a),
         Command::Odds(OddsCommand::Cavalry(a)) => cavalry_odds(a),
     };
@@ -202,6 +231,18 @@ fn run(args: RunArgs) -> Result<(), Failure> {
         true => show::summary_json(&record),
         false => show::run_table(&record, &dir, written.len() + usize::from(args.per_trial)),
     })
+}
+
+fn sweep(args: SweepArgs) -> Result<(), Failure> {
+    let scenario = config::load(&args.config, Overrides { trials: args.trials, seed: args.seed })?;
+    let axes: Vec<Axis> = args.sets.into_iter().map(|(key, values)| Axis { key, values }).collect();
+    let points = intercept_sim::sweep::resolve(&scenario, &axes)?;
+    let dir = args.out.unwrap_or_else(|| Path::new("reports").join(format!("{}-sweep", scenario.run.name)));
+    create_dir(&dir)?;
+    let opts = SampleOptions { threads: args.threads.map(|t| t as usize), ..SampleOptions::default() };
+    let points = intercept_sim::sweep::run(points, &opts).map_err(failed)?;
+    SweepParquet { axes: &axes, points: &points }.write(&dir).map_err(failed)?;
+    emit(show::sweep_table(&points, &dir))
 }
 
 fn naval_odds(a: NavalOddsArgs) -> Result<(), Failure> {

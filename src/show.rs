@@ -10,6 +10,7 @@ use intercept_sim::metrics::MetricKind;
 use intercept_sim::odds::{Answer, CavalryQuestion, INTERCEPTOR, NavalQuestion};
 use intercept_sim::stats::fraction;
 use intercept_sim::summary::MetricRow;
+use intercept_sim::sweep::Point;
 use serde_json::json;
 
 /// `run`'s table: one line per metric, with interval and exact value.
@@ -191,5 +192,20 @@ pub fn cavalry_odds(q: &CavalryQuestion, a: &Answer) -> String {
         let _ = writeln!(out, "  P(pass) = {passed}");
         let _ = writeln!(out, "  P(intercepted, and the target forms hedgehog) = {}", exact_text(formed));
     }
+    out
+}
+
+/// `sweep`'s table: each point's settings, then its probabilities with intervals and exact values.
+pub fn sweep_table(points: &[Point], dir: &Path) -> String {
+    let mut out = String::new();
+    for p in points {
+        let settings: Vec<String> = p.settings.iter().map(|s| format!("{}={}", s.key, s.value)).collect();
+        let _ = writeln!(out, "{}  ({} trials, seed {})", settings.join(" "), p.record.trials, p.record.seed);
+        for r in p.record.summary.metrics.iter().filter(|r| r.kind == "probability") {
+            let exact = r.exact.map_or("-".into(), exact_text);
+            let _ = writeln!(out, "  {:40} {:.6}  [{:.6}, {:.6}]  {exact}", r.metric, r.estimate, r.ci_low, r.ci_high);
+        }
+    }
+    let _ = writeln!(out, "wrote sweep.parquet to {}", dir.display());
     out
 }

@@ -7,6 +7,7 @@
 
 mod locate;
 mod path;
+pub mod set;
 
 use std::path::{Path, PathBuf};
 

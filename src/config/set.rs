@@ -1,0 +1,92 @@
+//! Setting one config key from the command line: `naval.rules.slow_ships=-2`, `naval.group.force-h.distance=7`.
+//!
+//! A [`Setting`] names a key by its dotted path in the config with every default filled in (so a key left to
+//! its default can be set too); an array of tables such as `naval.group` is entered by a table's `name` (or
+//! its index). [`apply`] writes the value into the resolved config, typed like the value it replaces, and
+//! resolves the result again, so the setting passes the same validation as a config file.
+
+use toml::Value;
+
+use super::{ConfigError, Overrides, Scenario, from_str};
+
+/// A key and one value for it, as given on the command line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setting {
+    pub key: String,
+    pub value: String,
+}
+
+/// `KEY=V1,V2,...` into the key and its values; an empty list or a missing `=` is refused.
+pub fn parse_list(arg: &str) -> Result<(String, Vec<String>), String> {
+    let Some((key, values)) = arg.split_once('=') else {
+        return Err(format!("{arg:?} has no '='; write KEY=V1,V2,... such as naval.rules.slow_ships=-2,-1,0"));
+    };
+    let values: Vec<String> = values.split(',').map(str::trim).filter(|v| !v.is_empty()).map(str::to_owned).collect();
+    if key.trim().is_empty() || values.is_empty() {
+        return Err(format!("{arg:?} needs a key and at least one value, such as naval.rules.slow_ships=-2,-1,0"));
+    }
+    Ok((key.trim().to_owned(), values))
+}
+
+/// The scenario with `settings` applied to its resolved config, resolved again.
+pub fn apply(scenario: &Scenario, settings: &[Setting]) -> Result<Scenario, ConfigError> {
+    let mut doc = Value::try_from(&scenario.config).expect("a resolved config is TOML");
+    for s in settings {
+        set(&mut doc, s).map_err(|message| setting_error(scenario, s, message))?;
+    }
+    let src = toml::to_string(&doc).expect("TOML out");
+    let overrides = Overrides::default();
+    from_str(&src, &scenario.file, overrides).map_err(|e| {
+        let message = e.key.as_ref().map_or(e.message.clone(), |k| format!("key '{k}': {}", e.message));
+        setting_error(scenario, &settings[0], message)
+    })
+}
+
+fn setting_error(scenario: &Scenario, s: &Setting, message: String) -> ConfigError {
+    ConfigError {
+        file: scenario.file.clone(),
+        line: None,
+        key: None,
+        message: format!("--set {}={}: {message}", s.key, s.value),
+    }
+}
+
+/// Writes `s` into `doc`, typed like the value it replaces.
+fn set(doc: &mut Value, s: &Setting) -> Result<(), String> {
+    let mut here = doc;
+    let parts: Vec<&str> = s.key.split('.').collect();
+    for (i, part) in parts.iter().enumerate() {
+        here = step(here, part).ok_or_else(|| unknown(&parts[..i], part))?;
+    }
+    *here = typed(here, &s.value)?;
+    Ok(())
+}
+
+/// One step down a path: a table's key, or a table of an array by its `name` or index.
+fn step<'a>(here: &'a mut Value, part: &str) -> Option<&'a mut Value> {
+    match here {
+        Value::Table(t) => t.get_mut(part),
+        Value::Array(items) => match part.parse::<usize>() {
+            Ok(i) => items.get_mut(i),
+            Err(_) => items.iter_mut().find(|v| v.get("name").and_then(Value::as_str) == Some(part)),
+        },
+        _ => None,
+    }
+}
+
+fn unknown(parent: &[&str], part: &str) -> String {
+    let at = if parent.is_empty() { "the config".to_owned() } else { format!("'{}'", parent.join(".")) };
+    format!("{at} has no key or name '{part}'; keys are dotted paths such as naval.group.<name>.distance")
+}
+
+/// `text` as a value of the same type as `old`.
+fn typed(old: &Value, text: &str) -> Result<Value, String> {
+    let wrong = |what: &str| Err(format!("{text:?} is not {what}, as this key needs"));
+    match old {
+        Value::Integer(_) => text.parse().map(Value::Integer).or_else(|_| wrong("a whole number")),
+        Value::Float(_) => text.parse().map(Value::Float).or_else(|_| wrong("a number")),
+        Value::Boolean(_) => text.parse().map(Value::Boolean).or_else(|_| wrong("true or false")),
+        Value::String(_) => Ok(Value::String(text.to_owned())),
+        _ => Err("this key is a table or a list; set one of its keys instead".to_owned()),
+    }
+}
