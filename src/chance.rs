@@ -130,14 +130,31 @@ pub trait Chance {
 }
 
 /// The Monte Carlo source: one uniform draw per node, mapped to an outcome by the exact integer thresholds.
+///
+/// A sampler holds its chunk's generator and the stream of the current trial. [`Sampler::next_trial`] seeds a
+/// SplitMix64 stream from one output of the chunk generator, so trial `t` of a chunk always draws the same
+/// numbers, however many the trials before it drew. That keeps every trial of a sweep on the same random
+/// numbers at every point (common random numbers), and SplitMix64's add-only state keeps draws cheap.
 pub struct Sampler<R: Rng = Pcg64Mcg> {
-    rng: R,
+    chunk: R,
+    trial: u64,
 }
 
 impl<R: Rng> Sampler<R> {
-    /// A sampler drawing from `rng`.
-    pub fn new(rng: R) -> Self {
-        Sampler { rng }
+    /// A sampler for the chunk whose generator is `chunk`; call [`Sampler::next_trial`] before each trial.
+    pub fn new(chunk: R) -> Self {
+        Sampler { chunk, trial: 0 }
+    }
+
+    /// Starts the next trial's stream: one draw of the chunk generator per trial.
+    #[inline]
+    pub fn next_trial(&mut self) {
+        self.trial = self.chunk.next_u64();
+    }
+
+    #[inline]
+    fn next_u64(&mut self) -> u64 {
+        splitmix_next(&mut self.trial)
     }
 
     /// A uniform integer in `0..n` by Lemire's multiply-and-reject method: unbiased, and it almost never
@@ -152,11 +169,11 @@ impl<R: Rng> Sampler<R> {
     /// instead of multiplying.
     #[inline]
     pub fn accepted(&mut self, n: u64) -> u64 {
-        let mut x = self.rng.next_u64();
+        let mut x = self.next_u64();
         if ((u128::from(x) * u128::from(n)) as u64) < n {
             let threshold = n.wrapping_neg() % n;
             while ((u128::from(x) * u128::from(n)) as u64) < threshold {
-                x = self.rng.next_u64();
+                x = self.next_u64();
             }
         }
         x
@@ -238,11 +255,30 @@ mod tests {
     #[test]
     fn seeded_draws_are_pinned() {
         let mut s = Sampler::new(chunk_rng(42, 3));
+        s.next_trial();
         let draws: Vec<u64> = (0..8).map(|_| s.below(10)).collect();
         assert_eq!(draws, PINNED_DRAWS);
         assert_ne!(chunk_rng(42, 3).next_u64(), chunk_rng(42, 4).next_u64());
         assert_ne!(chunk_rng(42, 3).next_u64(), chunk_rng(43, 3).next_u64());
     }
 
-    const PINNED_DRAWS: [u64; 8] = [0, 2, 4, 4, 7, 2, 5, 1];
+    /// Trial `t` of a chunk draws the same numbers however many the trials before it drew: what keeps sweep
+    /// points on common random numbers.
+    #[test]
+    fn a_trial_stream_does_not_depend_on_earlier_trials() {
+        let third_trial = |draws_before: usize| {
+            let mut s = Sampler::new(chunk_rng(5, 1));
+            for _ in 0..2 {
+                s.next_trial();
+                (0..draws_before).for_each(|_| {
+                    s.below(6);
+                });
+            }
+            s.next_trial();
+            (0..4).map(|_| s.below(1000)).collect::<Vec<_>>()
+        };
+        assert_eq!(third_trial(0), third_trial(7));
+    }
+
+    const PINNED_DRAWS: [u64; 8] = [2, 0, 2, 1, 6, 4, 2, 5];
 }

@@ -88,6 +88,7 @@ pub fn run_chunk_memo<M: Model>(model: &M, plan: &Plan, i: u64, memo: &mut PathM
     let mut tally = Tally::new(model.metrics());
     let n = plan.chunk_len(i);
     for _ in 0..n {
+        sampler.next_trial();
         memo.trial(model, &mut sampler, &mut tally);
     }
     memo.flush(&mut tally, n);
@@ -102,6 +103,7 @@ pub fn run_chunk<M: Model>(model: &M, plan: &Plan, i: u64) -> Tally {
     let mut tally = Tally::new(model.metrics());
     let n = plan.chunk_len(i);
     for _ in 0..n {
+        sampler.next_trial();
         model.trial(&mut sampler, &mut tally);
     }
     tally.trials = n;
@@ -154,6 +156,7 @@ pub fn run_chunk_rows<M: Model>(model: &M, plan: &Plan, i: u64) -> (Tally, Trial
     };
     for _ in 0..n {
         rec.columns.iter_mut().for_each(|c| c.push(0));
+        sampler.next_trial();
         model.trial(&mut sampler, &mut rec);
     }
     rec.tally.trials = n;

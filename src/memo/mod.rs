@@ -209,10 +209,16 @@ mod tests {
         let mut tally = Tally::new(model.metrics());
         match memo {
             Some(memo) => {
-                (0..10_000).for_each(|_| memo.trial(model, &mut sampler, &mut tally));
+                (0..10_000).for_each(|_| {
+                    sampler.next_trial();
+                    memo.trial(model, &mut sampler, &mut tally)
+                });
                 memo.flush(&mut tally, 10_000);
             }
-            None => (0..10_000).for_each(|_| model.trial(&mut sampler, &mut tally)),
+            None => (0..10_000).for_each(|_| {
+                sampler.next_trial();
+                model.trial(&mut sampler, &mut tally)
+            }),
         }
         tally.counts
     }
