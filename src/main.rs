@@ -12,6 +12,7 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand};
 use intercept_sim::config::{self, ConfigError, Overrides, Scenario, set};
 use intercept_sim::odds::{self, CavalryQuestion, NavalQuestion, OddsError};
+use intercept_sim::plot::sweep::SweepCharts;
 use intercept_sim::runner::{self, SampleOptions};
 use intercept_sim::sweep::{Axis, SweepParquet};
 
@@ -241,8 +242,9 @@ fn sweep(args: SweepArgs) -> Result<(), Failure> {
     create_dir(&dir)?;
     let opts = SampleOptions { threads: args.threads.map(|t| t as usize), ..SampleOptions::default() };
     let points = intercept_sim::sweep::run(points, &opts).map_err(failed)?;
-    SweepParquet { axes: &axes, points: &points }.write(&dir).map_err(failed)?;
-    emit(show::sweep_table(&points, &dir))
+    let mut written = SweepParquet { axes: &axes, points: &points }.write(&dir).map_err(failed)?;
+    written.extend(SweepCharts { points: &points }.write(&dir).map_err(failed)?);
+    emit(show::sweep_table(&points, &dir, written.len()))
 }
 
 fn naval_odds(a: NavalOddsArgs) -> Result<(), Failure> {

@@ -196,7 +196,7 @@ pub fn cavalry_odds(q: &CavalryQuestion, a: &Answer) -> String {
 }
 
 /// `sweep`'s table: each point's settings, then its probabilities with intervals and exact values.
-pub fn sweep_table(points: &[Point], dir: &Path) -> String {
+pub fn sweep_table(points: &[Point], dir: &Path, files: usize) -> String {
     let mut out = String::new();
     for p in points {
         let settings: Vec<String> = p.settings.iter().map(|s| format!("{}={}", s.key, s.value)).collect();
@@ -206,6 +206,6 @@ pub fn sweep_table(points: &[Point], dir: &Path) -> String {
             let _ = writeln!(out, "  {:40} {:.6}  [{:.6}, {:.6}]  {exact}", r.metric, r.estimate, r.ci_low, r.ci_high);
         }
     }
-    let _ = writeln!(out, "wrote sweep.parquet to {}", dir.display());
+    let _ = writeln!(out, "wrote {files} files (sweep.parquet and charts) to {}", dir.display());
     out
 }

@@ -33,6 +33,9 @@ fn slow_ships_sweep_is_monotone() {
         .assert()
         .success();
     let df = ParquetReader::new(File::open(dir.path().join("sweep.parquet")).unwrap()).finish().unwrap();
+    for ext in ["png", "svg"] {
+        assert!(dir.path().join(format!("sweep-mission.intercepted.{ext}")).exists(), "a chart per metric");
+    }
     let (keys, metrics) = (strings(&df, "naval.rules.slow_ships"), strings(&df, "metric"));
     let (estimates, exact) = (column_f64(&df, "estimate"), column_f64(&df, "exact"));
     for metric in ["mission.intercepted", "group.messina.reached"] {

@@ -1,4 +1,5 @@
-//! Charts: the headline odds with their intervals, and one bar chart per distribution, as PNG and SVG.
+//! Charts: the headline odds with their intervals, and one bar chart per distribution, as PNG and SVG; and,
+//! for a sweep, one line per metric across the points ([`sweep`]).
 //!
 //! [`Charts`] is the chart [`Output`]: it draws each chart once per backend through generic drawing functions
 //! ([`draw_headline`], [`draw_distribution`]), so PNG and SVG show the same thing. The PNG backend renders
@@ -10,11 +11,13 @@ use std::sync::Once;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+pub mod sweep;
+
 use crate::export::{ExportError, Output, RunRecord, write_atomic};
 use crate::summary::{DistRow, MetricRow};
 
 const FONT: &str = "sans-serif";
-static FONT_BYTES: &[u8] = include_bytes!("../assets/DejaVuSans.ttf");
+static FONT_BYTES: &[u8] = include_bytes!("../../assets/DejaVuSans.ttf");
 static REGISTER: Once = Once::new();
 
 const ESTIMATE: RGBColor = RGBColor(31, 100, 180);

@@ -1,0 +1,97 @@
+//! Sweep charts: for each probability metric, its estimate at every point of a sweep as a line inside its 95%
+//! interval band, with the exact values as red crosses where the points could be solved.
+//!
+//! [`SweepCharts`] writes `sweep-<metric>.{png,svg}`; the x axis is the points in grid order, labelled by the
+//! swept values.
+
+use std::path::{Path, PathBuf};
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use super::{Chart, ESTIMATE, EXACT, FONT, both, register_font};
+use crate::export::ExportError;
+use crate::summary::MetricRow;
+use crate::sweep::Point;
+
+/// The charts of a sweep.
+pub struct SweepCharts<'a> {
+    pub points: &'a [Point],
+}
+
+impl SweepCharts<'_> {
+    /// Writes one chart per probability metric into `dir`.
+    pub fn write(&self, dir: &Path) -> Result<Vec<PathBuf>, ExportError> {
+        register_font();
+        let labels: Vec<String> = self.points.iter().map(label).collect();
+        let Some(first) = self.points.first() else { return Ok(Vec::new()) };
+        let mut written = Vec::new();
+        for (m, row) in first.record.summary.metrics.iter().enumerate().filter(|(_, r)| r.kind == "probability") {
+            let rows: Vec<&MetricRow> = self.points.iter().map(|p| &p.record.summary.metrics[m]).collect();
+            let keys: Vec<&str> = first.settings.iter().map(|s| s.key.as_str()).collect();
+            let line = Line { metric: &row.metric, axis: keys.join(", "), labels: &labels, rows };
+            written.extend(both(dir, &format!("sweep-{}", row.metric), &line)?);
+        }
+        Ok(written)
+    }
+}
+
+fn label(p: &Point) -> String {
+    p.settings.iter().map(|s| s.value.as_str()).collect::<Vec<_>>().join(", ")
+}
+
+/// One metric across the points.
+struct Line<'a> {
+    metric: &'a str,
+    axis: String,
+    labels: &'a [String],
+    rows: Vec<&'a MetricRow>,
+}
+
+impl Chart for Line<'_> {
+    fn size(&self) -> (u32, u32) {
+        (800, 500)
+    }
+
+    fn draw<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, Shift>,
+    ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+        root.fill(&WHITE)?;
+        let n = self.rows.len();
+        let low = self.rows.iter().map(|r| r.ci_low.min(r.exact.unwrap_or(1.0))).fold(1.0, f64::min);
+        let high = self.rows.iter().map(|r| r.ci_high.max(r.exact.unwrap_or(0.0))).fold(0.0, f64::max);
+        let pad = ((high - low) * 0.1).max(1e-4);
+        let mut chart = ChartBuilder::on(root)
+            .caption(format!("{} (95% band; red: exact)", self.metric), (FONT, 20))
+            .margin(16)
+            .x_label_area_size(40)
+            .y_label_area_size(70)
+            .build_cartesian_2d(-0.25f64..n as f64 - 0.75, (low - pad).max(0.0)..(high + pad).min(1.0))?;
+        let at = |x: &f64| {
+            let on_point = (x - x.round()).abs() < 1e-6 && x.round() >= 0.0;
+            self.labels.get(x.round() as usize).filter(|_| on_point).cloned().unwrap_or_default()
+        };
+        chart
+            .configure_mesh()
+            .x_labels(n + 1)
+            .x_label_formatter(&at)
+            .x_desc(self.axis.as_str())
+            .y_desc("probability")
+            .label_style((FONT, 14))
+            .disable_x_mesh()
+            .draw()?;
+        let upper = self.rows.iter().enumerate().map(|(i, r)| (i as f64, r.ci_high));
+        let lower = self.rows.iter().enumerate().rev().map(|(i, r)| (i as f64, r.ci_low));
+        chart.draw_series(std::iter::once(Polygon::new(upper.chain(lower).collect::<Vec<_>>(), ESTIMATE.mix(0.2))))?;
+        let line = self.rows.iter().enumerate().map(|(i, r)| (i as f64, r.estimate));
+        chart.draw_series(std::iter::once(PathElement::new(line.collect::<Vec<_>>(), ESTIMATE.stroke_width(2))))?;
+        let dots = self.rows.iter().enumerate().map(|(i, r)| Circle::new((i as f64, r.estimate), 3, ESTIMATE.filled()));
+        chart.draw_series(dots)?;
+        let exact = self.rows.iter().enumerate();
+        chart.draw_series(
+            exact.filter_map(|(i, r)| r.exact.map(|x| Cross::new((i as f64, x), 6, EXACT.stroke_width(2)))),
+        )?;
+        Ok(())
+    }
+}
