@@ -53,16 +53,13 @@ pub type Enough<'a> = &'a (dyn Fn(&Tally) -> bool + Sync);
 
 /// Runs every trial of `plan` and returns the merged counts. `progress` hears of each finished chunk's trials.
 pub fn run<M: Model>(model: &M, plan: &Plan, progress: &(dyn Fn(u64) + Sync)) -> Tally {
-    counts(model, plan, progress, &|_| false, WINDOW)
+    run_until(model, plan, progress, None)
 }
 
-/// Runs `plan`'s chunks in order until `enough` says so or they run out; returns the merged counts. Chunks
-/// run in small windows (a few per thread), so that little work past the stopping point is thrown away.
-pub fn run_until<M: Model>(model: &M, plan: &Plan, progress: &(dyn Fn(u64) + Sync), enough: Enough) -> Tally {
-    counts(model, plan, progress, enough, ROWS_WINDOW_PER_THREAD * rayon::current_num_threads() as u64)
-}
-
-fn counts<M: Model>(model: &M, plan: &Plan, progress: &(dyn Fn(u64) + Sync), enough: Enough, window: u64) -> Tally {
+/// Runs `plan`'s chunks in order until `enough` says so or they run out; returns the merged counts. With a
+/// stopping rule, chunks run in small windows (a few per thread), so little work past the stop is thrown away.
+pub fn run_until<M: Model>(model: &M, plan: &Plan, progress: &(dyn Fn(u64) + Sync), enough: Option<Enough>) -> Tally {
+    let window = if enough.is_some() { small_window() } else { WINDOW };
     let mut total = Tally::new(model.metrics());
     // One memo per worker thread, kept for the whole run: results do not depend on what a memo holds.
     let memos: Vec<Mutex<PathMemo>> =
@@ -76,38 +73,48 @@ fn counts<M: Model>(model: &M, plan: &Plan, progress: &(dyn Fn(u64) + Sync), eno
     };
     let merge = |_, t: Tally| -> Result<ControlFlow<()>, std::convert::Infallible> {
         total.merge(&t);
-        Ok(if enough(&total) { ControlFlow::Break(()) } else { ControlFlow::Continue(()) })
+        Ok(stop_if(enough, &total))
     };
     let Ok(()) = in_windows(plan, window, work, merge);
     total
 }
 
+/// A few chunks per thread: the window of runs that stop early and of per-trial rows.
+fn small_window() -> u64 {
+    ROWS_WINDOW_PER_THREAD * rayon::current_num_threads() as u64
+}
+
+fn stop_if(enough: Option<Enough>, total: &Tally) -> ControlFlow<()> {
+    if enough.is_some_and(|e| e(total)) { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+}
+
 /// One chunk's counts, walking `memo` where it knows the path: the same counts as [`run_chunk`].
 pub fn run_chunk_memo<M: Model>(model: &M, plan: &Plan, i: u64, memo: &mut PathMemo) -> Tally {
-    let mut sampler = Sampler::new(chunk_rng(plan.seed, i));
-    let mut tally = Tally::new(model.metrics());
-    let n = plan.chunk_len(i);
-    for _ in 0..n {
-        sampler.next_trial();
-        memo.trial(model, &mut sampler, &mut tally);
-    }
-    memo.flush(&mut tally, n);
-    tally.trials = n;
-    model.metrics().complete(&mut tally.counts, n);
-    tally
+    let mut tally = chunk_counts(model, plan, i, |sampler, tally| memo.trial(model, sampler, tally));
+    memo.flush(&mut tally, plan.chunk_len(i));
+    completed(model, tally)
 }
 
 /// One chunk's counts, running the rules for every trial.
 pub fn run_chunk<M: Model>(model: &M, plan: &Plan, i: u64) -> Tally {
+    completed(model, chunk_counts(model, plan, i, |sampler, tally| model.trial(sampler, tally)))
+}
+
+/// Plays chunk `i`'s trials with `play`, each on its own stream of the chunk's sampler.
+fn chunk_counts<M: Model>(model: &M, plan: &Plan, i: u64, mut play: impl FnMut(&mut Sampler, &mut Tally)) -> Tally {
     let mut sampler = Sampler::new(chunk_rng(plan.seed, i));
     let mut tally = Tally::new(model.metrics());
-    let n = plan.chunk_len(i);
-    for _ in 0..n {
+    tally.trials = plan.chunk_len(i);
+    for _ in 0..tally.trials {
         sampler.next_trial();
-        model.trial(&mut sampler, &mut tally);
+        play(&mut sampler, &mut tally);
     }
-    tally.trials = n;
-    model.metrics().complete(&mut tally.counts, n);
+    tally
+}
+
+/// The counts with what trials do not report filled in ([`crate::metrics::Metrics::complete`]).
+fn completed<M: Model>(model: &M, mut tally: Tally) -> Tally {
+    model.metrics().complete(&mut tally.counts, tally.trials);
     tally
 }
 
@@ -125,7 +132,7 @@ pub fn run_rows<M: Model, E: Send>(
     model: &M,
     plan: &Plan,
     progress: &(dyn Fn(u64) + Sync),
-    enough: Enough,
+    enough: Option<Enough>,
     mut write: impl FnMut(&TrialRows) -> Result<(), E>,
 ) -> Result<Tally, E> {
     let mut total = Tally::new(model.metrics());
@@ -134,11 +141,11 @@ pub fn run_rows<M: Model, E: Send>(
         progress(out.0.trials);
         out
     };
-    let window = ROWS_WINDOW_PER_THREAD * rayon::current_num_threads() as u64;
+    let window = small_window();
     in_windows(plan, window, work, |_, (tally, rows): (Tally, TrialRows)| {
         total.merge(&tally);
         write(&rows)?;
-        Ok(if enough(&total) { ControlFlow::Break(()) } else { ControlFlow::Continue(()) })
+        Ok(stop_if(enough, &total))
     })?;
     Ok(total)
 }

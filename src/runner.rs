@@ -40,16 +40,24 @@ pub fn sample(
     let plan = plan(scenario);
     let start = Instant::now();
     let metrics = scenario.model.metrics();
-    let enough = |t: &Tally| opts.precision.is_some_and(|target| precise_enough(metrics, t, target));
-    let visitor = Sample { plan: &plan, progress, per_trial: opts.per_trial.as_deref(), enough: &enough };
+    let precise = |t: &Tally| precise_enough(metrics, t, opts.precision.unwrap_or(0.0));
+    let enough = opts.precision.is_some().then_some(&precise as engine::Enough);
+    let visitor = Sample { plan: &plan, progress, per_trial: opts.per_trial.as_deref(), enough };
     let tally = pool.install(|| scenario.model.visit(visitor))?;
     let wall = start.elapsed().as_secs_f64();
     let exact = solve(scenario).ok();
     let summary = Summary::new(metrics, &tally, exact.as_ref());
-    let mut record = record(scenario, threads, wall, exact.map(|e| e.leaves), summary);
-    (record.trials, record.trials_per_second, record.precision) =
-        (tally.trials, tally.trials as f64 / wall.max(1e-9), opts.precision);
-    Ok(record)
+    let run = RunFacts { threads, wall, trials: tally.trials, precision: opts.precision };
+    Ok(record(scenario, run, exact.map(|e| e.leaves), summary))
+}
+
+/// What a run measured about itself, for the manifest.
+struct RunFacts {
+    threads: usize,
+    wall: f64,
+    /// The trials actually run: fewer than the config's when `--precision` stopped early.
+    trials: u64,
+    precision: Option<f64>,
 }
 
 /// Whether every probability metric's 95% Wilson interval has a half-width of at most `target`.
@@ -65,19 +73,19 @@ pub fn plan(scenario: &Scenario) -> Plan {
     Plan { trials: scenario.run.trials, seed: scenario.run.seed, chunk_size: scenario.run.chunk_size }
 }
 
-fn record(scenario: &Scenario, threads: usize, wall: f64, exact_leaves: Option<u64>, summary: Summary) -> RunRecord {
+fn record(scenario: &Scenario, run: RunFacts, exact_leaves: Option<u64>, summary: Summary) -> RunRecord {
     RunRecord {
         tool: "intercept-sim",
         version: env!("CARGO_PKG_VERSION"),
         config_file: scenario.file.display().to_string(),
         config: scenario.config.clone(),
         seed: scenario.run.seed,
-        trials: scenario.run.trials,
+        trials: run.trials,
         chunk_size: scenario.run.chunk_size,
-        threads,
-        wall_seconds: wall,
-        trials_per_second: scenario.run.trials as f64 / wall.max(1e-9),
-        precision: None,
+        threads: run.threads,
+        wall_seconds: run.wall,
+        trials_per_second: run.trials as f64 / run.wall.max(1e-9),
+        precision: run.precision,
         exact_leaves,
         summary,
     }
@@ -87,7 +95,7 @@ struct Sample<'a> {
     plan: &'a Plan,
     progress: &'a (dyn Fn(u64) + Sync),
     per_trial: Option<&'a Path>,
-    enough: engine::Enough<'a>,
+    enough: Option<engine::Enough<'a>>,
 }
 
 impl ModelVisitor for Sample<'_> {
