@@ -4,7 +4,7 @@
 //! same nodes and report the same slots. A [`PathMemo`] keeps the part of the chance tree that trials have
 //! walked: for each node its [`Dist`] and, per outcome, where that outcome leads (another node, a leaf, or
 //! nowhere yet); for each leaf the slots its trial reported. [`PathMemo::trial`] walks that tree, drawing
-//! each node's outcome from the chunk's [`Sampler`] exactly as the rules would have, and counts one hit at the
+//! each node's outcome from the trial's stream of the [`Sampler`] exactly as the rules would have, and counts one hit at the
 //! leaf it ends in; the rules themselves run only when a walk leaves the known tree. [`PathMemo::flush`] turns
 //! the hits into slot counts at the end of a chunk. The tree is stored as a [`tape`] of cache lines, one per
 //! edge, so a step of a walk is one line read.
@@ -21,7 +21,7 @@ use std::mem;
 
 use self::tape::{LEAF, MAX_LEN, Tape, UNSEEN};
 use crate::chance::{Chance, Dist, Sampler};
-use crate::metrics::{SlotLog, Tally};
+use crate::metrics::{Recorder, SlotLog, Tally};
 use crate::models::Model;
 
 /// The default memory budget of one memo.
@@ -115,7 +115,7 @@ impl PathMemo {
             self.check_budget();
         } else {
             self.misses += 1;
-            log.iter().for_each(|&s| tally.counts[s] += 1);
+            log.iter().for_each(|&s| tally.slot(s));
         }
         self.log = log;
     }

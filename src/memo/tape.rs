@@ -7,9 +7,9 @@
 //! so a walk is a chain of single line reads with no second load in between. Line 0 is the root record.
 //!
 //! A node with `n` outcomes is `h` head lines and then its `n` records. Head word 0 packs the parent's head
-//! line, the outcome in the parent and `n`; word 1 is the total; word 2 packs `z` and `e`; words 3.. hold the thresholds beyond
-//! the first 6, if any (`e` of them), continuing into further head lines. Few nodes have any: zero weights
-//! first are not thresholds, and the movement of n dice cannot be below n.
+//! line and the outcome in the parent (to retrace a path); word 1 is `e`; words 2.. hold the thresholds
+//! beyond the first 6, if any (`e` of them), continuing into further head lines. Few nodes have any: zero
+//! weights first are not thresholds, and the movement of n dice cannot be below n.
 //!
 //! Thresholds are scaled. The sampler's outcome is the number of cumulative weights `c` at or below
 //! `r`, the high word of `x * total` for the accepted raw draw `x` ([`Sampler::accepted`]); since `r >= c`
@@ -30,7 +30,7 @@ pub(super) const MAX_LEN: usize = 1 << 12;
 /// Thresholds kept in a record.
 const INLINE: usize = 6;
 /// Head words before the extra thresholds.
-const HEAD: usize = 3;
+const HEAD: usize = 2;
 
 /// One cache line of the tape.
 #[derive(Clone, Copy, Debug)]
@@ -110,8 +110,7 @@ impl Tape {
         let e = thresholds.len().saturating_sub(INLINE);
         let head = self.lines.len();
         let outcome = if parent == 0 { 0 } else { at - self.first_record(parent) };
-        let mut words = vec![parent as u64 | (outcome as u64) << 32 | (cum.len() as u64) << 48, total];
-        words.push(z as u64 | (e as u64) << 16);
+        let mut words = vec![parent as u64 | (outcome as u64) << 32, e as u64];
         words.extend_from_slice(&thresholds[INLINE.min(thresholds.len())..]);
         words.resize(head_lines(e) * 8, u64::MAX);
         self.lines.extend(words.chunks_exact(8).map(|w| Line(w.try_into().expect("8 words"))));
@@ -126,7 +125,7 @@ impl Tape {
 
     /// The line of the first record of the node at head line `head`.
     fn first_record(&self, head: usize) -> usize {
-        head + head_lines((self.lines[head].0[2] >> 16) as usize)
+        head + head_lines(self.lines[head].0[1] as usize)
     }
 
     /// Writes into `path` the outcomes from the root down to record `at` of the node at head line `head`.
