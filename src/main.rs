@@ -110,19 +110,37 @@ struct ReachArgs {
     max_distance: u32,
 }
 
+/// How a command that samples runs: trials, seed and threads.
 #[derive(Args, Debug)]
-struct RunArgs {
-    /// The scenario config (TOML).
-    config: PathBuf,
-    /// Number of trials (overrides run.trials).
+struct Sampling {
+    /// Number of trials (overrides run.trials); for a sweep, per point.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     trials: Option<u64>,
-    /// Seed (overrides run.seed). The same config and seed give the same results on any number of threads.
+    /// Seed (overrides run.seed), shared by every point of a sweep. The same config and seed give the same
+    /// results on any number of threads.
     #[arg(long)]
     seed: Option<u64>,
     /// Worker threads [default: all cores]. Does not change the results.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
     threads: Option<u64>,
+}
+
+impl Sampling {
+    fn overrides(&self) -> Overrides {
+        Overrides { trials: self.trials, seed: self.seed }
+    }
+
+    fn threads(&self) -> Option<usize> {
+        self.threads.map(|t| t as usize)
+    }
+}
+
+#[derive(Args, Debug)]
+struct RunArgs {
+    /// The scenario config (TOML).
+    config: PathBuf,
+    #[command(flatten)]
+    sampling: Sampling,
     /// Output folder [default: reports/<run.name>].
     #[arg(long)]
     out: Option<PathBuf>,
@@ -158,15 +176,8 @@ struct SweepArgs {
     /// are named: naval.group.<name>.distance, cavalry.interceptor.<name>.order.
     #[arg(long = "set", required = true, value_parser = set::parse_list)]
     sets: Vec<(String, Vec<String>)>,
-    /// Trials per point (overrides run.trials).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
-    trials: Option<u64>,
-    /// Seed shared by every point (overrides run.seed).
-    #[arg(long)]
-    seed: Option<u64>,
-    /// Worker threads [default: all cores]. Does not change the results.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
-    threads: Option<u64>,
+    #[command(flatten)]
+    sampling: Sampling,
     /// Output folder [default: reports/<run.name>-sweep].
     #[arg(long)]
     out: Option<PathBuf>,
@@ -215,12 +226,12 @@ fn main() -> ExitCode {
 
 fn run(args: RunArgs) -> Result<(), Failure> {
     let most = args.precision.map(|_| args.max_trials.unwrap_or(1_000_000_000));
-    let overrides = Overrides { trials: args.trials.or(most), seed: args.seed };
+    let overrides = Overrides { trials: args.sampling.trials.or(most), ..args.sampling.overrides() };
     let scenario = config::load(&args.config, overrides)?;
     let dir = args.out.clone().unwrap_or_else(|| Path::new("reports").join(&scenario.run.name));
     create_dir(&dir)?;
     let opts = SampleOptions {
-        threads: args.threads.map(|t| t as usize),
+        threads: args.sampling.threads(),
         per_trial: args.per_trial.then(|| dir.clone()),
         precision: args.precision,
     };
@@ -235,12 +246,12 @@ fn run(args: RunArgs) -> Result<(), Failure> {
 }
 
 fn sweep(args: SweepArgs) -> Result<(), Failure> {
-    let scenario = config::load(&args.config, Overrides { trials: args.trials, seed: args.seed })?;
+    let scenario = config::load(&args.config, args.sampling.overrides())?;
     let axes: Vec<Axis> = args.sets.into_iter().map(|(key, values)| Axis { key, values }).collect();
     let points = intercept_sim::sweep::resolve(&scenario, &axes)?;
     let dir = args.out.unwrap_or_else(|| Path::new("reports").join(format!("{}-sweep", scenario.run.name)));
     create_dir(&dir)?;
-    let opts = SampleOptions { threads: args.threads.map(|t| t as usize), ..SampleOptions::default() };
+    let opts = SampleOptions { threads: args.sampling.threads(), ..SampleOptions::default() };
     let points = intercept_sim::sweep::run(points, &opts).map_err(failed)?;
     let mut written = SweepParquet { axes: &axes, points: &points }.write(&dir).map_err(failed)?;
     written.extend(SweepCharts { points: &points }.write(&dir).map_err(failed)?);
