@@ -7,12 +7,13 @@ use std::path::Path;
 
 use intercept_sim::config::set::{self, Setting};
 use intercept_sim::config::{self, Overrides, Scenario};
+use intercept_sim::engine::Plan;
 use intercept_sim::runner;
 
-fn estimate(base: &Scenario, setting: &Setting, seed: u64, trials: u64, metric: &str) -> f64 {
-    let mut scenario = set::apply(base, std::slice::from_ref(setting)).expect("a valid setting");
-    (scenario.run.seed, scenario.run.trials) = (seed, trials);
-    let tally = runner::tally(&scenario, &runner::plan(&scenario));
+/// `metric`'s estimate from `trials` trials of `scenario` with `seed`.
+fn estimate(scenario: &Scenario, seed: u64, trials: u64, metric: &str) -> f64 {
+    let plan = Plan { seed, trials, ..runner::plan(scenario) };
+    let tally = runner::tally(scenario, &plan);
     let def = scenario.model.metrics().defs().iter().find(|d| d.name == metric).expect("a metric");
     tally.counts[def.slot] as f64 / tally.trials as f64
 }
@@ -30,15 +31,19 @@ fn main() {
     let (key, values) = set::parse_list(&arg(1, "naval.rules.slow_ships=-1,0")).expect("KEY=A,B");
     let metric = arg(2, "group.messina.reached");
     let (reps, trials): (u64, u64) = (arg(3, "100").parse().unwrap(), arg(4, "200000").parse().unwrap());
-    let (a, b) = (Setting { key: key.clone(), value: values[0].clone() }, Setting { key, value: values[1].clone() });
+    let point = |value: &String| {
+        let setting = Setting { key: key.clone(), value: value.clone() };
+        set::apply(&base, &[setting]).expect("a valid setting")
+    };
+    let (a, b) = (point(&values[0]), point(&values[1]));
     let (mut shared, mut independent) = (Vec::new(), Vec::new());
     for r in 0..reps {
-        let pa = estimate(&base, &a, r, trials, &metric);
-        shared.push(estimate(&base, &b, r, trials, &metric) - pa);
-        independent.push(estimate(&base, &b, r + 1_000_000, trials, &metric) - pa);
+        let pa = estimate(&a, r, trials, &metric);
+        shared.push(estimate(&b, r, trials, &metric) - pa);
+        independent.push(estimate(&b, r + 1_000_000, trials, &metric) - pa);
     }
     let (s, i) = (sd(&shared), sd(&independent));
-    println!("{metric}, {} vs {}, {reps} replications of {trials} trials:", a.value, b.value);
+    println!("{metric}, {key}={} vs {}, {reps} replications of {trials} trials:", values[0], values[1]);
     println!("  SE of the difference, same seed:        {s:.6}");
     println!("  SE of the difference, independent seeds: {i:.6}");
     println!("  gain: {:.1}x in standard error, {:.0}x in trials", i / s, (i / s).powi(2));

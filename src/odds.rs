@@ -70,19 +70,19 @@ impl CavalryQuestion {
     }
 }
 
-/// A question's scenario and its exact probabilities.
+/// A question's scenario, its exact probabilities and the exact value of every metric.
 #[derive(Debug)]
 pub struct Answer {
     pub scenario: Scenario,
     pub exact: ExactTally,
+    values: Vec<f64>,
 }
 
 impl Answer {
     /// The exact value of metric `name` (a probability, or a distribution's mean).
     pub fn value(&self, name: &str) -> Option<f64> {
-        let metrics = self.scenario.model.metrics();
-        let index = metrics.defs().iter().position(|d| d.name == name)?;
-        Some(metric_values(metrics, &self.exact)[index])
+        let index = self.scenario.model.metrics().defs().iter().position(|d| d.name == name)?;
+        Some(self.values[index])
     }
 
     /// The exact probability of each value `0..=max` of distribution metric `name`.
@@ -105,7 +105,8 @@ pub enum OddsError {
 pub fn answer(config: &str) -> Result<Answer, OddsError> {
     let scenario = config::from_str(config, Path::new("odds"), Overrides::default())?;
     let exact = crate::runner::solve(&scenario)?;
-    Ok(Answer { scenario, exact })
+    let values = metric_values(scenario.model.metrics(), &exact);
+    Ok(Answer { scenario, exact, values })
 }
 
 #[cfg(test)]

@@ -32,22 +32,24 @@ pub fn parse_list(arg: &str) -> Result<(String, Vec<String>), String> {
 pub fn apply(scenario: &Scenario, settings: &[Setting]) -> Result<Scenario, ConfigError> {
     let mut doc = Value::try_from(&scenario.config).expect("a resolved config is TOML");
     for s in settings {
-        set(&mut doc, s).map_err(|message| setting_error(scenario, s, message))?;
+        set(&mut doc, s).map_err(|message| setting_error(scenario, std::slice::from_ref(s), message))?;
     }
     let src = toml::to_string(&doc).expect("TOML out");
     let overrides = Overrides::default();
     from_str(&src, &scenario.file, overrides).map_err(|e| {
         let message = e.key.as_ref().map_or(e.message.clone(), |k| format!("key '{k}': {}", e.message));
-        setting_error(scenario, &settings[0], message)
+        // The resolved config does not say which setting broke it: name them all.
+        setting_error(scenario, settings, message)
     })
 }
 
-fn setting_error(scenario: &Scenario, s: &Setting, message: String) -> ConfigError {
+fn setting_error(scenario: &Scenario, settings: &[Setting], message: String) -> ConfigError {
+    let given: Vec<String> = settings.iter().map(|s| format!("--set {}={}", s.key, s.value)).collect();
     ConfigError {
         file: scenario.file.clone(),
         line: None,
         key: None,
-        message: format!("--set {}={}: {message}", s.key, s.value),
+        message: format!("{}: {message}", given.join(" ")),
     }
 }
 
