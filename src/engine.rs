@@ -189,7 +189,7 @@ impl Recorder for RowRecorder<'_> {
 
 /// Runs `work` on every chunk, `window` chunks at a time in parallel, and `consume`s the results in chunk
 /// order. Stops at the first error from `consume`, or when it breaks (results after it are dropped).
-fn in_windows<T: Send, E>(
+pub(crate) fn in_windows<T: Send, E>(
     plan: &Plan,
     window: u64,
     work: impl Fn(u64) -> T + Sync,

@@ -17,6 +17,7 @@ pub mod models;
 pub mod odds;
 pub mod plot;
 pub mod runner;
+pub mod sensitivity;
 pub mod stats;
 pub mod summary;
 pub mod sweep;

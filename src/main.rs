@@ -11,9 +11,12 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 use intercept_sim::config::{self, ConfigError, Overrides, Scenario, set};
+use intercept_sim::metrics::MetricKind;
 use intercept_sim::odds::{self, CavalryQuestion, NavalQuestion, OddsError};
 use intercept_sim::plot::sweep::SweepCharts;
+use intercept_sim::plot::tornado::TornadoCharts;
 use intercept_sim::runner::{self, SampleOptions};
+use intercept_sim::sensitivity::{self, Scope, SensitivityParquet};
 use intercept_sim::sweep::{Axis, SweepParquet};
 
 const EXAMPLES: &str = "\
@@ -50,6 +53,10 @@ enum Command {
         after_help = "Example:\n  intercept-sim sweep configs/naval/three-level-chain.toml --set naval.rules.slow_ships=-2,-1,0"
     )]
     Sweep(SweepArgs),
+    /// Move every number of the rules one step down and up and rank how far each moves the odds.
+    #[command(after_help = "Examples:\n  intercept-sim sensitivity configs/naval/three-level-chain.toml\n  \
+        intercept-sim sensitivity configs/naval/three-level-chain.toml --only naval.rules --metric mission.completed")]
+    Sensitivity(SensitivityArgs),
     /// Exact odds of one interception from a few numbers, no config file needed.
     #[command(subcommand)]
     Odds(OddsCommand),
@@ -184,6 +191,34 @@ struct SweepArgs {
 }
 
 #[derive(Args, Debug)]
+struct SensitivityArgs {
+    /// The scenario config (TOML).
+    config: PathBuf,
+    /// Vary only keys under this dotted prefix (repeatable), such as naval.rules or cavalry.table.
+    #[arg(long)]
+    only: Vec<String>,
+    /// Print the ranked table of this metric (repeatable) [default: the first probability metric].
+    #[arg(long)]
+    metric: Vec<String>,
+    /// The step of a decimal value such as a probability; whole numbers step by one.
+    #[arg(long, default_value_t = 0.05, value_parser = parse_step, allow_negative_numbers = true)]
+    float_step: f64,
+    #[command(flatten)]
+    sampling: Sampling,
+    /// Output folder [default: reports/<run.name>-sensitivity].
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+/// A decimal step: a finite number above 0.
+fn parse_step(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x > 0.0 && x.is_finite() => Ok(x),
+        _ => Err(format!("{s:?} is not a usable step; allowed: a number above 0, such as 0.05")),
+    }
+}
+
+#[derive(Args, Debug)]
 struct ExactArgs {
     /// The scenario config (TOML).
     config: PathBuf,
@@ -212,6 +247,7 @@ fn main() -> ExitCode {
         Command::Validate(args) => validate(args),
         Command::ReachTable(args) => emit(show::reach_table(args.pacific, args.highest, args.max_distance)),
         Command::Sweep(args) => sweep(args),
+        Command::Sensitivity(args) => sensitivity(args),
         Command::Odds(OddsCommand::Naval(a)) => naval_odds(a),
         Command::Odds(OddsCommand::Cavalry(a)) => cavalry_odds(a),
     };
@@ -256,6 +292,53 @@ fn sweep(args: SweepArgs) -> Result<(), Failure> {
     let mut written = SweepParquet { axes: &axes, points: &points }.write(&dir).map_err(failed)?;
     written.extend(SweepCharts { points: &points }.write(&dir).map_err(failed)?);
     emit(show::sweep_table(&points, &dir, written.len()))
+}
+
+fn sensitivity(args: SensitivityArgs) -> Result<(), Failure> {
+    let scenario = config::load(&args.config, args.sampling.overrides())?;
+    let shown = shown_metrics(&scenario, &args.metric).map_err(|message| Failure { code: 2, message })?;
+    let steps = sensitivity::steps(&scenario, &Scope { only: args.only.clone(), float_step: args.float_step });
+    if steps.is_empty() {
+        let (file, only) = (args.config.display(), args.only.join(", "));
+        let message = format!("{file}: no number of the config is under {only}; try a prefix such as naval.rules");
+        return Err(Failure { code: 2, message });
+    }
+    let dir = args.out.unwrap_or_else(|| Path::new("reports").join(format!("{}-sensitivity", scenario.run.name)));
+    create_dir(&dir)?;
+    let solved = sensitivity::solve(&scenario, steps);
+    let bar = progress::Progress::new(solved.trials_to_sample());
+    let s = in_pool(args.sampling.threads(), || solved.sample(&|n| bar.advance(n)))?;
+    bar.finish();
+    let probabilities = (0..s.metrics.len()).filter(|&m| s.metrics[m].kind == MetricKind::Probability);
+    let mut written = SensitivityParquet(&s).write(&dir).map_err(failed)?;
+    let charted: Vec<usize> = probabilities.collect();
+    written.extend(TornadoCharts { sensitivity: &s, metrics: &charted }.write(&dir).map_err(failed)?);
+    let table = |m: &String| show::sensitivity_table(&scenario.run.name, &s, s.metric(m).expect("checked"));
+    emit(shown.iter().map(table).collect::<Vec<_>>().join("\n") + &show::sensitivity_footer(&s, &dir, written.len()))
+}
+
+/// Runs `work` on a pool of `threads` worker threads (every core when `None`).
+fn in_pool<T: Send>(threads: Option<usize>, work: impl FnOnce() -> T + Send) -> Result<T, Failure> {
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads.unwrap_or(0)).build().map_err(failed)?;
+    Ok(pool.install(work))
+}
+
+/// The metrics whose tables to print: those named, each checked, or the first probability metric.
+fn shown_metrics(scenario: &Scenario, named: &[String]) -> Result<Vec<String>, String> {
+    let defs = scenario.model.metrics().defs();
+    if named.is_empty() {
+        let first = defs.iter().find(|d| d.kind == MetricKind::Probability).unwrap_or(&defs[0]);
+        return Ok(vec![first.name.clone()]);
+    }
+    if let Some(name) = named.iter().find(|n| !defs.iter().any(|d| &d.name == *n)) {
+        let some: Vec<&str> = defs.iter().take(6).map(|d| d.name.as_str()).collect();
+        let file = scenario.file.display();
+        let some = some.join(", ");
+        return Err(format!(
+            "{file}: --metric {name}: no such metric; metrics include {some}, ... (`validate` lists all)"
+        ));
+    }
+    Ok(named.to_vec())
 }
 
 fn naval_odds(a: NavalOddsArgs) -> Result<(), Failure> {

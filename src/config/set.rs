@@ -3,7 +3,8 @@
 //! A [`Setting`] names a key by its dotted path in the config with every default filled in (so a key left to
 //! its default can be set too); an array of tables such as `naval.group` is entered by a table's `name` (or
 //! its index). [`apply`] writes the value into the resolved config, typed like the value it replaces, and
-//! resolves the result again, so the setting passes the same validation as a config file.
+//! resolves the result again, so the setting passes the same validation as a config file. [`numeric_keys`]
+//! lists every number of a scenario's rules as a [`Knob`] that a setting can move (what `sensitivity` varies).
 
 use toml::Value;
 
@@ -90,5 +91,93 @@ fn typed(old: &Value, text: &str) -> Result<Value, String> {
         Value::Boolean(_) => text.parse().map(Value::Boolean).or_else(|_| wrong("true or false")),
         Value::String(_) => Ok(Value::String(text.to_owned())),
         _ => Err("this key is a table or a list; set one of its keys instead".to_owned()),
+    }
+}
+
+/// A number in a scenario's resolved config, by its dotted key: what `sensitivity` moves a step each way.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Knob {
+    pub key: String,
+    pub value: Number,
+}
+
+/// A config number as TOML types it: whole numbers step by one, decimals by a chosen step.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Number {
+    Int(i64),
+    Float(f64),
+}
+
+impl Number {
+    /// The value `steps` steps away (`float_step` each for a decimal), written as a setting would be.
+    pub fn stepped(self, steps: i64, float_step: f64) -> String {
+        match self {
+            Number::Int(i) => i.saturating_add(steps).to_string(),
+            // Rounded to 9 decimals so that 0.5 + 0.05 reads 0.55, not 0.55000000000000004.
+            Number::Float(x) => format_float(((x + steps as f64 * float_step) * 1e9).round() / 1e9),
+        }
+    }
+}
+
+impl std::fmt::Display for Number {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Number::Int(i) => write!(f, "{i}"),
+            Number::Float(x) => f.write_str(&format_float(*x)),
+        }
+    }
+}
+
+/// A decimal as a setting writes it: `0.55`, and `0.0` rather than `0`, so it still reads as a decimal.
+fn format_float(x: f64) -> String {
+    let text = format!("{x}");
+    if text.contains(['.', 'e', 'i', 'N']) { text } else { format!("{text}.0") }
+}
+
+/// Every number of the scenario's resolved config outside `[run]` (which says how to run, not what the
+/// rules are), by the dotted key [`apply`] accepts, in the config's key order.
+pub fn numeric_keys(scenario: &Scenario) -> Vec<Knob> {
+    let doc = Value::try_from(&scenario.config).expect("a resolved config is TOML");
+    let mut knobs = Vec::new();
+    if let Value::Table(top) = &doc {
+        for (key, value) in top.iter().filter(|(k, _)| k.as_str() != "run") {
+            collect(value, key.clone(), &mut knobs);
+        }
+    }
+    knobs
+}
+
+fn collect(value: &Value, key: String, knobs: &mut Vec<Knob>) {
+    match value {
+        Value::Integer(i) => knobs.push(Knob { key, value: Number::Int(*i) }),
+        Value::Float(x) => knobs.push(Knob { key, value: Number::Float(*x) }),
+        Value::Table(t) => t.iter().for_each(|(k, v)| collect(v, format!("{key}.{k}"), knobs)),
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                collect(item, format!("{key}.{}", element(item, i)), knobs);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// How a key names a table of a list: by its `name`, unless the name would read as an index.
+fn element(item: &Value, index: usize) -> String {
+    match item.get("name").and_then(Value::as_str) {
+        Some(name) if name.parse::<usize>().is_err() && !name.contains('.') => name.to_owned(),
+        _ => index.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn steps_read_as_settings() {
+        assert_eq!(Number::Int(-1).stepped(-1, 0.05), "-2");
+        assert_eq!(Number::Float(0.5).stepped(1, 0.05), "0.55");
+        assert_eq!(Number::Float(0.05).stepped(-1, 0.05), "0.0");
+        assert_eq!(Number::Float(0.4).to_string(), "0.4");
     }
 }

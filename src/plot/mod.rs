@@ -12,6 +12,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 pub mod sweep;
+pub mod tornado;
 
 use crate::export::{ExportError, Output, RunRecord, write_atomic};
 use crate::summary::{DistRow, MetricRow};

@@ -1,0 +1,169 @@
+//! `sensitivity` end to end: exact changes on a table value, Monte Carlo changes against exact ones,
+//! the same bytes on any thread count, and bad arguments.
+
+use std::fs::File;
+use std::path::Path;
+
+use assert_cmd::Command;
+use polars::prelude::*;
+
+const PIKES: &str = "configs/cavalry/charge-on-pikes.toml";
+const CHAIN: &str = "configs/naval/three-level-chain.toml";
+
+fn sim() -> Command {
+    Command::cargo_bin("intercept-sim").expect("binary built")
+}
+
+/// One row of `sensitivity.parquet`.
+#[derive(Debug)]
+struct Row {
+    key: String,
+    step: String,
+    stepped: String,
+    metric: String,
+    change: f64,
+    low: f64,
+    high: f64,
+    method: String,
+}
+
+fn rows(dir: &Path) -> Vec<Row> {
+    let df = ParquetReader::new(File::open(dir.join("sensitivity.parquet")).unwrap()).finish().unwrap();
+    let text = |name: &str| -> Vec<String> {
+        let ca = df.column(name).unwrap().str().unwrap().clone();
+        (0..ca.len()).map(|i| ca.get(i).unwrap().to_owned()).collect()
+    };
+    let num = |name: &str| -> Vec<f64> {
+        let ca = df.column(name).unwrap().f64().unwrap().clone();
+        (0..ca.len()).map(|i| ca.get(i).unwrap()).collect()
+    };
+    let (keys, steps, stepped, metrics, methods) =
+        (text("key"), text("step"), text("stepped"), text("metric"), text("method"));
+    let (change, low, high) = (num("change"), num("change_low"), num("change_high"));
+    (0..keys.len())
+        .map(|i| Row {
+            key: keys[i].clone(),
+            step: steps[i].clone(),
+            stepped: stepped[i].clone(),
+            metric: metrics[i].clone(),
+            change: change[i],
+            low: low[i],
+            high: high[i],
+            method: methods[i].clone(),
+        })
+        .collect()
+}
+
+fn find<'a>(rows: &'a [Row], key: &str, step: &str, metric: &str) -> &'a Row {
+    rows.iter().find(|r| r.key == key && r.step == step && r.metric == metric).expect("a row for the step")
+}
+
+/// C-2: under Charge orders the Lifeguard intercepts on 0-5 of a d10. One step of the table's charge entry
+/// moves its chance by exactly one face in ten; Rupert's horse, under Make Ready, does not notice.
+#[test]
+fn a_table_entry_moves_the_odds_by_one_face() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = sim()
+        .args(["sensitivity", PIKES, "--only", "cavalry.table", "--metric", "cavalry.interceptor.lifeguard.succeeded"])
+        .arg("--out")
+        .arg(dir.path())
+        .assert()
+        .success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(text.contains("cavalry.interceptor.lifeguard.succeeded = 0.600000 (exact)"), "{text}");
+    assert!(text.contains("cavalry.table.charge") && text.contains("to 4: -0.100000"), "{text}");
+    assert!(text.contains("every change exact"), "{text}");
+    let rows = rows(dir.path());
+    let lifeguard = "cavalry.interceptor.lifeguard.succeeded";
+    let (down, up) =
+        (find(&rows, "cavalry.table.charge", "down", lifeguard), find(&rows, "cavalry.table.charge", "up", lifeguard));
+    assert_eq!((down.stepped.as_str(), up.stepped.as_str()), ("4", "6"));
+    assert!((down.change + 0.1).abs() < 1e-12 && (up.change - 0.1).abs() < 1e-12, "{down:?} {up:?}");
+    assert_eq!((down.method.as_str(), down.low, down.high), ("exact", down.change, down.change));
+    let rupert = find(&rows, "cavalry.table.charge", "up", "cavalry.interceptor.rupert-horse.succeeded");
+    assert_eq!(rupert.change, 0.0);
+    assert!(rows.iter().all(|r| r.key.starts_with("cavalry.table.")), "--only keeps to the table");
+    for ext in ["png", "svg"] {
+        assert!(dir.path().join(format!("tornado-{lifeguard}.{ext}")).exists(), "a tornado chart per metric");
+    }
+}
+
+/// Copies the three-level chain with a leaf budget too small to solve it, so every change is sampled.
+fn unsolvable_chain(dir: &Path) -> std::path::PathBuf {
+    let text = std::fs::read_to_string(CHAIN).unwrap().replace("seed = 1941", "seed = 1941\nmax_exact_leaves = 1");
+    let path = dir.join("chain.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// Common-random-number Monte Carlo against exact differences, on every rule modifier and every metric.
+/// The 95% intervals are widened to about 5 standard errors, as some hundreds of comparisons are made.
+#[test]
+fn sampled_changes_agree_with_exact_ones() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (exact_dir, sampled_dir) = (tmp.path().join("exact"), tmp.path().join("sampled"));
+    let unsolvable = unsolvable_chain(tmp.path());
+    let scope = ["--only", "naval.rules", "--only", "naval.combat", "--trials", "100000"];
+    sim().args(["sensitivity", CHAIN]).args(scope).arg("--out").arg(&exact_dir).assert().success();
+    sim().arg("sensitivity").arg(&unsolvable).args(scope).arg("--out").arg(&sampled_dir).assert().success();
+    let (exact, sampled) = (rows(&exact_dir), rows(&sampled_dir));
+    assert!(exact.iter().all(|r| r.method == "exact") && sampled.iter().all(|r| r.method == "sampled"));
+    assert_eq!(exact.len(), sampled.len());
+    let mut moved = 0;
+    for (e, s) in exact.iter().zip(&sampled) {
+        assert_eq!((&e.key, &e.step, &e.metric), (&s.key, &s.step, &s.metric));
+        let half = (s.high - s.low) / 2.0;
+        let tolerance = half * 5.0 / 1.96 + 1e-12;
+        assert!(
+            (s.change - e.change).abs() <= tolerance,
+            "{} {} {}: sampled {s:?}, exact {}",
+            e.key,
+            e.step,
+            e.metric,
+            e.change
+        );
+        moved += usize::from(e.change.abs() > 0.01);
+    }
+    assert!(moved >= 10, "the check must cover real changes, found {moved}");
+    // Shared random numbers: the slow-ships step's interval is far narrower than two independent runs'.
+    let slow = find(&sampled, "naval.rules.slow_ships", "down", "mission.completed");
+    assert!((slow.high - slow.low) / 2.0 < 0.0015, "{slow:?}");
+}
+
+/// Reproducibility: the same seed gives the same bytes whatever the thread count.
+#[test]
+fn the_same_seed_gives_the_same_file_on_any_thread_count() {
+    let tmp = tempfile::tempdir().unwrap();
+    let unsolvable = unsolvable_chain(tmp.path());
+    let file = |threads: &str| {
+        let dir = tmp.path().join(threads);
+        sim()
+            .arg("sensitivity")
+            .arg(&unsolvable)
+            .args(["--only", "naval.rules.slow_ships", "--trials", "70000"])
+            .args(["--threads", threads, "--out"])
+            .arg(&dir)
+            .assert()
+            .success();
+        std::fs::read(dir.join("sensitivity.parquet")).unwrap()
+    };
+    assert_eq!(file("1"), file("3"));
+}
+
+#[test]
+fn bad_arguments_exit_2_and_write_nothing() {
+    let cases: [(&[&str], &str); 4] = [
+        (&["--only", "naval.nothing"], "no number of the config is under naval.nothing"),
+        (&["--metric", "mission.teleported"], "--metric mission.teleported: no such metric"),
+        (&["--float-step", "0"], "not a usable step"),
+        (&["--float-step", "-0.1"], "not a usable step"),
+    ];
+    for (args, message) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out");
+        let assert = sim().args(["sensitivity", CHAIN]).args(args).arg("--out").arg(&out).assert().code(2);
+        let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+        assert!(!out.exists(), "{args:?}: nothing written");
+    }
+}
