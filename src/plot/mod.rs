@@ -98,11 +98,8 @@ impl Chart for Headline<'_> {
             .build_cartesian_2d(0f64..1f64, -0.5f64..n - 0.5)?;
         // Row i is drawn at y = n-1-i so the first metric is on top.
         let at = |i: usize| (rows.len() - 1 - i) as f64;
-        let label = |y: &f64| {
-            let i = rows.len() as f64 - 1.0 - y.round();
-            let on_row = (y - y.round()).abs() < 1e-6 && i >= 0.0;
-            rows.get(i as usize).filter(|_| on_row).map_or(String::new(), |r| r.metric.clone())
-        };
+        let names: Vec<String> = rows.iter().map(|r| r.metric.clone()).collect();
+        let label = |y: &f64| row_label(&names, *y);
         chart
             .configure_mesh()
             .y_labels(rows.len().max(1))
@@ -122,6 +119,14 @@ impl Chart for Headline<'_> {
         chart.draw_series(exact)?;
         Ok(())
     }
+}
+
+/// The label of the row drawn at height `y`, where row `i` of `labels` is drawn at `labels.len() - 1 - i`
+/// (the first on top); empty between rows.
+fn row_label(labels: &[String], y: f64) -> String {
+    let i = labels.len() as f64 - 1.0 - y.round();
+    let on_row = (y - y.round()).abs() < 1e-6 && i >= 0.0;
+    labels.get(i as usize).filter(|_| on_row).cloned().unwrap_or_default()
 }
 
 /// One distribution metric as bars of estimated probability with 95% intervals, and exact values as dots.

@@ -11,7 +11,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::{Chart, ESTIMATE, FONT, both, register_font};
+use super::{Chart, ESTIMATE, FONT, both, register_font, row_label};
 use crate::export::ExportError;
 use crate::sensitivity::{Change, Ranked, Sensitivity};
 
@@ -84,11 +84,7 @@ impl Chart for Tornado<'_> {
             .y_label_area_size(label_width.min(480))
             .build_cartesian_2d(-reach..reach, -0.5f64..n as f64 - 0.5)?;
         // Row i is drawn at y = n-1-i so the largest change is on top.
-        let label = |y: &f64| {
-            let i = n as f64 - 1.0 - y.round();
-            let on_row = (y - y.round()).abs() < 1e-6 && i >= 0.0;
-            labels.get(i as usize).filter(|_| on_row).cloned().unwrap_or_default()
-        };
+        let label = |y: &f64| row_label(&labels, *y);
         chart
             .configure_mesh()
             .y_labels(n)
