@@ -1,0 +1,113 @@
+//! The generator floor: for every shipped scenario, what its random draws alone cost, against the engine.
+//!
+//! A trial's draws are recorded once (the range of each draw, trial by trial); the floor then replays just
+//! those draws on the same per-chunk, per-trial streams (`next_trial`, then one Lemire draw per chance node
+//! that is not certain), with no rules, no memo and no counting. `engine_one_thread` runs the same trials
+//! through the engine. Both run on one thread, so their ratio is the engine's cost over the floor. The
+//! draws per trial of each scenario are printed on stderr.
+//!
+//! Run with `cargo bench --bench floor`.
+
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use intercept_sim::chance::{Chance, Dist, Sampler, chunk_rng};
+use intercept_sim::config::{self, Overrides, Scenario};
+use intercept_sim::engine::Plan;
+use intercept_sim::metrics::Tally;
+use intercept_sim::models::{Model, ModelVisitor};
+use intercept_sim::runner;
+
+const TRIALS: u64 = 1 << 20;
+
+/// Each trial's draw ranges, in order: `ranges[starts[t]..starts[t + 1]]` are trial `t`'s.
+struct Draws {
+    ranges: Vec<u64>,
+    starts: Vec<usize>,
+}
+
+/// A sampler that notes the range of every draw it makes.
+struct Recording<'a> {
+    sampler: Sampler,
+    ranges: &'a mut Vec<u64>,
+}
+
+impl Chance for Recording<'_> {
+    fn pick(&mut self, dist: &Dist) -> usize {
+        if dist.certain().is_none() {
+            self.ranges.push(dist.total());
+        }
+        self.sampler.pick(dist)
+    }
+}
+
+struct Record<'a>(&'a Plan);
+
+impl ModelVisitor for Record<'_> {
+    type Output = Draws;
+    fn visit<M: Model>(self, model: &M) -> Draws {
+        let mut draws = Draws { ranges: Vec::new(), starts: vec![0] };
+        let mut tally = Tally::new(model.metrics());
+        for i in 0..self.0.chunks() {
+            let mut rec = Recording { sampler: Sampler::new(chunk_rng(self.0.seed, i)), ranges: &mut draws.ranges };
+            for _ in 0..self.0.chunk_len(i) {
+                rec.sampler.next_trial();
+                model.trial(&mut rec, &mut tally);
+                draws.starts.push(rec.ranges.len());
+            }
+        }
+        draws
+    }
+}
+
+/// The recorded draws replayed on the same streams: what the random numbers alone cost.
+fn floor(plan: &Plan, draws: &Draws) -> u64 {
+    let mut acc = 0;
+    for i in 0..plan.chunks() {
+        let mut sampler = Sampler::new(chunk_rng(plan.seed, i));
+        let first = plan.first_trial(i) as usize;
+        for t in first..first + plan.chunk_len(i) as usize {
+            sampler.next_trial();
+            for &n in &draws.ranges[draws.starts[t]..draws.starts[t + 1]] {
+                acc ^= sampler.below(n);
+            }
+        }
+    }
+    acc
+}
+
+fn shipped() -> Vec<PathBuf> {
+    let mut paths: Vec<PathBuf> = ["configs/cavalry", "configs/naval"]
+        .iter()
+        .flat_map(|d| std::fs::read_dir(d).expect("configs").map(|e| e.expect("entry").path()))
+        .collect();
+    paths.sort();
+    paths
+}
+
+fn scenario(path: &Path) -> Scenario {
+    config::load(path, Overrides::default()).expect("shipped config")
+}
+
+fn each_scenario(c: &mut Criterion) {
+    let plan = Plan { trials: TRIALS, seed: 1, chunk_size: 65_536 };
+    let one_thread = rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("a pool");
+    for path in shipped() {
+        let s = scenario(&path);
+        let name = path.file_stem().expect("a file").to_string_lossy().into_owned();
+        let draws = s.model.visit(Record(&plan));
+        eprintln!("{name}: {:.2} draws per trial", draws.ranges.len() as f64 / TRIALS as f64);
+        let mut g = c.benchmark_group(format!("floor/{name}"));
+        g.throughput(Throughput::Elements(TRIALS));
+        g.sample_size(10);
+        g.bench_function("generator_floor", |b| b.iter(|| black_box(floor(&plan, &draws))));
+        g.bench_function("engine_one_thread", |b| {
+            b.iter(|| black_box(one_thread.install(|| runner::tally(&s, &plan))))
+        });
+        g.finish();
+    }
+}
+
+criterion_group!(benches, each_scenario);
+criterion_main!(benches);
