@@ -88,6 +88,7 @@ fn record(scenario: &Scenario, run: RunFacts, exact_leaves: Option<u64>, summary
         precision: run.precision,
         exact_leaves,
         summary,
+        plain: scenario.model.plain_words(&scenario.config),
     }
 }
 
