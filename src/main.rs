@@ -13,6 +13,7 @@ use clap::{Args, Parser, Subcommand};
 use intercept_sim::config::{self, ConfigError, Overrides, Scenario, set};
 use intercept_sim::odds::{self, CavalryQuestion, NavalQuestion, OddsError};
 use intercept_sim::plot::sweep::SweepCharts;
+use intercept_sim::report::SweepReport;
 use intercept_sim::runner::{self, SampleOptions};
 use intercept_sim::sweep::{Axis, SweepParquet};
 
@@ -255,6 +256,7 @@ fn sweep(args: SweepArgs) -> Result<(), Failure> {
     let points = intercept_sim::sweep::run(points, &opts).map_err(failed)?;
     let mut written = SweepParquet { axes: &axes, points: &points }.write(&dir).map_err(failed)?;
     written.extend(SweepCharts { points: &points }.write(&dir).map_err(failed)?);
+    written.extend(SweepReport { scenario: &scenario, axes: &axes, points: &points }.write(&dir).map_err(failed)?);
     emit(show::sweep_table(&points, &dir, written.len()))
 }
 

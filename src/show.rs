@@ -206,6 +206,6 @@ pub fn sweep_table(points: &[Point], dir: &Path, files: usize) -> String {
             let _ = writeln!(out, "  {:40} {:.6}  [{:.6}, {:.6}]  {exact}", r.metric, r.estimate, r.ci_low, r.ci_high);
         }
     }
-    let _ = writeln!(out, "wrote {files} files (sweep.parquet and charts) to {}", dir.display());
+    let _ = writeln!(out, "wrote {files} files (sweep.parquet, charts and report.html) to {}", dir.display());
     out
 }
