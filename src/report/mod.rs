@@ -35,6 +35,7 @@ use std::path::{Path, PathBuf};
 
 pub use self::run::RunReport;
 pub use self::sweep::SweepReport;
+use crate::config::RawConfig;
 use crate::export::{ExportError, write_atomic};
 use crate::plot::{Chart, svg_string};
 
@@ -345,6 +346,14 @@ impl Cell {
         let class =
             if self.classes.is_empty() { String::new() } else { format!(" class=\"{}\"", self.classes.join(" ")) };
         format!("<td{class}>{}</td>", escape(&self.text))
+    }
+}
+
+/// Which rules a config plays, as the facts line names them.
+fn rules_name(config: &RawConfig) -> &'static str {
+    match (&config.cavalry, &config.naval) {
+        (Some(_), _) => "cavalry rules (Musket & Pike)",
+        _ => "naval rules (A World at War)",
     }
 }
 

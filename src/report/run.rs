@@ -8,7 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Cell, Page, Row, Table, shell_word, thousands};
+use super::{Cell, Page, Row, Table, rules_name, shell_word, thousands};
 use crate::export::{ExportError, Output, RunRecord};
 use crate::plot::{Distribution, Headline};
 use crate::stats::fraction;
@@ -39,12 +39,8 @@ pub fn page(record: &RunRecord) -> Result<Page, ExportError> {
 }
 
 fn facts(record: &RunRecord) -> Vec<String> {
-    let model = match (&record.config.cavalry, &record.config.naval) {
-        (Some(_), _) => "cavalry rules (Musket & Pike)",
-        _ => "naval rules (A World at War)",
-    };
     let mut facts = vec![
-        model.to_owned(),
+        rules_name(&record.config).to_owned(),
         format!("{} trials", thousands(record.trials)),
         format!("seed {}", record.seed),
         format!("{} threads", record.threads),

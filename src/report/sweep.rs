@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Cell, Page, Row, Table, shell_word, thousands};
+use super::{Cell, Page, Row, Table, rules_name, shell_word, thousands};
 use crate::config::Scenario;
 use crate::export::ExportError;
 use crate::plot::sweep::{Line, label};
@@ -42,6 +42,7 @@ impl SweepReport<'_> {
     fn facts(&self) -> Vec<String> {
         let run = &self.scenario.run;
         let mut facts = vec![
+            rules_name(&self.scenario.config).to_owned(),
             format!("{} points", self.points.len()),
             format!("{} trials per point", thousands(run.trials)),
             format!("seed {}", run.seed),
