@@ -51,8 +51,9 @@ const CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 
 const STYLE: &str = include_str!("report.css");
 
-/// An HTML page under construction: a title, a line of facts, then sections of blocks.
-#[derive(Clone, Debug, Default)]
+/// An HTML page under construction: a title, a line of facts, then sections of blocks. Built with
+/// [`Page::new`], which opens the untitled section that blocks before the first heading go into.
+#[derive(Clone, Debug)]
 pub struct Page {
     title: String,
     facts: Vec<String>,

@@ -24,7 +24,7 @@ impl Output for RunReport {
 }
 
 /// The whole page of a run.
-pub fn page(record: &RunRecord) -> Result<Page, ExportError> {
+pub(crate) fn page(record: &RunRecord) -> Result<Page, ExportError> {
     let name = record.config.run.name.as_deref().unwrap_or("run");
     let mut page = Page::new(name);
     page.facts(facts(record));
@@ -54,7 +54,7 @@ fn facts(record: &RunRecord) -> Vec<String> {
 
 /// The exact command that reproduces the run: `--trials` for a fixed count, or `--precision` with the most
 /// trials it may take, as `run` read them (the config's trial count is then that most).
-pub fn command(record: &RunRecord) -> String {
+pub(crate) fn command(record: &RunRecord) -> String {
     let trials = match record.precision {
         Some(p) => format!("--precision {p} --max-trials {}", record.config.run.trials),
         None => format!("--trials {}", record.trials),
