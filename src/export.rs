@@ -48,6 +48,9 @@ pub struct RunRecord {
     pub exact_leaves: Option<u64>,
     #[serde(skip)]
     pub summary: Summary,
+    /// The scenario in plain words ([`crate::models::ModelSpec::plain_words`]), for the report.
+    #[serde(skip)]
+    pub plain: Vec<String>,
 }
 
 /// One output file (or a family of files, for charts).

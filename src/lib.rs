@@ -3,8 +3,8 @@
 //! A config ([`config`]) resolves into a [`config::Scenario`] holding one rule set ([`models`]). Rules meet
 //! chance only through [`chance::Chance`], so the same trial code runs under the seeded, chunked, parallel
 //! [`engine`] and under the exact enumerator ([`exact`]). Counts become estimates with intervals ([`stats`],
-//! [`summary`]), written as Parquet and JSON ([`export`]) and charts ([`plot`]). [`runner`] strings these
-//! together for the command line.
+//! [`summary`]), written as Parquet and JSON ([`export`]), charts ([`plot`]) and a self-contained HTML page ([`report`]).
+//! [`runner`] strings these together for the command line.
 
 pub mod chance;
 pub mod config;
@@ -16,6 +16,7 @@ pub mod metrics;
 pub mod models;
 pub mod odds;
 pub mod plot;
+pub mod report;
 pub mod runner;
 pub mod sensitivity;
 pub mod stats;

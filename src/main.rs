@@ -15,6 +15,7 @@ use intercept_sim::metrics::MetricKind;
 use intercept_sim::odds::{self, CavalryQuestion, NavalQuestion, OddsError};
 use intercept_sim::plot::sweep::SweepCharts;
 use intercept_sim::plot::tornado::TornadoCharts;
+use intercept_sim::report::{SensitivityReport, SweepReport};
 use intercept_sim::runner::{self, SampleOptions};
 use intercept_sim::sensitivity::{self, Scope, SensitivityParquet};
 use intercept_sim::sweep::{Axis, SweepParquet};
@@ -201,7 +202,7 @@ struct SensitivityArgs {
     #[arg(long)]
     metric: Vec<String>,
     /// The step of a decimal value such as a probability; whole numbers step by one.
-    #[arg(long, default_value_t = 0.05, value_parser = parse_step, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = sensitivity::DEFAULT_FLOAT_STEP, value_parser = parse_step, allow_negative_numbers = true)]
     float_step: f64,
     #[command(flatten)]
     sampling: Sampling,
@@ -291,13 +292,15 @@ fn sweep(args: SweepArgs) -> Result<(), Failure> {
     let points = intercept_sim::sweep::run(points, &opts).map_err(failed)?;
     let mut written = SweepParquet { axes: &axes, points: &points }.write(&dir).map_err(failed)?;
     written.extend(SweepCharts { points: &points }.write(&dir).map_err(failed)?);
+    written.extend(SweepReport { scenario: &scenario, axes: &axes, points: &points }.write(&dir).map_err(failed)?);
     emit(show::sweep_table(&points, &dir, written.len()))
 }
 
 fn sensitivity(args: SensitivityArgs) -> Result<(), Failure> {
     let scenario = config::load(&args.config, args.sampling.overrides())?;
     let shown = shown_metrics(&scenario, &args.metric).map_err(|message| Failure { code: 2, message })?;
-    let steps = sensitivity::steps(&scenario, &Scope { only: args.only.clone(), float_step: args.float_step });
+    let scope = Scope { only: args.only.clone(), float_step: args.float_step };
+    let steps = sensitivity::steps(&scenario, &scope);
     if steps.is_empty() {
         let (file, only) = (args.config.display(), args.only.join(", "));
         let message = format!("{file}: no number of the config is under {only}; try a prefix such as naval.rules");
@@ -313,6 +316,8 @@ fn sensitivity(args: SensitivityArgs) -> Result<(), Failure> {
     let mut written = SensitivityParquet(&s).write(&dir).map_err(failed)?;
     let charted: Vec<usize> = probabilities.collect();
     written.extend(TornadoCharts { sensitivity: &s, metrics: &charted }.write(&dir).map_err(failed)?);
+    let report = SensitivityReport { scenario: &scenario, scope: &scope, sensitivity: &s };
+    written.extend(report.write(&dir).map_err(failed)?);
     let table = |m: &String| show::sensitivity_table(&scenario.run.name, &s, s.metric(m).expect("checked"));
     emit(shown.iter().map(table).collect::<Vec<_>>().join("\n") + &show::sensitivity_footer(&s, &dir, written.len()))
 }

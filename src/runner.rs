@@ -14,6 +14,7 @@ use crate::export::{DistributionsParquet, ExportError, Manifest, Output, RunReco
 use crate::metrics::{MetricKind, Metrics, Tally};
 use crate::models::{Model, ModelVisitor};
 use crate::plot::Charts;
+use crate::report::RunReport;
 use crate::stats;
 use crate::summary::Summary;
 
@@ -88,6 +89,7 @@ fn record(scenario: &Scenario, run: RunFacts, exact_leaves: Option<u64>, summary
         precision: run.precision,
         exact_leaves,
         summary,
+        plain: scenario.model.plain_words(&scenario.config),
     }
 }
 
@@ -138,7 +140,13 @@ pub fn solve(scenario: &Scenario) -> Result<ExactTally, TooLarge> {
 
 /// Every output file of a run, in the order they are written.
 pub fn outputs() -> Vec<Box<dyn Output>> {
-    vec![Box::new(SummaryParquet), Box::new(DistributionsParquet), Box::new(Charts), Box::new(Manifest)]
+    vec![
+        Box::new(SummaryParquet),
+        Box::new(DistributionsParquet),
+        Box::new(Charts),
+        Box::new(RunReport),
+        Box::new(Manifest),
+    ]
 }
 
 /// Writes every output of `record` into `dir` (which must exist); returns the paths written.

@@ -207,7 +207,7 @@ pub fn sweep_table(points: &[Point], dir: &Path, files: usize) -> String {
             let _ = writeln!(out, "  {:40} {:.6}  [{:.6}, {:.6}]  {exact}", r.metric, r.estimate, r.ci_low, r.ci_high);
         }
     }
-    let _ = writeln!(out, "wrote {files} files (sweep.parquet and charts) to {}", dir.display());
+    let _ = writeln!(out, "wrote {files} files (sweep.parquet, charts and report.html) to {}", dir.display());
     out
 }
 
@@ -259,6 +259,7 @@ pub fn sensitivity_footer(s: &Sensitivity, dir: &Path, files: usize) -> String {
     for (step, why) in s.refused() {
         let _ = writeln!(out, "refused: {} to {}: {why}", step.knob.key, step.value);
     }
-    let _ = writeln!(out, "wrote {files} files (sensitivity.parquet and tornado charts) to {}", dir.display());
+    let _ =
+        writeln!(out, "wrote {files} files (sensitivity.parquet, tornado charts, report.html) to {}", dir.display());
     out
 }

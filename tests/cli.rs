@@ -155,9 +155,15 @@ fn a_run_leaves_only_its_outputs() {
         std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     names.sort();
     assert!(!names.iter().any(|n| n.starts_with(".partial-")), "temporary files left: {names:?}");
-    for want in
-        ["summary.parquet", "distributions.parquet", "trials.parquet", "manifest.json", "headline.png", "headline.svg"]
-    {
+    for want in [
+        "summary.parquet",
+        "distributions.parquet",
+        "trials.parquet",
+        "manifest.json",
+        "headline.png",
+        "headline.svg",
+        "report.html",
+    ] {
         assert!(names.iter().any(|n| n == want), "{want} missing from {names:?}");
     }
     assert!(names.iter().any(|n| n == "dist-cavalry.interceptions.svg"), "{names:?}");

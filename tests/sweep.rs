@@ -36,6 +36,7 @@ fn slow_ships_sweep_is_monotone() {
     for ext in ["png", "svg"] {
         assert!(dir.path().join(format!("sweep-mission.intercepted.{ext}")).exists(), "a chart per metric");
     }
+    assert!(dir.path().join("report.html").exists(), "the sweep's page");
     let (keys, metrics) = (strings(&df, "naval.rules.slow_ships"), strings(&df, "metric"));
     let (estimates, exact) = (column_f64(&df, "estimate"), column_f64(&df, "exact"));
     for metric in ["mission.intercepted", "group.messina.reached"] {

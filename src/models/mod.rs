@@ -8,8 +8,10 @@
 
 pub mod cavalry;
 pub mod naval;
+mod words;
 
 use crate::chance::Chance;
+use crate::config::RawConfig;
 use crate::metrics::{Metrics, Recorder};
 
 /// A resolved rule set, ready to run trials.
@@ -49,6 +51,17 @@ impl ModelSpec {
         match self {
             ModelSpec::Cavalry(m) => m.describe(),
             ModelSpec::Naval(m) => m.describe(),
+        }
+    }
+
+    /// The scenario in plain words, for the report: a few sentences in the rules' vocabulary, derived from
+    /// the resolved model (the same facts as [`ModelSpec::describe`]) and the config it was resolved from.
+    pub fn plain_words(&self, config: &RawConfig) -> Vec<String> {
+        match (self, &config.cavalry, &config.naval) {
+            (ModelSpec::Cavalry(m), Some(cfg), _) => m.plain_words(cfg),
+            (ModelSpec::Naval(m), _, Some(cfg)) => m.plain_words(cfg),
+            // A model is only ever resolved from its own table; nothing to describe otherwise.
+            _ => Vec::new(),
         }
     }
 

@@ -1,9 +1,10 @@
 //! Charts: the headline odds with their intervals, and one bar chart per distribution, as PNG and SVG; and,
 //! for a sweep, one line per metric across the points ([`sweep`]).
 //!
-//! [`Charts`] is the chart [`Output`]: it draws each chart once per backend through generic drawing functions
-//! ([`draw_headline`], [`draw_distribution`]), so PNG and SVG show the same thing. The PNG backend renders
-//! text with DejaVu Sans embedded in the binary, so no system font library is needed.
+//! [`Charts`] is the chart [`Output`]: it draws each chart once per backend through one generic drawing
+//! function per chart (the crate-private `Chart` trait), so PNG and SVG show the same thing. The PNG backend
+//! renders text with DejaVu Sans embedded in the binary, so no system font library is needed. `svg_string`
+//! draws any chart to an SVG document in memory, which is how `report.html` embeds the same charts inline.
 
 use std::path::{Path, PathBuf};
 use std::sync::Once;
@@ -15,7 +16,7 @@ pub mod sweep;
 pub mod tornado;
 
 use crate::export::{ExportError, Output, RunRecord, write_atomic};
-use crate::summary::{DistRow, MetricRow};
+use crate::summary::{DistRow, MetricRow, Summary};
 
 const FONT: &str = "sans-serif";
 static FONT_BYTES: &[u8] = include_bytes!("../../assets/DejaVuSans.ttf");
@@ -30,18 +31,17 @@ pub struct Charts;
 impl Output for Charts {
     fn write(&self, record: &RunRecord, dir: &Path) -> Result<Vec<PathBuf>, ExportError> {
         register_font();
-        let summary = &record.summary;
-        let headline = Headline(summary.probabilities().collect());
-        let mut written = both(dir, "headline", &headline)?;
-        for (metric, rows) in summary.distributions_by_metric() {
-            written.extend(both(dir, &format!("dist-{metric}"), &Distribution { metric, rows })?);
+        let mut written = both(dir, "headline", &Headline::new(&record.summary))?;
+        for chart in Distribution::all(&record.summary) {
+            written.extend(both(dir, &format!("dist-{}", chart.metric), &chart)?);
         }
         Ok(written)
     }
 }
 
-/// One chart, drawable on any backend.
-trait Chart {
+/// One chart, drawable on any backend. Crate-visible so that a report page can embed any chart
+/// ([`crate::report::Page::chart`]).
+pub(crate) trait Chart {
     /// The chart's size in pixels.
     fn size(&self) -> (u32, u32);
     /// Draws the chart on `root`, which has [`Chart::size`].
@@ -67,6 +67,19 @@ fn both(dir: &Path, stem: &str, chart: &impl Chart) -> Result<Vec<PathBuf>, Expo
     Ok(vec![png, svg])
 }
 
+/// Draws `chart` as an SVG document in memory, for embedding inline in an HTML report. The same drawing as
+/// the `.svg` file [`both`] writes, without reading that file back.
+pub(crate) fn svg_string(chart: &impl Chart) -> Result<String, String> {
+    register_font();
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, chart.size()).into_drawing_area();
+        chart.draw(&root).map_err(|e| e.to_string())?;
+        root.present().map_err(|e| e.to_string())?;
+    }
+    Ok(svg)
+}
+
 fn render<DB: DrawingBackend>(path: &Path, backend: DB, chart: &impl Chart) -> Result<(), ExportError> {
     let root = backend.into_drawing_area();
     let chart_err = |message: String| ExportError::Chart { path: path.to_owned(), message };
@@ -75,7 +88,14 @@ fn render<DB: DrawingBackend>(path: &Path, backend: DB, chart: &impl Chart) -> R
 }
 
 /// The probability metrics as points with 95% Wilson intervals, and the exact value where known.
-struct Headline<'a>(Vec<&'a MetricRow>);
+pub(crate) struct Headline<'a>(Vec<&'a MetricRow>);
+
+impl<'a> Headline<'a> {
+    /// The headline chart of a run: every probability metric.
+    pub(crate) fn new(summary: &'a Summary) -> Headline<'a> {
+        Headline(summary.probabilities().collect())
+    }
+}
 
 impl Chart for Headline<'_> {
     fn size(&self) -> (u32, u32) {
@@ -130,9 +150,16 @@ fn row_label(labels: &[String], y: f64) -> String {
 }
 
 /// One distribution metric as bars of estimated probability with 95% intervals, and exact values as dots.
-struct Distribution<'a> {
-    metric: &'a str,
+pub(crate) struct Distribution<'a> {
+    pub(crate) metric: &'a str,
     rows: Vec<&'a DistRow>,
+}
+
+impl<'a> Distribution<'a> {
+    /// One chart per distribution metric of a run, in metric order.
+    pub(crate) fn all(summary: &'a Summary) -> Vec<Distribution<'a>> {
+        summary.distributions_by_metric().into_iter().map(|(metric, rows)| Distribution { metric, rows }).collect()
+    }
 }
 
 impl Chart for Distribution<'_> {

@@ -23,29 +23,43 @@ impl SweepCharts<'_> {
     /// Writes one chart per probability metric into `dir`.
     pub fn write(&self, dir: &Path) -> Result<Vec<PathBuf>, ExportError> {
         register_font();
-        let labels: Vec<String> = self.points.iter().map(label).collect();
-        let Some(first) = self.points.first() else { return Ok(Vec::new()) };
         let mut written = Vec::new();
-        for (m, row) in first.record.summary.metrics.iter().enumerate().filter(|(_, r)| r.kind == "probability") {
-            let rows: Vec<&MetricRow> = self.points.iter().map(|p| &p.record.summary.metrics[m]).collect();
-            let keys: Vec<&str> = first.settings.iter().map(|s| s.key.as_str()).collect();
-            let line = Line { metric: &row.metric, axis: keys.join(", "), labels: &labels, rows };
-            written.extend(both(dir, &format!("sweep-{}", row.metric), &line)?);
+        for line in Line::all(self.points) {
+            written.extend(both(dir, &format!("sweep-{}", line.metric), &line)?);
         }
         Ok(written)
     }
 }
 
-fn label(p: &Point) -> String {
+/// A point's label on the x axis: its swept values.
+pub(crate) fn label(p: &Point) -> String {
     p.settings.iter().map(|s| s.value.as_str()).collect::<Vec<_>>().join(", ")
 }
 
 /// One metric across the points.
-struct Line<'a> {
-    metric: &'a str,
+pub(crate) struct Line<'a> {
+    pub(crate) metric: &'a str,
     axis: String,
-    labels: &'a [String],
+    labels: Vec<String>,
     rows: Vec<&'a MetricRow>,
+}
+
+impl<'a> Line<'a> {
+    /// One line per probability metric of the sweep, in metric order; none for an empty sweep.
+    pub(crate) fn all(points: &'a [Point]) -> Vec<Line<'a>> {
+        let Some(first) = points.first() else { return Vec::new() };
+        let labels: Vec<String> = points.iter().map(label).collect();
+        let axis = first.settings.iter().map(|s| s.key.as_str()).collect::<Vec<_>>().join(", ");
+        let metrics = first.record.summary.metrics.iter().enumerate().filter(|(_, r)| r.kind == "probability");
+        metrics
+            .map(|(m, row)| Line {
+                metric: &row.metric,
+                axis: axis.clone(),
+                labels: labels.clone(),
+                rows: points.iter().map(|p| &p.record.summary.metrics[m]).collect(),
+            })
+            .collect()
+    }
 }
 
 impl Chart for Line<'_> {

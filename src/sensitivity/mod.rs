@@ -46,6 +46,9 @@ pub struct Step {
     pub scenario: Result<Scenario, String>,
 }
 
+/// The step of a decimal value unless one is given: a twentieth, as probabilities are often set in fives.
+pub const DEFAULT_FLOAT_STEP: f64 = 0.05;
+
 /// What is varied, and by how much.
 #[derive(Clone, Debug)]
 pub struct Scope {

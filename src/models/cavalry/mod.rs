@@ -7,6 +7,7 @@
 //! lets the target react to each successful interceptor in the listed order.
 
 pub mod config;
+mod words;
 
 use serde::{Deserialize, Serialize};
 
@@ -256,12 +257,25 @@ impl Unit {
 
 /// Whether a unit may attempt at all (C-1); Rally is excluded by its missing table row (C-1.7).
 fn eligible(cfg: &CavalryConfig, u: &config::InterceptorConfig) -> bool {
-    let can_move = !matches!(u.formation, Formation::Broken | Formation::Hedgehog); // C-1.2, C-1.9
-    can_move
-        && u.distance <= cfg.max_distance // C-1.3
-        && !cfg.target.moving_by_interception // C-1.4
-        && !u.already_intercepted // C-1.5
-        && u.can_move_adjacent // C-1.6
+    barred_by(cfg, u).is_empty()
+}
+
+/// Every condition of C-1 that bars the unit from attempting, in words with its rule; empty if it may.
+/// Eligibility is decided here, so the report's reasons cannot disagree with the model.
+pub fn barred_by(cfg: &CavalryConfig, u: &config::InterceptorConfig) -> Vec<String> {
+    let far = format!("the enemy is more than {} hexes away (C-1.3)", cfg.max_distance);
+    [
+        (u.formation == Formation::Broken, "it is Formation Broken (C-1.2)".to_owned()),
+        (u.formation == Formation::Hedgehog, "it is in hedgehog and cannot move (C-1.9)".to_owned()),
+        (u.distance > cfg.max_distance, far),
+        (cfg.target.moving_by_interception, "the target is itself moving by interception (C-1.4)".to_owned()),
+        (u.already_intercepted, "it has already intercepted this Wing activation (C-1.5)".to_owned()),
+        (!u.can_move_adjacent, "it cannot move adjacent to the target (C-1.6)".to_owned()),
+        (u.order == Order::Rally, "it is under Rally orders (C-1.7)".to_owned()),
+    ]
+    .into_iter()
+    .filter_map(|(bars, why)| bars.then_some(why))
+    .collect()
 }
 
 impl Target {

@@ -9,13 +9,16 @@
 use super::config::{Activity, GroupConfig, Leg, MoveRule, NavalConfig, Origin, Theater};
 use crate::chance::Dist;
 
-/// How a group's dice count came about, for `validate` and the T-5 examples.
+/// How a group's dice count came about, for `validate`, the report and the T-5 examples.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct DiceCount {
     pub base: i64,
     pub modifiers: i64,
     /// Base plus modifiers, clamped to 0..=max_dice (N-6.1, A-5).
     pub dice: u32,
+    /// The modifiers that apply, by name, in the order of N-5: what `modifiers` adds up.
+    #[serde(skip)]
+    pub terms: Vec<(&'static str, i64)>,
 }
 
 /// The interception dice of group `g` at `level`, whose target has `target_factors` factors (N-4, N-5, N-6).
@@ -26,16 +29,23 @@ pub fn dice_count(cfg: &NavalConfig, g: &GroupConfig, level: usize, target_facto
         (Leg::Out, 1) => r.base_dice(cfg.mission.activity),         // N-4
         (Leg::Out, _) => r.counter_from_port,                       // N-4, N-4.1
     };
-    let mut modifiers = g.spotting.min(r.spotting_max); // N-5.1
-    modifiers += if g.codebreaking { r.codebreaking } else { 0 }; // N-5.2
-    modifiers += if g.in_mission_hex { r.mission_hex } else { 0 }; // N-5.3
-    modifiers += if g.at_interception_hex { r.counter_in_interception_hex } else { 0 }; // N-5.4
-    modifiers += if g.slow_ships { r.slow_ships } else { 0 }; // N-5.5
-    modifiers += if g.submarine && g.origin != Origin::Patrol { r.submarine } else { 0 }; // N-5.6
-    modifiers += if !g.port_operational && !g.submarine { r.nonoperational_port } else { 0 }; // N-5.7
-    modifiers += if target_factors < r.small_force_threshold { r.small_force } else { 0 }; // N-5.8
+    let when = |yes: bool, n: i64| if yes { n } else { 0 };
+    let terms: Vec<(&'static str, i64)> = [
+        ("spotting", g.spotting.min(r.spotting_max)),           // N-5.1
+        ("codebreaking", when(g.codebreaking, r.codebreaking)), // N-5.2
+        ("mission hex", when(g.in_mission_hex, r.mission_hex)), // N-5.3
+        ("in the interception hex", when(g.at_interception_hex, r.counter_in_interception_hex)), // N-5.4
+        ("slow ships", when(g.slow_ships, r.slow_ships)),       // N-5.5
+        ("submarine", when(g.submarine && g.origin != Origin::Patrol, r.submarine)), // N-5.6
+        ("non-operational port", when(!g.port_operational && !g.submarine, r.nonoperational_port)), // N-5.7
+        ("small enemy force", when(target_factors < r.small_force_threshold, r.small_force)), // N-5.8
+    ]
+    .into_iter()
+    .filter(|&(_, n)| n != 0)
+    .collect();
+    let modifiers = terms.iter().map(|&(_, n)| n).sum::<i64>();
     let dice = (base + modifiers).clamp(0, r.max_dice) as u32;
-    DiceCount { base, modifiers, dice }
+    DiceCount { base, modifiers, dice, terms }
 }
 
 /// Whether dice totals are halved (rounding up) in this scenario (N-8.2).

@@ -9,6 +9,7 @@
 pub mod config;
 pub mod dice;
 mod play;
+mod words;
 
 use self::config::{Leg, NavalConfig, OnFail};
 use self::dice::DiceCount;

@@ -1,0 +1,460 @@
+//! `report.html`: one self-contained page per output folder, for people rather than programs.
+//!
+//! [`Page`] is a small page builder: a title with a line of facts, then sections, each a heading followed by
+//! paragraphs, lists, [`Table`]s (rows of [`Cell`]s, optionally tagged with `data-` attributes through
+//! [`Row::data`] so that tests and scripts can find them), inline SVG charts (any crate-private `plot::Chart`,
+//! drawn in memory, never read back from disk) and a reproduce block. [`Page::write`] writes `report.html`
+//! through [`crate::export::write_atomic`].
+//!
+//! The page is self-contained: styles are inline, charts are inline SVG, and there is no script. A strict
+//! Content-Security-Policy (`default-src 'none'`) makes the browser refuse, and log to its console, any
+//! resource the page might accidentally ask for, which is what the headless-browser test looks for. Every
+//! string is HTML-escaped on the way in, since names in a config are user input.
+//!
+//! Three pages are built on it: [`RunReport`] (an [`crate::export::Output`] of every `run`),
+//! [`SweepReport`] (written by `sweep`) and [`SensitivityReport`] (written by `sensitivity`). `Page::chart` accepts any chart of [`crate::plot`], a crate-private
+//! trait, so a new page kind lives here in `src/report/` and its charts beside the others in `src/plot/`. It
+//! follows the same pattern:
+//!
+//! ```text
+//! let mut page = Page::new("three-level-chain sensitivity");
+//! page.facts(["naval rules".to_owned(), "seed 1941".to_owned()]);
+//! page.section("Ranking").paragraph("Which input moves each metric most.");
+//! let mut table = Table::new(&["input", "swing"]);
+//! table.push(Row::new(vec![Cell::name("naval.rules.slow_ships"), Cell::value(0.12)]).data("input", "slow_ships"));
+//! page.table(&table).chart("Tornado of mission.completed", &tornado)?;
+//! page.reproduce("intercept-sim sensitivity configs/naval/three-level-chain.toml", Some(&config_toml));
+//! page.write(dir)?;
+//! ```
+
+mod run;
+mod sensitivity;
+mod sweep;
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+pub use self::run::RunReport;
+pub use self::sensitivity::SensitivityReport;
+pub use self::sweep::SweepReport;
+use crate::config::RawConfig;
+use crate::export::{ExportError, write_atomic};
+use crate::plot::{Chart, svg_string};
+
+/// The file every report page is written to.
+pub const FILE: &str = "report.html";
+
+/// Decimal places of every probability and mean shown in a report: one precision everywhere, so a reader (and
+/// the test) can compare any two numbers on the page.
+pub const DECIMALS: usize = 4;
+
+/// The policy that keeps the page offline: nothing may load except inline styles and `data:` images.
+const CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
+
+const STYLE: &str = include_str!("report.css");
+
+/// An HTML page under construction: a title, a line of facts, then sections of blocks. Built with
+/// [`Page::new`], which opens the untitled section that blocks before the first heading go into.
+#[derive(Clone, Debug)]
+pub struct Page {
+    title: String,
+    facts: Vec<String>,
+    sections: Vec<Section>,
+}
+
+/// One `<section>`: its `<h2>` (none for the blocks before the first heading) and its HTML so far.
+#[derive(Clone, Debug, Default)]
+struct Section {
+    heading: Option<(String, String)>,
+    html: String,
+}
+
+impl Page {
+    /// A page titled `title`, with no sections yet.
+    pub fn new(title: &str) -> Page {
+        Page { title: title.to_owned(), facts: Vec::new(), sections: vec![Section::default()] }
+    }
+
+    /// Adds facts to the line under the title (model, trials, seed, ...), shown in order.
+    pub fn facts(&mut self, facts: impl IntoIterator<Item = String>) -> &mut Self {
+        self.facts.extend(facts);
+        self
+    }
+
+    /// Starts a new section with `heading` as its `<h2>`; it is listed in the page's contents.
+    pub fn section(&mut self, heading: &str) -> &mut Self {
+        let id = self.unique_id(heading);
+        self.sections.push(Section { heading: Some((heading.to_owned(), id)), html: String::new() });
+        self
+    }
+
+    /// A `<h3>` inside the current section.
+    pub fn subheading(&mut self, text: &str) -> &mut Self {
+        self.push(&format!("<h3>{}</h3>\n", escape(text)))
+    }
+
+    /// A paragraph of plain text.
+    pub fn paragraph(&mut self, text: &str) -> &mut Self {
+        self.push(&format!("<p>{}</p>\n", escape(text)))
+    }
+
+    /// A bulleted list, one item per string.
+    pub fn list(&mut self, items: &[String]) -> &mut Self {
+        let items: String = items.iter().map(|i| format!("<li>{}</li>\n", escape(i))).collect();
+        self.push(&format!("<ul class=\"plain\">\n{items}</ul>\n"))
+    }
+
+    /// A table.
+    pub fn table(&mut self, table: &Table) -> &mut Self {
+        self.push(&table.html())
+    }
+
+    /// A chart drawn as inline SVG, with `caption` under it (also its accessible name).
+    pub(crate) fn chart(&mut self, caption: &str, chart: &impl Chart) -> Result<&mut Self, ExportError> {
+        let svg = svg_string(chart).map_err(|message| ExportError::Chart { path: PathBuf::from(FILE), message })?;
+        let label = format!("<svg role=\"img\" aria-label=\"{}\" ", escape(caption));
+        let svg = svg.replacen("<svg ", &label, 1);
+        Ok(self.push(&format!("<figure>\n{svg}<figcaption>{}</figcaption>\n</figure>\n", escape(caption))))
+    }
+
+    /// Preformatted text, such as a command.
+    pub fn code(&mut self, text: &str) -> &mut Self {
+        self.push(&format!("<pre><code>{}</code></pre>\n", escape(text)))
+    }
+
+    /// A collapsed block: `summary` is shown, the preformatted `text` opens on a click.
+    pub fn details(&mut self, summary: &str, text: &str) -> &mut Self {
+        let (summary, text) = (escape(summary), escape(text));
+        self.push(&format!("<details>\n<summary>{summary}</summary>\n<pre><code>{text}</code></pre>\n</details>\n"))
+    }
+
+    /// The "Reproduce" section: the exact command, and the resolved config (every default filled in) so the
+    /// result can be reproduced even if the config file changes.
+    pub fn reproduce(&mut self, command: &str, config_toml: Option<&str>) -> &mut Self {
+        self.section("Reproduce");
+        self.paragraph(
+            "Run this from the folder the command was run in. The same config and seed give the same numbers on \
+             any number of threads (--threads) and in any output folder (--out).",
+        );
+        self.code(command);
+        if let Some(toml) = config_toml {
+            self.paragraph(
+                "If the config file has changed since, save the resolved config below as a .toml file and run the \
+                 same command on it.",
+            );
+            self.details("The resolved config, every default filled in", toml);
+        }
+        self
+    }
+
+    /// The whole page as HTML.
+    pub fn html(&self) -> String {
+        let mut out = String::with_capacity(64 * 1024);
+        let title = escape(&self.title);
+        let version = env!("CARGO_PKG_VERSION");
+        let _ = write!(
+            out,
+            "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+             <meta http-equiv=\"Content-Security-Policy\" content=\"{CSP}\">\n\
+             <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+             <meta name=\"generator\" content=\"intercept-sim {version}\">\n\
+             <title>{title}</title>\n<link rel=\"icon\" href=\"data:,\">\n<style>\n{STYLE}</style>\n</head>\n\
+             <body>\n<main>\n<header>\n<p class=\"kicker\">intercept-sim report</p>\n<h1>{title}</h1>\n"
+        );
+        if !self.facts.is_empty() {
+            let facts: String = self.facts.iter().map(|f| format!("<li>{}</li>", escape(f))).collect();
+            let _ = writeln!(out, "<ul class=\"facts\">{facts}</ul>");
+        }
+        out += "</header>\n";
+        out += &self.contents();
+        for section in &self.sections {
+            out += &section.html_with_heading();
+        }
+        let _ = write!(
+            out,
+            "<footer>Written by intercept-sim {version}. This page is self-contained: no scripts, no network.\
+             </footer>\n</main>\n</body>\n</html>\n"
+        );
+        out
+    }
+
+    /// Writes the page to `dir/report.html`, atomically; returns the path written.
+    pub fn write(&self, dir: &Path) -> Result<PathBuf, ExportError> {
+        let path = dir.join(FILE);
+        let html = self.html();
+        write_atomic(&path, |tmp| {
+            std::fs::write(tmp, &html).map_err(|source| ExportError::Io { path: tmp.to_owned(), source })
+        })?;
+        Ok(path)
+    }
+
+    /// The list of section links under the header.
+    fn contents(&self) -> String {
+        let links: String = self
+            .sections
+            .iter()
+            .filter_map(|s| s.heading.as_ref())
+            .map(|(text, id)| format!("<li><a href=\"#{id}\">{}</a></li>", escape(text)))
+            .collect();
+        if links.is_empty() { String::new() } else { format!("<nav><ul>{links}</ul></nav>\n") }
+    }
+
+    fn push(&mut self, html: &str) -> &mut Self {
+        self.sections.last_mut().expect("a page always has a section").html += html;
+        self
+    }
+
+    /// An element id from a heading: lowercase letters, digits and dashes, made unique on the page.
+    fn unique_id(&self, heading: &str) -> String {
+        let slug: String =
+            heading.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect();
+        let slug = slug.split('-').filter(|p| !p.is_empty()).collect::<Vec<_>>().join("-");
+        let base = if slug.is_empty() { "section".to_owned() } else { slug };
+        let taken = |id: &str| self.sections.iter().any(|s| s.heading.as_ref().is_some_and(|(_, i)| i == id));
+        let mut id = base.clone();
+        let mut n = 2;
+        while taken(&id) {
+            id = format!("{base}-{n}");
+            n += 1;
+        }
+        id
+    }
+}
+
+impl Section {
+    fn html_with_heading(&self) -> String {
+        match &self.heading {
+            None if self.html.is_empty() => String::new(),
+            None => format!("<section>\n{}</section>\n", self.html),
+            Some((text, id)) => format!("<section id=\"{id}\">\n<h2>{}</h2>\n{}</section>\n", escape(text), self.html),
+        }
+    }
+}
+
+/// A table: column headings and rows. A column whose first cell is a number is right-aligned, heading included.
+#[derive(Clone, Debug, Default)]
+pub struct Table {
+    columns: Vec<String>,
+    rows: Vec<Row>,
+    id: Option<String>,
+}
+
+impl Table {
+    /// An empty table with these column headings.
+    pub fn new(columns: &[&str]) -> Table {
+        Table { columns: columns.iter().map(|c| (*c).to_owned()).collect(), rows: Vec::new(), id: None }
+    }
+
+    /// Gives the table an element id (lowercase letters, digits and dashes), so it can be found on the page.
+    pub fn with_id(mut self, id: &str) -> Table {
+        assert!(plain_name(id), "table id {id:?}: use lowercase letters, digits and dashes");
+        self.id = Some(id.to_owned());
+        self
+    }
+
+    /// Appends a row.
+    pub fn push(&mut self, row: Row) -> &mut Self {
+        self.rows.push(row);
+        self
+    }
+
+    fn html(&self) -> String {
+        let numeric = |i: usize| self.rows.first().and_then(|r| r.cells.get(i)).is_some_and(|c| c.numeric);
+        let head: String = self
+            .columns
+            .iter()
+            .enumerate()
+            .map(|(i, c)| match numeric(i) {
+                true => format!("<th class=\"num\">{}</th>", escape(c)),
+                false => format!("<th>{}</th>", escape(c)),
+            })
+            .collect();
+        let id = self.id.as_ref().map(|id| format!(" id=\"{id}\"")).unwrap_or_default();
+        let rows: String = self.rows.iter().map(Row::html).collect();
+        format!(
+            "<div class=\"table\"><table{id}>\n<thead><tr>{head}</tr></thead>\n<tbody>\n{rows}</tbody>\n</table></div>\n"
+        )
+    }
+}
+
+/// One table row: its cells, and `data-` attributes that name what it shows.
+#[derive(Clone, Debug, Default)]
+pub struct Row {
+    cells: Vec<Cell>,
+    data: Vec<(String, String)>,
+}
+
+impl Row {
+    /// A row of these cells.
+    pub fn new(cells: Vec<Cell>) -> Row {
+        Row { cells, data: Vec::new() }
+    }
+
+    /// Adds the attribute `data-<name>="<value>"` to the row; `name` is lowercase letters, digits and dashes.
+    pub fn data(mut self, name: &str, value: &str) -> Row {
+        assert!(plain_name(name), "data attribute {name:?}: use lowercase letters, digits and dashes");
+        self.data.push((name.to_owned(), value.to_owned()));
+        self
+    }
+
+    fn html(&self) -> String {
+        let attrs: String = self.data.iter().map(|(n, v)| format!(" data-{n}=\"{}\"", escape(v))).collect();
+        let cells: String = self.cells.iter().map(Cell::html).collect();
+        format!("<tr{attrs}>{cells}</tr>\n")
+    }
+}
+
+/// One table cell: text, and the classes it carries (`num` for right-aligned numbers).
+#[derive(Clone, Debug, Default)]
+pub struct Cell {
+    text: String,
+    classes: Vec<String>,
+    numeric: bool,
+}
+
+impl Cell {
+    /// A cell of plain text.
+    pub fn text(text: impl Into<String>) -> Cell {
+        Cell { text: text.into(), classes: Vec::new(), numeric: false }
+    }
+
+    /// A cell of text in a monospace font, for names such as metrics and config keys.
+    pub fn name(text: impl Into<String>) -> Cell {
+        Cell::text(text).class("name")
+    }
+
+    /// A right-aligned number, already formatted.
+    pub fn number(text: impl Into<String>) -> Cell {
+        Cell { text: text.into(), classes: vec!["num".into()], numeric: true }
+    }
+
+    /// A probability or mean at the report's precision ([`DECIMALS`]).
+    pub fn value(x: f64) -> Cell {
+        Cell::number(fixed(x))
+    }
+
+    /// A value that may be unknown (an exact value that was not computed): a dash when `None`.
+    pub fn maybe(x: Option<f64>) -> Cell {
+        Cell::number(x.map_or_else(|| "\u{2014}".to_owned(), fixed))
+    }
+
+    /// Adds a class (lowercase letters, digits and dashes), for styling or for finding the cell.
+    pub fn class(mut self, class: &str) -> Cell {
+        assert!(plain_name(class), "class {class:?}: use lowercase letters, digits and dashes");
+        self.classes.push(class.to_owned());
+        self
+    }
+
+    fn html(&self) -> String {
+        let class =
+            if self.classes.is_empty() { String::new() } else { format!(" class=\"{}\"", self.classes.join(" ")) };
+        format!("<td{class}>{}</td>", escape(&self.text))
+    }
+}
+
+/// Which rules a config plays, as the facts line names them.
+fn rules_name(config: &RawConfig) -> &'static str {
+    match (&config.cavalry, &config.naval) {
+        (Some(_), _) => "cavalry rules (Musket & Pike)",
+        _ => "naval rules (A World at War)",
+    }
+}
+
+/// `x` at the report's precision; never "-0.0000".
+pub fn fixed(x: f64) -> String {
+    let s = format!("{x:.DECIMALS$}");
+    if s.starts_with('-') && s[1..].chars().all(|c| c == '0' || c == '.') { s[1..].to_owned() } else { s }
+}
+
+/// A whole number with thousands separators: 1,000,000.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// `word` as one shell word: as it is when it holds only safe characters, else single-quoted.
+pub fn shell_word(word: &str) -> String {
+    let safe = |c: char| c.is_ascii_alphanumeric() || "-_./=,:+@%".contains(c);
+    if !word.is_empty() && word.chars().all(safe) {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}
+
+/// Text made safe for HTML content and attribute values.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Whether `name` is usable as a class, id or data-attribute name as written: lowercase letters, digits, dashes.
+fn plain_name(name: &str) -> bool {
+    !name.is_empty() && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn user_text_is_escaped_everywhere() {
+        let mut page = Page::new("<script>alert('x')</script>");
+        page.facts(["a & b".to_owned()]).section("\"quoted\" <h>").paragraph("1 < 2");
+        let mut table = Table::new(&["<b>heading</b>"]);
+        table.push(Row::new(vec![Cell::text("<i>cell</i>")]).data("metric", "\"><script>"));
+        page.table(&table).details("<s>", "</pre>").code("rm -rf '<x>'");
+        let html = page.html();
+        assert!(!html.contains("<script>") && !html.contains("<b>") && !html.contains("<i>"), "{html}");
+        assert!(!html.contains("<s>") && !html.contains("<x>") && html.contains("&lt;b&gt;heading"));
+        assert!(!html.contains("</pre></pre>") && html.contains("&lt;/pre&gt;"));
+        assert!(html.contains("data-metric=\"&quot;&gt;&lt;script&gt;\""));
+        assert!(html.contains("<h2>&quot;quoted&quot; &lt;h&gt;</h2>"));
+    }
+
+    #[test]
+    fn the_page_forbids_every_resource() {
+        let html = Page::new("t").html();
+        assert!(html.contains("content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\""));
+        assert!(!html.contains("<script") && !html.contains("http://") && !html.contains("https://"));
+    }
+
+    #[test]
+    fn sections_get_unique_ids_and_a_contents_list() {
+        let mut page = Page::new("t");
+        page.section("Headline odds").section("Headline odds").section("!!");
+        let html = page.html();
+        for id in ["headline-odds", "headline-odds-2", "section"] {
+            assert!(html.contains(&format!("<section id=\"{id}\">")), "{id}: {html}");
+            assert!(html.contains(&format!("<a href=\"#{id}\">")), "{id}");
+        }
+    }
+
+    #[test]
+    fn numbers_have_one_precision() {
+        assert_eq!(fixed(0.123456), "0.1235");
+        assert_eq!(fixed(-0.00001), "0.0000");
+        assert_eq!(fixed(1.0), "1.0000");
+        assert_eq!(thousands(1_000_000), "1,000,000");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(shell_word("configs/a.toml"), "configs/a.toml");
+        assert_eq!(shell_word("my config's.toml"), "'my config'\\''s.toml'");
+    }
+}

@@ -1,0 +1,348 @@
+//! `report.html` in a real browser. Headless Chromium loads the report of a naval run, a cavalry run and a
+//! sweep: each page loads with nothing in the browser console, and every headline number it shows equals the
+//! one in `summary.parquet` at the shown precision. A second test proves the console detector fires, on pages
+//! broken on purpose.
+//!
+//! Chromium is Debian's `chromium` package; when `/usr/bin/chromium` is missing it is installed once per test
+//! binary (`apt-get install -y chromium`, after an `apt-get update` if that fails). These tests never skip:
+//! a machine that cannot install it fails them with a message saying so.
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::process::{Command as Process, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use assert_cmd::Command;
+use intercept_sim::report::{DECIMALS, Page};
+use polars::prelude::*;
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+
+/// The longest a page may take to load before the test gives up on the browser.
+const LOAD_LIMIT: Duration = Duration::from_secs(120);
+
+fn sim() -> Command {
+    Command::cargo_bin("intercept-sim").expect("binary built")
+}
+
+fn shipped(config: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(config)
+}
+
+/// Chromium's path, installing it first if it is missing (once per test binary, whichever test asks first).
+fn chromium() -> &'static Path {
+    static READY: OnceLock<PathBuf> = OnceLock::new();
+    READY.get_or_init(|| {
+        if !Path::new(CHROMIUM).exists() {
+            install_chromium();
+        }
+        assert!(Path::new(CHROMIUM).exists(), "apt-get reported success but {CHROMIUM} is still missing");
+        PathBuf::from(CHROMIUM)
+    })
+}
+
+/// `apt-get install -y chromium`, and if that fails, `apt-get update` and the install again. apt waits for a
+/// lock held by another apt process instead of failing at once.
+fn install_chromium() {
+    let apt = |args: &[&str]| {
+        Process::new("apt-get")
+            .args(["-o", "DPkg::Lock::Timeout=600"])
+            .args(args)
+            .env("DEBIAN_FRONTEND", "noninteractive")
+            .status()
+            .map(|s| s.success())
+            .unwrap_or(false)
+    };
+    if apt(&["install", "-y", "chromium"]) {
+        return;
+    }
+    let updated = apt(&["update"]);
+    if !apt(&["install", "-y", "chromium"]) {
+        panic!(
+            "tests/report.rs needs headless Chromium at {CHROMIUM} and could not install it: `apt-get install -y \
+             chromium` failed (apt-get update {}). Install it as root with `apt-get update && apt-get install -y \
+             chromium` and run the tests again.",
+            if updated { "succeeded" } else { "failed too" }
+        );
+    }
+}
+
+/// What the browser made of a page: the DOM after load, and every console message it logged.
+struct Loaded {
+    dom: String,
+    console: Vec<String>,
+}
+
+/// Loads `page` in headless Chromium with a fresh profile and no network chatter, and returns the DOM after
+/// the load event (`--dump-dom`) and the console messages from Chromium's log on stderr.
+fn load(page: &Path) -> Loaded {
+    let work = tempfile::tempdir().unwrap();
+    let (out, err) = (work.path().join("dom.html"), work.path().join("log.txt"));
+    let profile = work.path().join("profile");
+    // Output goes to files, not pipes: Chromium's log can be long enough to fill a pipe and stall it.
+    let mut child = Process::new(chromium())
+        .args(["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run"])
+        .args(["--disable-background-networking", "--disable-component-update", "--disable-sync"])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        // Console messages are logged at INFO, so the default verbosity shows them; --v=1 only adds about
+        // 9000 lines of Chromium internals and no console line.
+        .arg("--enable-logging=stderr")
+        .arg("--dump-dom")
+        .arg(file_url(page))
+        .stdin(Stdio::null())
+        .stdout(File::create(&out).unwrap())
+        .stderr(File::create(&err).unwrap())
+        .spawn()
+        .expect("chromium starts");
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > LOAD_LIMIT {
+            let _ = child.kill();
+            panic!("chromium did not finish loading {} in {LOAD_LIMIT:?}", page.display());
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let log = std::fs::read_to_string(&err).unwrap_or_default();
+    assert!(status.success(), "chromium failed on {}: {status}\n{log}", page.display());
+    Loaded { dom: std::fs::read_to_string(&out).unwrap(), console: console_messages(&log) }
+}
+
+/// Every line of Chromium's log that reports something from the page's console. Chromium logs each console
+/// message, whatever its level, as `INFO:CONSOLE:<line>] "<message>", source: <url> (<line>)`: the level of
+/// `console.error` is not in the log. Since a report runs no script, any console message at all is the
+/// browser complaining (a blocked resource, a policy violation, an uncaught error), so every one counts. The
+/// other patterns catch the same complaints should a future Chromium log them differently.
+fn console_messages(log: &str) -> Vec<String> {
+    log.lines()
+        .filter(|l| {
+            l.contains(":CONSOLE")
+                || l.contains("Uncaught")
+                || l.contains("Content Security Policy")
+                || l.contains("Refused to")
+        })
+        .map(str::to_owned)
+        .collect()
+}
+
+fn file_url(path: &Path) -> String {
+    let path = path.canonicalize().expect("the page exists");
+    let mut url = "file://".to_owned();
+    for c in path.to_string_lossy().chars() {
+        match c {
+            ' ' => url += "%20",
+            '%' => url += "%25",
+            '#' => url += "%23",
+            '?' => url += "%3F",
+            c => url.push(c),
+        }
+    }
+    url
+}
+
+/// A metric row as the browser shows it: its `data-` attributes and the text of each cell by class.
+#[derive(Debug)]
+struct Shown {
+    attrs: BTreeMap<String, String>,
+    cells: BTreeMap<String, String>,
+}
+
+/// Every table row of the DOM that has a `data-kind` attribute: the headline and mean rows.
+fn shown_metric_rows(dom: &str) -> Vec<Shown> {
+    let mut rows = Vec::new();
+    for chunk in dom.split("<tr").skip(1) {
+        let Some((tag, rest)) = chunk.split_once('>') else { continue };
+        let attrs = attributes(tag);
+        if !attrs.contains_key("data-kind") {
+            continue;
+        }
+        let body = rest.split("</tr>").next().unwrap_or_default();
+        let mut cells = BTreeMap::new();
+        for cell in body.split("<td").skip(1) {
+            let Some((tag, rest)) = cell.split_once('>') else { continue };
+            let text = unescape(rest.split("</td>").next().unwrap_or_default().trim());
+            for class in attributes(tag).get("class").map_or("", String::as_str).split_whitespace() {
+                cells.insert(class.to_owned(), text.clone());
+            }
+        }
+        rows.push(Shown { attrs, cells });
+    }
+    rows
+}
+
+/// The `name="value"` attributes of a start tag, as the browser serialises them.
+fn attributes(tag: &str) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    let mut rest = tag;
+    while let Some((name, after)) = rest.split_once("=\"") {
+        let Some((value, next)) = after.split_once('"') else { break };
+        out.insert(name.trim().to_owned(), unescape(value));
+        rest = next;
+    }
+    out
+}
+
+fn unescape(s: &str) -> String {
+    s.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"").replace("&#39;", "'").replace("&amp;", "&")
+}
+
+/// One row of `summary.parquet`.
+struct Expected {
+    kind: String,
+    estimate: f64,
+    ci_low: f64,
+    ci_high: f64,
+    exact: Option<f64>,
+}
+
+fn summary(dir: &Path) -> BTreeMap<String, Expected> {
+    let df = ParquetReader::new(File::open(dir.join("summary.parquet")).unwrap()).finish().unwrap();
+    let s = |n: &str| df.column(n).unwrap().str().unwrap().clone();
+    let f = |n: &str| df.column(n).unwrap().f64().unwrap().clone();
+    let (metric, kind) = (s("metric"), s("kind"));
+    let (estimate, low, high, exact) = (f("estimate"), f("ci_low"), f("ci_high"), f("exact"));
+    (0..df.height())
+        .map(|i| {
+            let row = Expected {
+                kind: kind.get(i).unwrap().to_owned(),
+                estimate: estimate.get(i).unwrap(),
+                ci_low: low.get(i).unwrap(),
+                ci_high: high.get(i).unwrap(),
+                exact: exact.get(i),
+            };
+            (metric.get(i).unwrap().to_owned(), row)
+        })
+        .collect()
+}
+
+/// Whether `shown` is `value` rounded to the report's precision: within half a unit of its last digit.
+fn shows(shown: &str, value: f64) -> bool {
+    let Ok(x) = shown.parse::<f64>() else { return false };
+    let decimals = shown.split_once('.').map_or(0, |(_, d)| d.len());
+    decimals == DECIMALS && (x - value).abs() <= 0.5 * 10f64.powi(-(DECIMALS as i32)) + 1e-12
+}
+
+/// Runs `config` into a temporary folder, loads its report, and checks it against `summary.parquet`.
+fn check_run_report(config: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    sim()
+        .args(["run", shipped(config).to_str().unwrap(), "--trials", "20000", "--seed", "7", "--out"])
+        .arg(&out)
+        .assert()
+        .success();
+    let page = load(&out.join("report.html"));
+    assert!(page.console.is_empty(), "{config}: console messages:\n{}", page.console.join("\n"));
+    assert!(page.dom.contains("</html>") && page.dom.contains("<h1>"), "{config}: the page did not load");
+    assert!(page.dom.contains("--seed 7 --trials 20000"), "{config}: the reproduce command is on the page");
+
+    let expected = summary(&out);
+    let shown = shown_metric_rows(&page.dom);
+    for kind in ["probability", "mean"] {
+        let mut on_page: Vec<&str> =
+            shown.iter().filter(|r| r.attrs["data-kind"] == kind).map(|r| r.attrs["data-metric"].as_str()).collect();
+        let mut in_parquet: Vec<&str> =
+            expected.iter().filter(|(_, e)| e.kind == kind).map(|(m, _)| m.as_str()).collect();
+        on_page.sort_unstable();
+        in_parquet.sort_unstable();
+        assert_eq!(on_page, in_parquet, "{config}: the {kind} metrics shown are those of summary.parquet");
+    }
+    assert!(shown.iter().any(|r| r.attrs["data-kind"] == "probability"), "{config}: no headline rows found");
+    for row in &shown {
+        let metric = &row.attrs["data-metric"];
+        let want = &expected[metric];
+        let cell = |class: &str| row.cells.get(class).unwrap_or_else(|| panic!("{metric}: no {class} cell"));
+        for (class, value) in [("estimate", want.estimate), ("ci-low", want.ci_low), ("ci-high", want.ci_high)] {
+            assert!(shows(cell(class), value), "{config}: {metric} {class} shows {} for {value}", cell(class));
+        }
+        match want.exact {
+            Some(x) => assert!(shows(cell("exact"), x), "{config}: {metric} exact shows {} for {x}", cell("exact")),
+            None => assert_eq!(cell("exact"), "\u{2014}", "{config}: {metric} has no exact value"),
+        }
+    }
+}
+
+#[test]
+fn naval_run_report_loads_cleanly_and_shows_the_parquet_numbers() {
+    check_run_report("configs/naval/three-level-chain.toml");
+}
+
+#[test]
+fn cavalry_run_report_loads_cleanly_and_shows_the_parquet_numbers() {
+    check_run_report("configs/cavalry/charge-on-pikes.toml");
+}
+
+#[test]
+fn sweep_report_loads_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let config = shipped("configs/naval/combined-combat.toml");
+    sim()
+        .args(["sweep", config.to_str().unwrap(), "--set", "naval.group.force-h.distance=3,5", "--trials", "5000"])
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success();
+    let page = load(&out.join("report.html"));
+    assert!(page.console.is_empty(), "console messages:\n{}", page.console.join("\n"));
+    assert!(page.dom.contains("--set naval.group.force-h.distance=3,5"), "the reproduce command is on the page");
+    let points = page.dom.matches("data-metric=\"mission.intercepted\"").count();
+    assert_eq!(points, 2, "one row per point for each metric");
+}
+
+/// A sensitivity report: it loads cleanly, and the one-face change of the charge table entry (C-2) is shown
+/// where the ranked table of the Lifeguard's odds puts it, at the top.
+#[test]
+fn sensitivity_report_loads_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let config = shipped("configs/cavalry/charge-on-pikes.toml");
+    sim()
+        .args(["sensitivity", config.to_str().unwrap(), "--only", "cavalry.table", "--out"])
+        .arg(&out)
+        .assert()
+        .success();
+    let page = load(&out.join("report.html"));
+    assert!(page.console.is_empty(), "console messages:\n{}", page.console.join("\n"));
+    assert!(page.dom.contains("--only cavalry.table"), "the reproduce command is on the page");
+    let row = "<tr data-metric=\"cavalry.interceptor.lifeguard.succeeded\" data-key=\"cavalry.table.charge\">";
+    let at = page.dom.find(row).expect("the charge entry's row");
+    let cells = &page.dom[at..at + page.dom[at..].find("</tr>").expect("a whole row")];
+    assert!(cells.contains(">1<") && cells.contains("-0.100000") && cells.contains("+0.100000"), "{cells}");
+}
+
+/// A detector that never fires proves nothing: pages broken on purpose must each be caught. One logs an error
+/// from a script, one throws, and one is a real report page that asks for an image from the network, which
+/// its Content-Security-Policy blocks.
+#[test]
+fn the_console_detector_fires_on_broken_pages() {
+    let dir = tempfile::tempdir().unwrap();
+    let scripted = |body: &str| {
+        format!(
+            "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><meta http-equiv=\"Content-Security-Policy\" \
+             content=\"default-src 'none'; script-src 'unsafe-inline'\"></head><body>{body}</body></html>"
+        )
+    };
+    let mut report = Page::new("broken on purpose");
+    report.section("A network image").paragraph("The next element is not allowed.");
+    let network = report.html().replace("</main>", "<img src=\"https://example.com/x.png\" alt=\"\"></main>");
+    let pages = [
+        ("console-error.html", scripted("<script>console.error('deliberate error')</script>"), "deliberate error"),
+        ("uncaught.html", scripted("<script>notAFunction()</script>"), "Uncaught ReferenceError"),
+        ("network.html", network, "https://example.com/x.png"),
+    ];
+    for (name, html, want) in pages {
+        let path = dir.path().join(name);
+        std::fs::write(&path, html).unwrap();
+        let console = load(&path).console;
+        assert!(console.iter().any(|l| l.contains(want)), "{name}: {want:?} not detected in {console:?}");
+    }
+    // The same report page without the image is clean: the detector is not just firing on noise.
+    let clean = dir.path().join("clean.html");
+    std::fs::write(&clean, report.html()).unwrap();
+    assert_eq!(load(&clean).console, Vec::<String>::new());
+}
