@@ -121,7 +121,7 @@ struct ReachArgs {
 /// How a command that samples runs: trials, seed and threads.
 #[derive(Args, Debug)]
 struct Sampling {
-    /// Number of trials (overrides run.trials); for a sweep, per point.
+    /// Number of trials (overrides run.trials): per point of a sweep, per value of a sensitivity run.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     trials: Option<u64>,
     /// Seed (overrides run.seed), shared by every point of a sweep. The same config and seed give the same
@@ -303,7 +303,7 @@ fn sensitivity(args: SensitivityArgs) -> Result<(), Failure> {
     let steps = sensitivity::steps(&scenario, &scope);
     if steps.is_empty() {
         let (file, only) = (args.config.display(), args.only.join(", "));
-        let message = format!("{file}: no number of the config is under {only}; try a prefix such as naval.rules");
+        let message = format!("{file}: no number of the config is under {only}; allowed: {}", prefixes(&scenario));
         return Err(Failure { code: 2, message });
     }
     let dir = args.out.unwrap_or_else(|| Path::new("reports").join(format!("{}-sensitivity", scenario.run.name)));
@@ -320,6 +320,19 @@ fn sensitivity(args: SensitivityArgs) -> Result<(), Failure> {
     written.extend(report.write(&dir).map_err(failed)?);
     let table = |m: &String| show::sensitivity_table(&scenario.run.name, &s, s.metric(m).expect("checked"));
     emit(shown.iter().map(table).collect::<Vec<_>>().join("\n") + &show::sensitivity_footer(&s, &dir, written.len()))
+}
+
+/// The sections holding the config's numbers, as `--only` prefixes: `cavalry.table, cavalry.target, ...`.
+fn prefixes(scenario: &Scenario) -> String {
+    let mut out: Vec<String> = Vec::new();
+    for knob in set::numeric_keys(scenario) {
+        let prefix: Vec<&str> = knob.key.split('.').take(2).collect();
+        let prefix = prefix.join(".");
+        if !out.contains(&prefix) {
+            out.push(prefix);
+        }
+    }
+    out.join(", ")
 }
 
 /// Runs `work` on a pool of `threads` worker threads (every core when `None`).
