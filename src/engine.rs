@@ -5,9 +5,15 @@
 //! parallel in windows and their results are consumed strictly in chunk order: [`run`] merges [`Tally`]s,
 //! [`run_rows`] also hands each chunk's per-trial [`TrialRows`] to a writer as its window completes, with a
 //! window of a few chunks per thread, so memory stays bounded whatever the trial count.
+//!
+//! A [`Span`] says which chunks to run (all of them, a shard's share, or the rest of an interrupted run), the
+//! counts of the chunks before it, and when to stop early: a stopping rule ([`Enough`]) or an interrupt
+//! flag. Because results are consumed in chunk order, whatever stops a run leaves counts that cover a
+//! contiguous run of chunks, which [`Ran`] reports, so a later run can pick up exactly where it stopped.
 
-use std::ops::ControlFlow;
+use std::ops::{ControlFlow, Range};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 
@@ -51,32 +57,79 @@ impl Plan {
 /// stops at the same chunk whatever the thread count. `true` ends the run there.
 pub type Enough<'a> = &'a (dyn Fn(&Tally) -> bool + Sync);
 
-/// Runs every trial of `plan` and returns the merged counts. `progress` hears of each finished chunk's trials.
-pub fn run<M: Model>(model: &M, plan: &Plan, progress: &(dyn Fn(u64) + Sync)) -> Tally {
-    run_until(model, plan, progress, None)
+/// Which chunks of a plan to run, from which counts, and what may stop the run early.
+pub struct Span<'a> {
+    /// The chunks to run, in order.
+    pub chunks: Range<u64>,
+    /// The counts of the chunks already run before `chunks.start` (empty for a fresh run).
+    pub before: Tally,
+    /// A stopping rule, asked after each chunk.
+    pub enough: Option<Enough<'a>>,
+    /// Set (by a signal handler) to stop at the next chunk boundary; the chunks in flight finish first.
+    pub interrupt: Option<&'a AtomicBool>,
 }
 
-/// Runs `plan`'s chunks in order until `enough` says so or they run out; returns the merged counts. With a
-/// stopping rule, chunks run in small windows (a few per thread), so little work past the stop is thrown away.
-pub fn run_until<M: Model>(model: &M, plan: &Plan, progress: &(dyn Fn(u64) + Sync), enough: Option<Enough>) -> Tally {
-    let window = if enough.is_some() { small_window() } else { WINDOW };
-    let mut total = Tally::new(model.metrics());
+impl Span<'_> {
+    /// Every chunk of `plan`, from nothing, with no way to stop early.
+    pub fn all<M: Model>(model: &M, plan: &Plan) -> Span<'static> {
+        Span { chunks: 0..plan.chunks(), before: Tally::new(model.metrics()), enough: None, interrupt: None }
+    }
+
+    fn interrupted(&self) -> bool {
+        self.interrupt.is_some_and(|f| f.load(Ordering::Relaxed))
+    }
+}
+
+/// How far a span got: the counts of every chunk before `next` (those before the span included).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ran {
+    pub tally: Tally,
+    /// The first chunk not run: the span's end, unless the stopping rule or an interrupt came first.
+    pub next: u64,
+    /// Whether the interrupt flag stopped the run.
+    pub interrupted: bool,
+}
+
+/// Runs every trial of `plan` and returns the merged counts. `progress` hears of each finished chunk's trials.
+pub fn run<M: Model>(model: &M, plan: &Plan, progress: &(dyn Fn(u64) + Sync)) -> Tally {
+    run_span(model, plan, Span::all(model, plan), progress).tally
+}
+
+/// Runs the span's chunks in order until the stopping rule says so, the interrupt flag is set, or they run out.
+/// With a stopping rule, chunks run in small windows (a few per thread), so little work past the stop is
+/// thrown away.
+pub fn run_span<M: Model>(model: &M, plan: &Plan, span: Span, progress: &(dyn Fn(u64) + Sync)) -> Ran {
+    let window = if span.enough.is_some() { small_window() } else { WINDOW };
+    let mut total = Ran { next: span.chunks.start, tally: span.before.clone(), interrupted: false };
     // One memo per worker thread, kept for the whole run: results do not depend on what a memo holds.
     let memos: Vec<Mutex<PathMemo>> =
         (0..rayon::current_num_threads()).map(|_| Mutex::new(PathMemo::new(memo::BUDGET_BYTES))).collect();
     let work = |i| {
+        if span.interrupted() {
+            return None;
+        }
         let slot = rayon::current_thread_index().unwrap_or(0) % memos.len();
         let mut memo = memos[slot].lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let tally = run_chunk_memo(model, plan, i, &mut memo);
         progress(tally.trials);
-        tally
+        Some(tally)
     };
-    let merge = |_, t: Tally| -> Result<ControlFlow<()>, std::convert::Infallible> {
-        total.merge(&t);
-        Ok(stop_if(enough, &total))
+    let merge = |i, t: Option<Tally>| -> Result<ControlFlow<()>, std::convert::Infallible> {
+        Ok(take(&mut total, i, t.as_ref(), &span))
     };
-    let Ok(()) = in_windows(plan, window, work, merge);
+    let Ok(()) = in_windows(span.chunks.clone(), window, work, merge);
     total
+}
+
+/// Merges chunk `i`'s counts into `total`, or, when an interrupt skipped the chunk, stops there.
+fn take(total: &mut Ran, i: u64, tally: Option<&Tally>, span: &Span) -> ControlFlow<()> {
+    let Some(tally) = tally else {
+        total.interrupted = true;
+        return ControlFlow::Break(());
+    };
+    total.tally.merge(tally);
+    total.next = i + 1;
+    stop_if(span.enough, &total.tally)
 }
 
 /// A few chunks per thread: the window of runs that stop early and of per-trial rows.
@@ -126,26 +179,28 @@ pub struct TrialRows {
     pub columns: Vec<Vec<u32>>,
 }
 
-/// Runs `plan`'s chunks in order until `enough` says so, handing each chunk's rows to `write` in chunk order;
-/// returns the merged counts.
+/// Runs the span's chunks like [`run_span`], handing each chunk's rows to `write` in chunk order.
 pub fn run_rows<M: Model, E: Send>(
     model: &M,
     plan: &Plan,
+    span: Span,
     progress: &(dyn Fn(u64) + Sync),
-    enough: Option<Enough>,
     mut write: impl FnMut(&TrialRows) -> Result<(), E>,
-) -> Result<Tally, E> {
-    let mut total = Tally::new(model.metrics());
+) -> Result<Ran, E> {
+    let mut total = Ran { next: span.chunks.start, tally: span.before.clone(), interrupted: false };
     let work = |i| {
+        if span.interrupted() {
+            return None;
+        }
         let out = run_chunk_rows(model, plan, i);
         progress(out.0.trials);
-        out
+        Some(out)
     };
-    let window = small_window();
-    in_windows(plan, window, work, |_, (tally, rows): (Tally, TrialRows)| {
-        total.merge(&tally);
-        write(&rows)?;
-        Ok(stop_if(enough, &total))
+    in_windows(span.chunks.clone(), small_window(), work, |i, out: Option<(Tally, TrialRows)>| {
+        if let Some((_, rows)) = &out {
+            write(rows)?;
+        }
+        Ok(take(&mut total, i, out.as_ref().map(|(t, _)| t), &span))
     })?;
     Ok(total)
 }
@@ -187,18 +242,17 @@ impl Recorder for RowRecorder<'_> {
     }
 }
 
-/// Runs `work` on every chunk, `window` chunks at a time in parallel, and `consume`s the results in chunk
-/// order. Stops at the first error from `consume`, or when it breaks (results after it are dropped).
+/// Runs `work` on every chunk of `chunks`, `window` chunks at a time in parallel, and `consume`s the results
+/// in chunk order. Stops at the first error from `consume`, or when it breaks (results after it are dropped).
 pub(crate) fn in_windows<T: Send, E>(
-    plan: &Plan,
+    chunks: Range<u64>,
     window: u64,
     work: impl Fn(u64) -> T + Sync,
     mut consume: impl FnMut(u64, T) -> Result<ControlFlow<()>, E>,
 ) -> Result<(), E> {
-    let chunks = plan.chunks();
-    let mut start = 0;
-    while start < chunks {
-        let end = (start + window).min(chunks);
+    let mut start = chunks.start;
+    while start < chunks.end {
+        let end = (start + window).min(chunks.end);
         let results: Vec<T> = (start..end).into_par_iter().map(&work).collect();
         for (i, r) in (start..end).zip(results) {
             if consume(i, r)?.is_break() {

@@ -28,6 +28,9 @@ pub enum ExportError {
 }
 
 /// Everything the output files are written from.
+///
+/// What is serialised is `manifest.json`, and it holds nothing that depends on how the run went (threads,
+/// timing), so the same config and seed write the same bytes however, and in how many pieces, they ran.
 #[derive(Clone, Debug, Serialize)]
 pub struct RunRecord {
     pub tool: &'static str,
@@ -36,21 +39,53 @@ pub struct RunRecord {
     /// The config with every default filled in.
     pub config: RawConfig,
     pub seed: u64,
+    /// The trials the counts cover.
     pub trials: u64,
     pub chunk_size: u64,
-    pub threads: usize,
-    pub wall_seconds: f64,
-    pub trials_per_second: f64,
+    /// Whether the counts cover only part of the run's chunks: an interrupted run, or one shard of a run.
+    pub partial: bool,
+    /// The chunks the counts cover.
+    pub chunks: ChunkRange,
+    /// The chunks this run was asked for: all of them, or a shard's share.
+    pub wanted: ChunkRange,
     /// The interval half-width `run --precision` stopped at, if it was given.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub precision: Option<f64>,
     /// Leaves of the chance tree when the exact column was computed.
     pub exact_leaves: Option<u64>,
+    /// The raw counter of every slot, from which a partial result is resumed or merged.
+    pub counts: Vec<u64>,
+    #[serde(skip)]
+    pub threads: usize,
+    #[serde(skip)]
+    pub wall_seconds: f64,
+    #[serde(skip)]
+    pub trials_per_second: f64,
     #[serde(skip)]
     pub summary: Summary,
     /// The scenario in plain words ([`crate::models::ModelSpec::plain_words`]), for the report.
     #[serde(skip)]
     pub plain: Vec<String>,
+}
+
+/// A half-open range of chunk indices, `from..to`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct ChunkRange {
+    pub from: u64,
+    pub to: u64,
+}
+
+impl From<std::ops::Range<u64>> for ChunkRange {
+    fn from(r: std::ops::Range<u64>) -> Self {
+        ChunkRange { from: r.start, to: r.end }
+    }
+}
+
+impl RunRecord {
+    /// Whether the run stopped before its chunks were done (interrupted), so `run --resume` can go on.
+    pub fn unfinished(&self) -> bool {
+        self.partial && self.chunks.to < self.wanted.to
+    }
 }
 
 /// One output file (or a family of files, for charts).

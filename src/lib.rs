@@ -15,6 +15,7 @@ pub mod memo;
 pub mod metrics;
 pub mod models;
 pub mod odds;
+pub mod partial;
 pub mod plot;
 pub mod report;
 pub mod runner;

@@ -4,11 +4,13 @@
 //! pool of the requested size and, when the chance tree is small enough, also solves it exactly, returning a
 //! [`RunRecord`]; [`export`] writes every [`Output`] of it; [`solve`] is the exact interpreter alone.
 
+use std::ops::Range;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use crate::config::Scenario;
-use crate::engine::{self, Plan};
+use crate::engine::{self, Plan, Ran, Span};
 use crate::exact::{self, ExactTally, TooLarge};
 use crate::export::{DistributionsParquet, ExportError, Manifest, Output, RunRecord, SummaryParquet, TrialsWriter};
 use crate::metrics::{MetricKind, Metrics, Tally};
@@ -21,6 +23,12 @@ use crate::summary::Summary;
 /// How to run a scenario, beyond what its config says.
 #[derive(Clone, Debug, Default)]
 pub struct SampleOptions {
+    /// The chunks to run: a shard's share ([`shard_chunks`]); every chunk when `None`.
+    pub wanted: Option<Range<u64>>,
+    /// Where an interrupted run stopped, to go on from there.
+    pub resume: Option<Resume>,
+    /// Set by a signal handler to stop at the next chunk boundary, writing what is done as a partial result.
+    pub interrupt: Option<&'static AtomicBool>,
     /// Worker threads; `None` uses every core. The result does not depend on it.
     pub threads: Option<usize>,
     /// Write `trials.parquet` into this folder while running.
@@ -28,6 +36,21 @@ pub struct SampleOptions {
     /// Stop adding chunks once every probability's 95% interval has at most this half-width; the config's
     /// trial count is then the most the run may take.
     pub precision: Option<f64>,
+}
+
+/// Where an interrupted run stopped: the first chunk it did not run, and the counts of those before.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Resume {
+    pub next: u64,
+    pub before: Tally,
+}
+
+/// Chunks `k*c/n .. (k+1)*c/n` of a plan of `c` chunks: shard `k` of `n` (numbered from 0), contiguous so
+/// that merging the shards in order is merging the chunks in order.
+pub fn shard_chunks(plan: &Plan, k: u64, n: u64) -> Range<u64> {
+    let c = u128::from(plan.chunks());
+    let at = |k: u64| (c * u128::from(k) / u128::from(n)) as u64;
+    at(k)..at(k + 1)
 }
 
 /// Runs the scenario's trials and summarises them, with exact values when the tree is small enough.
@@ -42,23 +65,51 @@ pub fn sample(
     let start = Instant::now();
     let metrics = scenario.model.metrics();
     let precise = |t: &Tally| precise_enough(metrics, t, opts.precision.unwrap_or(0.0));
-    let enough = opts.precision.is_some().then_some(&precise as engine::Enough);
-    let visitor = Sample { plan: &plan, progress, per_trial: opts.per_trial.as_deref(), enough };
-    let tally = pool.install(|| scenario.model.visit(visitor))?;
+    let wanted = opts.wanted.clone().unwrap_or(0..plan.chunks());
+    let span = span(metrics, opts, wanted.clone(), opts.precision.is_some().then_some(&precise as engine::Enough));
+    let visitor = Sample { plan: &plan, progress, per_trial: opts.per_trial.as_deref(), span };
+    let ran = pool.install(|| scenario.model.visit(visitor))?;
     let wall = start.elapsed().as_secs_f64();
-    let exact = solve(scenario).ok();
-    let summary = Summary::new(metrics, &tally, exact.as_ref());
-    let run = RunFacts { threads, wall, trials: tally.trials, precision: opts.precision };
-    Ok(record(scenario, run, exact.map(|e| e.leaves), summary))
+    let partial = ran.interrupted || wanted != (0..plan.chunks());
+    let trials_run = ran.tally.trials - opts.resume.as_ref().map_or(0, |r| r.before.trials);
+    let chunks = wanted.start..ran.next;
+    let run = RunFacts { threads, wall, trials_run, chunks, wanted, partial, precision: opts.precision };
+    Ok(summarise(scenario, run, ran.tally))
 }
 
-/// What a run measured about itself, for the manifest.
-struct RunFacts {
-    threads: usize,
-    wall: f64,
-    /// The trials actually run: fewer than the config's when `--precision` stopped early.
-    trials: u64,
-    precision: Option<f64>,
+/// The chunks to run and the counts to start from: a fresh run's, or where a resumed one stopped.
+fn span<'a>(
+    metrics: &Metrics,
+    opts: &'a SampleOptions,
+    wanted: Range<u64>,
+    enough: Option<engine::Enough<'a>>,
+) -> Span<'a> {
+    let (next, before) = match &opts.resume {
+        Some(r) => (r.next, r.before.clone()),
+        None => (wanted.start, Tally::new(metrics)),
+    };
+    Span { chunks: next..wanted.end, before, enough, interrupt: opts.interrupt }
+}
+
+/// The record of a run whose counts are `tally`, with exact values when the tree is small enough.
+pub fn summarise(scenario: &Scenario, run: RunFacts, tally: Tally) -> RunRecord {
+    let exact = solve(scenario).ok();
+    let summary = Summary::new(scenario.model.metrics(), &tally, exact.as_ref());
+    record(scenario, run, exact.map(|e| e.leaves), summary, tally)
+}
+
+/// What a run did, besides counting: for the manifest and the terminal.
+pub struct RunFacts {
+    pub threads: usize,
+    pub wall: f64,
+    /// The trials this process ran (a resumed run's counts hold more).
+    pub trials_run: u64,
+    /// The chunks the counts cover: fewer than wanted when `--precision` stopped early or the run was
+    /// interrupted.
+    pub chunks: Range<u64>,
+    pub wanted: Range<u64>,
+    pub partial: bool,
+    pub precision: Option<f64>,
 }
 
 /// Whether every probability metric's 95% Wilson interval has a half-width of at most `target`.
@@ -74,20 +125,24 @@ pub fn plan(scenario: &Scenario) -> Plan {
     Plan { trials: scenario.run.trials, seed: scenario.run.seed, chunk_size: scenario.run.chunk_size }
 }
 
-fn record(scenario: &Scenario, run: RunFacts, exact_leaves: Option<u64>, summary: Summary) -> RunRecord {
+fn record(scenario: &Scenario, run: RunFacts, exact_leaves: Option<u64>, summary: Summary, tally: Tally) -> RunRecord {
     RunRecord {
         tool: "intercept-sim",
         version: env!("CARGO_PKG_VERSION"),
         config_file: scenario.file.display().to_string(),
         config: scenario.config.clone(),
         seed: scenario.run.seed,
-        trials: run.trials,
+        trials: tally.trials,
         chunk_size: scenario.run.chunk_size,
-        threads: run.threads,
-        wall_seconds: run.wall,
-        trials_per_second: run.trials as f64 / run.wall.max(1e-9),
+        partial: run.partial,
+        chunks: run.chunks.into(),
+        wanted: run.wanted.into(),
         precision: run.precision,
         exact_leaves,
+        counts: tally.counts,
+        threads: run.threads,
+        wall_seconds: run.wall,
+        trials_per_second: run.trials_run as f64 / run.wall.max(1e-9),
         summary,
         plain: scenario.model.plain_words(&scenario.config),
     }
@@ -97,20 +152,20 @@ struct Sample<'a> {
     plan: &'a Plan,
     progress: &'a (dyn Fn(u64) + Sync),
     per_trial: Option<&'a Path>,
-    enough: Option<engine::Enough<'a>>,
+    span: Span<'a>,
 }
 
 impl ModelVisitor for Sample<'_> {
-    type Output = Result<Tally, ExportError>;
+    type Output = Result<Ran, ExportError>;
 
     fn visit<M: Model>(self, model: &M) -> Self::Output {
         let Some(dir) = self.per_trial else {
-            return Ok(engine::run_until(model, self.plan, self.progress, self.enough));
+            return Ok(engine::run_span(model, self.plan, self.span, self.progress));
         };
         let mut writer = TrialsWriter::create(dir, model.metrics())?;
-        let tally = engine::run_rows(model, self.plan, self.progress, self.enough, |rows| writer.write(rows))?;
+        let ran = engine::run_rows(model, self.plan, self.span, self.progress, |rows| writer.write(rows))?;
         writer.finish()?;
-        Ok(tally)
+        Ok(ran)
     }
 }
 

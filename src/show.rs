@@ -18,15 +18,19 @@ use serde_json::json;
 pub fn run_table(record: &RunRecord, dir: &Path, files: usize) -> String {
     let mut out = String::new();
     let name = record.config.run.name.as_deref().unwrap_or_default();
-    let _ = writeln!(
-        out,
-        "{name}: {} trials, seed {}, {} threads, {:.2} s ({:.1} M trials/s)",
-        record.trials,
-        record.seed,
-        record.threads,
-        record.wall_seconds,
-        record.trials_per_second / 1e6
-    );
+    let (trials, seed) = (record.trials, record.seed);
+    let _ = match record.threads {
+        // A merge runs no trials: its record has no threads and no timing.
+        0 => writeln!(out, "{name}: {trials} trials, seed {seed}, merged from shards"),
+        threads => {
+            let (wall, rate) = (record.wall_seconds, record.trials_per_second / 1e6);
+            writeln!(out, "{name}: {trials} trials, seed {seed}, {threads} threads, {wall:.2} s ({rate:.1} M trials/s)")
+        }
+    };
+    if record.partial {
+        let (from, to) = (record.chunks.from, record.chunks.to);
+        let _ = writeln!(out, "partial: these counts cover chunks {from}..{to} of the run (manifest.json says so)");
+    }
     let label = |r: &MetricRow| if r.kind == "mean" { format!("{} (mean)", r.metric) } else { r.metric.clone() };
     let width = record.summary.metrics.iter().map(|r| label(r).len()).max().unwrap_or(6);
     let _ = writeln!(out, "{:width$}  {:>9}  {:>21}  exact", "metric", "estimate", "95% interval");

@@ -43,8 +43,10 @@ fn facts(record: &RunRecord) -> Vec<String> {
         rules_name(&record.config).to_owned(),
         format!("{} trials", thousands(record.trials)),
         format!("seed {}", record.seed),
-        format!("{} threads", record.threads),
     ];
+    if record.partial {
+        facts.push(format!("partial: chunks {}..{}", record.chunks.from, record.chunks.to));
+    }
     if let Some(p) = record.precision {
         facts.push(format!("precision {p}"));
     }

@@ -47,7 +47,6 @@ impl SweepReport<'_> {
             format!("{} trials per point", thousands(run.trials)),
             format!("seed {}", run.seed),
         ];
-        facts.extend(self.points.first().map(|p| format!("{} threads", p.record.threads)));
         facts.push(format!("intercept-sim {}", env!("CARGO_PKG_VERSION")));
         facts
     }

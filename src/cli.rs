@@ -1,0 +1,250 @@
+//! The command line's surface: every subcommand and its arguments, with their help texts and the parsers
+//! that check a value before any work starts (clap turns their errors into exit status 2).
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+use intercept_sim::config::{Overrides, set};
+use intercept_sim::sensitivity;
+
+const EXAMPLES: &str = "\
+Examples:
+  intercept-sim validate configs/cavalry/charge-on-pikes.toml     check a config, show every default
+  intercept-sim exact configs/cavalry/charge-on-pikes.toml        exact odds, as fractions
+  intercept-sim run configs/cavalry/charge-on-pikes.toml          1,000,000 seeded trials -> reports/charge-on-pikes/
+  intercept-sim run CONFIG --trials 100000000 --seed 7 --json     more trials, another seed, JSON on stdout
+  intercept-sim odds naval --dice 4 --distance 7 --pacific       exact odds of one roll, no config file
+  intercept-sim odds cavalry --order charge --morale 7            the d10 table and a hedgehog morale check
+
+Exit status: 0 success, 1 the run failed (I/O, a tree too large to solve), 2 bad input (config or arguments).";
+
+/// Odds of interception rules: seeded Monte Carlo and exact enumeration from one rules implementation.
+#[derive(Parser, Debug)]
+#[command(name = "intercept-sim", version, about, long_about = None, after_help = EXAMPLES)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Run the scenario's trials and write summary, distributions, charts and manifest.
+    Run(RunArgs),
+    /// Compute every metric exactly by walking the whole chance tree.
+    Exact(ExactArgs),
+    /// Check a config and print the resolved scenario, with every default filled in.
+    Validate(ExactArgs),
+    /// Print the exact chance that n interception dice reach a hex d hexes away (naval rules N-8).
+    ReachTable(ReachArgs),
+    /// Run the scenario over a grid of config values, every point on the same seed (common random numbers).
+    #[command(
+        after_help = "Example:\n  intercept-sim sweep configs/naval/three-level-chain.toml --set naval.rules.slow_ships=-2,-1,0"
+    )]
+    Sweep(SweepArgs),
+    /// Move every number of the rules one step down and up and rank how far each moves the odds.
+    #[command(after_help = "Examples:\n  intercept-sim sensitivity configs/naval/three-level-chain.toml\n  \
+        intercept-sim sensitivity configs/naval/three-level-chain.toml --only naval.rules --metric mission.completed")]
+    Sensitivity(SensitivityArgs),
+    /// Merge the shards of one run (`run --shard K/N`) into the files a single run writes.
+    #[command(
+        after_help = "Example:\n  intercept-sim merge shards/0 shards/1 shards/2 --out reports/three-level-chain"
+    )]
+    Merge(MergeArgs),
+    /// Exact odds of one interception from a few numbers, no config file needed.
+    #[command(subcommand)]
+    Odds(OddsCommand),
+}
+
+#[derive(Subcommand, Debug)]
+pub enum OddsCommand {
+    /// Can n interception dice reach a hex d hexes away? (naval rules N-7, N-8)
+    #[command(after_help = "Example:\n  intercept-sim odds naval --dice 4 --distance 7 --pacific")]
+    Naval(NavalOddsArgs),
+    /// Does a unit under this order intercept, and does the target pass its hedgehog morale check? (C-2, C-9)
+    #[command(after_help = "Example:\n  intercept-sim odds cavalry --order charge --morale 7 --leader 1")]
+    Cavalry(CavalryOddsArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct NavalOddsArgs {
+    /// Interception dice, after modifiers (0 to 8).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=8))]
+    pub dice: u32,
+    /// Hexes from the group's base to its interception hex (0 to 99).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=99))]
+    pub distance: u32,
+    /// Halve the dice total, rounding up, as in the Pacific (N-8.2).
+    #[arg(long)]
+    pub pacific: bool,
+    /// Read the highest die instead of the sum (the A-1 alternative).
+    #[arg(long)]
+    pub highest: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct CavalryOddsArgs {
+    /// The interceptor's own order (C-2): its row of the d10 interception table.
+    #[arg(long, value_parser = ["charge", "make_ready", "receive_charge", "rally"])]
+    pub order: String,
+    /// The target's morale (0 to 10): also show its hedgehog morale check (C-9).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=10))]
+    pub morale: Option<u32>,
+    /// The rating of the leader stacked with the target (0 to 9), subtracted from the roll (C-9.3).
+    #[arg(long, default_value_t = 0, requires = "morale", value_parser = clap::value_parser!(u32).range(0..=9))]
+    pub leader: u32,
+    /// Morale checks rolled at once (1 to 10): +1 to the roll for each beyond the first (C-9.2).
+    #[arg(long, default_value_t = 1, requires = "morale", value_parser = clap::value_parser!(u32).range(1..=10))]
+    pub checks: u32,
+}
+
+#[derive(Args, Debug)]
+pub struct ReachArgs {
+    /// Halve the dice total, rounding up, as in the Pacific (N-8.2).
+    #[arg(long)]
+    pub pacific: bool,
+    /// Read the highest die instead of the sum (the A-1 alternative).
+    #[arg(long)]
+    pub highest: bool,
+    /// Largest distance shown.
+    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub max_distance: u32,
+}
+
+/// How a command that samples runs: trials, seed and threads.
+#[derive(Args, Debug)]
+pub struct Sampling {
+    /// Number of trials (overrides run.trials): per point of a sweep, per value of a sensitivity run.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub trials: Option<u64>,
+    /// Seed (overrides run.seed), shared by every point of a sweep. The same config and seed give the same
+    /// results on any number of threads.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Worker threads [default: all cores]. Does not change the results.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub threads: Option<u64>,
+}
+
+impl Sampling {
+    pub fn overrides(&self) -> Overrides {
+        Overrides { trials: self.trials, seed: self.seed }
+    }
+
+    pub fn threads(&self) -> Option<usize> {
+        self.threads.map(|t| t as usize)
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    /// The scenario config (TOML); not with --resume.
+    #[arg(required_unless_present = "resume")]
+    pub config: Option<PathBuf>,
+    #[command(flatten)]
+    pub sampling: Sampling,
+    /// Output folder [default: reports/<run.name>].
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Also write every trial's outcome to trials.parquet (one row group per chunk).
+    #[arg(long)]
+    pub per_trial: bool,
+    /// Print the summary as JSON on stdout instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    /// Keep adding chunks until every probability's 95% interval half-width is at most this (0 < P < 0.5).
+    /// The same seed stops at the same chunk on any number of threads.
+    #[arg(long, value_parser = parse_precision, conflicts_with = "trials", allow_negative_numbers = true)]
+    pub precision: Option<f64>,
+    /// With --precision: the most trials to run [default: 1000000000].
+    #[arg(long, requires = "precision", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_trials: Option<u64>,
+    /// Run only shard K of N (K from 0 to N-1): a contiguous share of the chunks, written as a partial result
+    /// for `merge`. Every shard takes the same config, seed and trial count.
+    #[arg(long, value_name = "K/N", value_parser = parse_shard, allow_hyphen_values = true, conflicts_with_all = ["precision", "per_trial"])]
+    pub shard: Option<(u64, u64)>,
+    /// Go on with the interrupted run in DIR to the trial count it was asked for, writing into DIR (or --out)
+    /// exactly the files an uninterrupted run writes.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["config", "trials", "seed", "precision", "per_trial", "shard"])]
+    pub resume: Option<PathBuf>,
+}
+
+/// `K/N` with `K < N`, both whole numbers, N at least 1.
+fn parse_shard(s: &str) -> Result<(u64, u64), String> {
+    let parsed =
+        s.split_once('/').and_then(|(k, n)| Some((k.trim().parse::<u64>().ok()?, n.trim().parse::<u64>().ok()?)));
+    match parsed {
+        Some((k, n)) if k < n => Ok((k, n)),
+        _ => Err(format!("{s:?} is not a shard; allowed: K/N with 0 <= K < N, such as 0/3, 1/3, 2/3")),
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// The output folders of the shards (`run --shard K/N`), in any order.
+    #[arg(required = true)]
+    pub dirs: Vec<PathBuf>,
+    /// Where to write the merged run.
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+/// A half-width target: a number strictly between 0 and 0.5 (wider intervals say nothing).
+fn parse_precision(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(p) if p > 0.0 && p < 0.5 => Ok(p),
+        Ok(p) => Err(format!("{p} is not a usable half-width; allowed: above 0 and below 0.5, such as 0.001")),
+        Err(_) => Err(format!("{s:?} is not a number; allowed: above 0 and below 0.5, such as 0.001")),
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct SweepArgs {
+    /// The scenario config (TOML).
+    pub config: PathBuf,
+    /// A key by its dotted path and the values it takes: KEY=V1,V2,... Repeat for a grid. Tables in a list
+    /// are named: naval.group.<name>.distance, cavalry.interceptor.<name>.order.
+    #[arg(long = "set", required = true, value_parser = set::parse_list)]
+    pub sets: Vec<(String, Vec<String>)>,
+    #[command(flatten)]
+    pub sampling: Sampling,
+    /// Output folder [default: reports/<run.name>-sweep].
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct SensitivityArgs {
+    /// The scenario config (TOML).
+    pub config: PathBuf,
+    /// Vary only keys under this dotted prefix (repeatable), such as naval.rules or cavalry.table.
+    #[arg(long)]
+    pub only: Vec<String>,
+    /// Print the ranked table of this metric (repeatable) [default: the first probability metric].
+    #[arg(long)]
+    pub metric: Vec<String>,
+    /// The step of a decimal value such as a probability; whole numbers step by one.
+    #[arg(long, default_value_t = sensitivity::DEFAULT_FLOAT_STEP, value_parser = parse_step, allow_negative_numbers = true)]
+    pub float_step: f64,
+    #[command(flatten)]
+    pub sampling: Sampling,
+    /// Output folder [default: reports/<run.name>-sensitivity].
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+/// A decimal step: a finite number above 0.
+fn parse_step(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x > 0.0 && x.is_finite() => Ok(x),
+        _ => Err(format!("{s:?} is not a usable step; allowed: a number above 0, such as 0.05")),
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct ExactArgs {
+    /// The scenario config (TOML).
+    pub config: PathBuf,
+    /// Print JSON on stdout instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}

@@ -1,0 +1,39 @@
+//! Ctrl-C and SIGTERM during a run: the first asks the engine to stop at the next chunk boundary, so the
+//! chunks already finished are written out as a partial result; a second quits at once. Every output file
+//! is written under a temporary name and renamed, so even quitting at once leaves no truncated file.
+
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use intercept_sim::export::RunRecord;
+
+use crate::Failure;
+
+static STOP: AtomicBool = AtomicBool::new(false);
+
+/// Installs the handler (for SIGINT, SIGTERM and SIGHUP) and returns the flag it sets.
+pub fn install() -> &'static AtomicBool {
+    let handler = || {
+        if STOP.swap(true, Ordering::Relaxed) {
+            std::process::exit(130);
+        }
+        eprintln!("\nstopping: finishing the chunks in progress and writing a partial result (again to quit now)");
+    };
+    // Failing to install the handler only loses the graceful stop: the run itself is unaffected.
+    let _ = ctrlc::set_handler(handler);
+    &STOP
+}
+
+/// The failure an interrupted run ends with (exit status 130), saying how to go on.
+pub fn stopped(record: &RunRecord, dir: &Path) -> Failure {
+    // The trials of the chunks the run was asked for: all of them, or a shard's share.
+    let total = record.config.run.trials as u64;
+    let wanted = (record.wanted.to * record.chunk_size).min(total) - record.wanted.from * record.chunk_size;
+    let message = format!(
+        "interrupted after {} of {wanted} trials; {} holds them as a partial result. Go on with: intercept-sim run --resume {}",
+        record.trials,
+        dir.display(),
+        dir.display()
+    );
+    Failure { code: 130, message }
+}

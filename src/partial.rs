@@ -1,0 +1,177 @@
+//! Partial results: going on with an interrupted run, and merging the shards of one run.
+//!
+//! A run that is interrupted, or that runs one shard of a run (`--shard K/N`), writes its outputs as usual
+//! and marks `manifest.json` `partial`, with the chunks its counts cover and the raw counts themselves. Both
+//! operations here start from those manifests ([`Stored`]), read back with their resolved config, so neither
+//! needs the config file: [`resume`] turns an interrupted run's manifest into the options that finish it,
+//! and [`merge`] checks that a set of shards tiles the chunks of one run exactly and adds their counts.
+//! Counts are integers merged in chunk order, so a resumed or merged run writes the same bytes as a run made
+//! in one go. [`PartialError`] says, in one line, why a folder cannot be resumed or merged.
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::config::{self, ConfigError, Overrides, RawConfig, Scenario};
+use crate::engine::Plan;
+use crate::export::{ChunkRange, RunRecord};
+use crate::metrics::Tally;
+use crate::runner::{self, Resume, RunFacts};
+
+/// Why a folder cannot be resumed or merged.
+#[derive(Debug, thiserror::Error)]
+pub enum PartialError {
+    #[error("{}: cannot read the run's manifest: {source}", path.display())]
+    Read { path: PathBuf, source: std::io::Error },
+    #[error("{}: not an intercept-sim manifest: {message}", path.display())]
+    Format { path: PathBuf, message: String },
+    #[error("{}: {message}", dir.display())]
+    Refused { dir: PathBuf, message: String },
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+}
+
+/// A run's `manifest.json`, read back.
+#[derive(Clone, Debug, Deserialize)]
+pub struct Stored {
+    pub tool: String,
+    pub version: String,
+    pub config_file: String,
+    pub config: RawConfig,
+    pub seed: u64,
+    pub trials: u64,
+    pub chunk_size: u64,
+    pub partial: bool,
+    pub chunks: ChunkRange,
+    pub wanted: ChunkRange,
+    pub precision: Option<f64>,
+    pub counts: Vec<u64>,
+    /// The folder it was read from.
+    #[serde(skip)]
+    pub dir: PathBuf,
+}
+
+impl Stored {
+    /// Reads `dir/manifest.json`, refusing one written by another version (its numbers would differ).
+    pub fn read(dir: &Path) -> Result<Stored, PartialError> {
+        let path = dir.join("manifest.json");
+        let text =
+            std::fs::read_to_string(&path).map_err(|source| PartialError::Read { path: path.clone(), source })?;
+        let mut stored: Stored = serde_json::from_str(&text)
+            .map_err(|e| PartialError::Format { path: path.clone(), message: e.to_string() })?;
+        stored.dir = dir.to_owned();
+        let version = env!("CARGO_PKG_VERSION");
+        if stored.tool != "intercept-sim" || stored.version != version {
+            let message = format!("written by {} {}, not intercept-sim {version}", stored.tool, stored.version);
+            return Err(stored.refused(message));
+        }
+        Ok(stored)
+    }
+
+    /// The scenario the run was made from, resolved again from the config it recorded.
+    pub fn scenario(&self) -> Result<Scenario, PartialError> {
+        let src = toml::to_string(&self.config).expect("a resolved config is TOML");
+        Ok(config::from_str(&src, Path::new(&self.config_file), Overrides::default())?)
+    }
+
+    /// The counts, as the engine holds them.
+    pub fn tally(&self) -> Tally {
+        Tally { trials: self.trials, counts: self.counts.clone() }
+    }
+
+    fn refused(&self, message: String) -> PartialError {
+        PartialError::Refused { dir: self.dir.clone(), message }
+    }
+}
+
+/// What finishing an interrupted run needs: its scenario, and where and from which counts to go on.
+pub struct Resumed {
+    pub scenario: Scenario,
+    pub wanted: std::ops::Range<u64>,
+    pub resume: Resume,
+    pub precision: Option<f64>,
+}
+
+/// The interrupted run in `dir`, ready to go on from where it stopped.
+pub fn resume(dir: &Path) -> Result<Resumed, PartialError> {
+    let stored = Stored::read(dir)?;
+    if !stored.partial || stored.chunks.to >= stored.wanted.to {
+        let what = if stored.partial { "a finished shard; merge it with the others" } else { "a finished run" };
+        return Err(stored.refused(format!("nothing to resume: it holds {what}")));
+    }
+    if dir.join("trials.parquet").exists() {
+        let message = "a --per-trial run cannot be resumed (trials.parquet cannot be extended); run it again";
+        return Err(stored.refused(message.to_owned()));
+    }
+    let resume = Resume { next: stored.chunks.to, before: stored.tally() };
+    let wanted = stored.wanted.from..stored.wanted.to;
+    Ok(Resumed { scenario: stored.scenario()?, wanted, resume, precision: stored.precision })
+}
+
+/// The shards in `dirs` merged into the record of the whole run, after checking that they come from one run
+/// (same version, config and seed) and cover each of its chunks exactly once.
+pub fn merge(dirs: &[PathBuf]) -> Result<RunRecord, PartialError> {
+    let mut shards: Vec<Stored> = dirs.iter().map(|d| Stored::read(d)).collect::<Result<_, _>>()?;
+    shards.sort_by_key(|s| (s.chunks.from, s.chunks.to));
+    let first = shards.first().expect("clap asks for at least one folder").clone();
+    shards.iter().try_for_each(|s| same_run(&first, s))?;
+    let scenario = first.scenario()?;
+    let plan = runner::plan(&scenario);
+    tiles(&shards, &plan)?;
+    let mut tally = Tally { trials: 0, counts: vec![0; first.counts.len()] };
+    shards.iter().for_each(|s| tally.merge(&s.tally()));
+    let all = 0..plan.chunks();
+    let run = RunFacts {
+        threads: 0,
+        wall: 0.0,
+        trials_run: 0,
+        chunks: all.clone(),
+        wanted: all,
+        partial: false,
+        precision: None,
+    };
+    Ok(runner::summarise(&scenario, run, tally))
+}
+
+/// Refuses a shard that is not from the same run as `first`, or that did not finish its share.
+fn same_run(first: &Stored, s: &Stored) -> Result<(), PartialError> {
+    let differs =
+        |what: &str| s.refused(format!("not a shard of the same run as {}: its {what} differs", first.dir.display()));
+    if s.seed != first.seed {
+        return Err(differs("seed"));
+    }
+    if s.config != first.config {
+        return Err(differs("config"));
+    }
+    if s.precision.is_some() {
+        return Err(s.refused("a --precision run has no shards to merge".to_owned()));
+    }
+    if s.chunks.to < s.wanted.to {
+        return Err(s.refused(format!(
+            "an interrupted shard: resume it first (intercept-sim run --resume {})",
+            s.dir.display()
+        )));
+    }
+    Ok(())
+}
+
+/// Refuses shards that leave a chunk of the plan out or cover one twice.
+fn tiles(shards: &[Stored], plan: &Plan) -> Result<(), PartialError> {
+    let mut next = 0;
+    for (i, s) in shards.iter().enumerate() {
+        if s.chunks.from > next {
+            let message = format!("chunks {next}..{} are missing: no shard given covers them", s.chunks.from);
+            return Err(s.refused(message));
+        }
+        if s.chunks.from < next {
+            let other = shards[i - 1].dir.display();
+            return Err(s.refused(format!("repeats chunks {}..{next}, which {other} covers too", s.chunks.from)));
+        }
+        next = s.chunks.to;
+    }
+    match next < plan.chunks() {
+        true => Err(shards[shards.len() - 1]
+            .refused(format!("chunks {next}..{} are missing: no shard given covers them", plan.chunks()))),
+        false => Ok(()),
+    }
+}

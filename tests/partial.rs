@@ -1,0 +1,136 @@
+//! Partial results end to end: shards merged, and an interrupted run resumed, each writing exactly the bytes
+//! of a run made in one go; and the folders `merge` and `--resume` must refuse.
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::Duration;
+
+use assert_cmd::Command;
+
+const CHAIN: &str = "configs/naval/three-level-chain.toml";
+
+fn sim() -> Command {
+    Command::cargo_bin("intercept-sim").expect("binary built")
+}
+
+/// Runs the chain with `extra` arguments into `out`, which must succeed.
+fn run(out: &Path, extra: &[&str]) {
+    sim().args(["run", CHAIN, "--trials", "400000"]).args(extra).arg("--out").arg(out).assert().success();
+}
+
+/// Every file of `a` and `b`, by name: the two folders must hold the same names with the same bytes.
+fn assert_same_files(a: &Path, b: &Path) {
+    let names = |d: &Path| {
+        let mut n: Vec<String> =
+            std::fs::read_dir(d).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+        n.sort();
+        n
+    };
+    assert_eq!(names(a), names(b), "the same files");
+    assert!(names(a).len() >= 15, "a whole run's files");
+    for name in names(a) {
+        let same = std::fs::read(a.join(&name)).unwrap() == std::fs::read(b.join(&name)).unwrap();
+        assert!(same, "{name} differs between {} and {}", a.display(), b.display());
+    }
+}
+
+fn shards(tmp: &Path, seed: &str) -> Vec<PathBuf> {
+    (0..3)
+        .map(|k| {
+            let dir = tmp.join(format!("shard-{seed}-{k}"));
+            run(&dir, &["--seed", seed, "--shard", &format!("{k}/3"), "--threads", "1"]);
+            dir
+        })
+        .collect()
+}
+
+#[test]
+fn three_shards_merge_into_the_bytes_of_one_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let single = tmp.path().join("single");
+    run(&single, &["--seed", "5"]);
+    let parts = shards(tmp.path(), "5");
+    let manifest = std::fs::read_to_string(parts[1].join("manifest.json")).unwrap();
+    assert!(manifest.contains("\"partial\": true"), "a shard is a partial result");
+    let merged = tmp.path().join("merged");
+    // In any order: the chunks say where each shard belongs.
+    sim().args(["merge"]).args([&parts[2], &parts[0], &parts[1]]).arg("--out").arg(&merged).assert().success();
+    assert_same_files(&single, &merged);
+}
+
+/// Merges `dirs` into a fresh folder, which must fail with exit 2 and one line containing `message`, and
+/// write nothing.
+fn merge_refused(tmp: &Path, dirs: &[&PathBuf], message: &str) {
+    let out = tmp.join("refused");
+    let assert = sim().arg("merge").args(dirs).arg("--out").arg(&out).assert().code(2);
+    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    assert!(stderr.contains(message) && stderr.trim().lines().count() == 1, "{message}: {stderr}");
+    assert!(!out.exists(), "nothing written");
+}
+
+#[test]
+fn merge_refuses_a_missing_repeated_or_foreign_shard() {
+    let tmp = tempfile::tempdir().unwrap();
+    let parts = shards(tmp.path(), "5");
+    let other_seed = shards(tmp.path(), "6");
+    merge_refused(tmp.path(), &[&parts[0], &parts[2]], "are missing: no shard given covers them");
+    merge_refused(tmp.path(), &[&parts[0], &parts[1]], "are missing: no shard given covers them");
+    merge_refused(tmp.path(), &[&parts[0], &parts[1], &parts[1], &parts[2]], "repeats chunks");
+    merge_refused(tmp.path(), &[&parts[0], &other_seed[1], &parts[2]], "its seed differs");
+    let other_config = tmp.path().join("other-config");
+    sim()
+        .args(["run", CHAIN, "--trials", "400001", "--seed", "5", "--shard", "1/3", "--out"])
+        .arg(&other_config)
+        .assert()
+        .success();
+    merge_refused(tmp.path(), &[&parts[0], &other_config, &parts[2]], "its config differs");
+    merge_refused(tmp.path(), &[&tmp.path().join("nowhere")], "cannot read the run's manifest");
+}
+
+/// SIGTERM part-way through a run, then `--resume`: the folder ends with the bytes of an uninterrupted run.
+#[test]
+fn an_interrupted_run_resumes_into_the_bytes_of_an_uninterrupted_one() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (whole, cut) = (tmp.path().join("whole"), tmp.path().join("cut"));
+    let trials = "40000000";
+    sim().args(["run", CHAIN, "--trials", trials, "--out"]).arg(&whole).assert().success();
+    let bin = assert_cmd::cargo::cargo_bin("intercept-sim");
+    let child = std::process::Command::new(bin)
+        .args(["run", CHAIN, "--trials", trials, "--out"])
+        .arg(&cut)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    let killed = std::process::Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(130), "an interrupted run exits 130: {stderr}");
+    assert!(stderr.contains("intercept-sim run --resume"), "{stderr}");
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(cut.join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(manifest["partial"], true);
+    let done = manifest["trials"].as_u64().unwrap();
+    assert!(done > 0 && done < 40_000_000, "some chunks done, not all: {done}");
+    let names = std::fs::read_dir(&cut).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap());
+    assert!(names.into_iter().all(|n| !n.starts_with('.')), "no temporary file left behind");
+    sim().args(["run", "--resume"]).arg(&cut).assert().success();
+    assert_same_files(&whole, &cut);
+    let again = sim().args(["run", "--resume"]).arg(&cut).assert().code(2);
+    let stderr = String::from_utf8_lossy(&again.get_output().stderr).into_owned();
+    assert!(stderr.contains("nothing to resume"), "{stderr}");
+}
+
+#[test]
+fn a_bad_shard_is_refused() {
+    for shard in ["3/3", "1", "a/b", "-1/3", "0/0"] {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("out");
+        let assert = sim().args(["run", CHAIN, "--shard", shard, "--out"]).arg(&out).assert().code(2);
+        let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+        assert!(stderr.contains("--shard"), "{shard}: {stderr}");
+        assert!(!out.exists(), "{shard}: nothing written");
+    }
+}
