@@ -6,6 +6,7 @@ use std::process::Stdio;
 use std::time::Duration;
 
 use assert_cmd::Command;
+use polars::prelude::{ParquetReader, SerReader};
 
 const CHAIN: &str = "configs/naval/three-level-chain.toml";
 
@@ -94,20 +95,7 @@ fn an_interrupted_run_resumes_into_the_bytes_of_an_uninterrupted_one() {
     let (whole, cut) = (tmp.path().join("whole"), tmp.path().join("cut"));
     let trials = "40000000";
     sim().args(["run", CHAIN, "--trials", trials, "--out"]).arg(&whole).assert().success();
-    let bin = assert_cmd::cargo::cargo_bin("intercept-sim");
-    let child = std::process::Command::new(bin)
-        .args(["run", CHAIN, "--trials", trials, "--out"])
-        .arg(&cut)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(1500));
-    let killed = std::process::Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
-    assert!(killed.success());
-    let out = child.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(out.status.code(), Some(130), "an interrupted run exits 130: {stderr}");
+    let stderr = interrupted(&cut, trials, &[], Duration::from_millis(1500));
     assert!(stderr.contains("intercept-sim run --resume"), "{stderr}");
     let manifest: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(cut.join("manifest.json")).unwrap()).unwrap();
@@ -121,6 +109,45 @@ fn an_interrupted_run_resumes_into_the_bytes_of_an_uninterrupted_one() {
     let again = sim().args(["run", "--resume"]).arg(&cut).assert().code(2);
     let stderr = String::from_utf8_lossy(&again.get_output().stderr).into_owned();
     assert!(stderr.contains("nothing to resume"), "{stderr}");
+}
+
+/// Interrupts `run` with `--trials trials` and `extra` arguments into `out` after `after`; returns its stderr.
+fn interrupted(out: &Path, trials: &str, extra: &[&str], after: Duration) -> String {
+    let bin = assert_cmd::cargo::cargo_bin("intercept-sim");
+    let child = std::process::Command::new(bin)
+        .args(["run", CHAIN, "--trials", trials])
+        .args(extra)
+        .arg("--out")
+        .arg(out)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(after);
+    let killed = std::process::Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(130), "an interrupted run exits 130: {stderr}");
+    stderr
+}
+
+/// An interrupted `--per-trial` run leaves a whole `trials.parquet` of the chunks it finished, one row per
+/// trial the manifest counts; such a run cannot be resumed, and says why.
+#[test]
+fn an_interrupted_per_trial_run_leaves_a_whole_parquet_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cut = tmp.path().join("cut");
+    interrupted(&cut, "20000000", &["--per-trial"], Duration::from_millis(1500));
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(cut.join("manifest.json")).unwrap()).unwrap();
+    let trials = manifest["trials"].as_u64().unwrap();
+    let file = std::fs::File::open(cut.join("trials.parquet")).unwrap();
+    let rows = ParquetReader::new(file).finish().expect("a whole Parquet file").height();
+    assert_eq!(rows as u64, trials);
+    assert!(trials > 0 && trials < 20_000_000, "{trials}");
+    let refused = sim().args(["run", "--resume"]).arg(&cut).assert().code(2);
+    assert!(String::from_utf8_lossy(&refused.get_output().stderr).contains("cannot be resumed"));
 }
 
 #[test]
