@@ -9,14 +9,19 @@ use intercept_sim::sensitivity;
 
 const EXAMPLES: &str = "\
 Examples:
-  intercept-sim validate configs/cavalry/charge-on-pikes.toml     check a config, show every default
-  intercept-sim exact configs/cavalry/charge-on-pikes.toml        exact odds, as fractions
-  intercept-sim run configs/cavalry/charge-on-pikes.toml          1,000,000 seeded trials -> reports/charge-on-pikes/
-  intercept-sim run CONFIG --trials 100000000 --seed 7 --json     more trials, another seed, JSON on stdout
-  intercept-sim odds naval --dice 4 --distance 7 --pacific       exact odds of one roll, no config file
-  intercept-sim odds cavalry --order charge --morale 7            the d10 table and a hedgehog morale check
+  intercept-sim validate configs/cavalry/charge-on-pikes.toml       check a config, show every default
+  intercept-sim exact configs/cavalry/charge-on-pikes.toml          exact odds, as fractions
+  intercept-sim run configs/cavalry/charge-on-pikes.toml            1,000,000 seeded trials -> reports/charge-on-pikes/
+  intercept-sim run CONFIG --trials 100000000 --seed 7 --json       more trials, another seed, JSON on stdout
+  intercept-sim odds naval --dice 4 --distance 7 --pacific          exact odds of one roll, no config file
+  intercept-sim odds cavalry --order charge --morale 7              the d10 table and a hedgehog morale check
+  intercept-sim sweep CONFIG --set naval.rules.slow_ships=-2,-1,0   one rule value over a grid, common seeds
+  intercept-sim sensitivity CONFIG --only naval.rules               which rule value moves the odds most
+  intercept-sim run --resume reports/three-level-chain              finish a run stopped with Ctrl-C
+  intercept-sim run CONFIG --shard 0/3 --out shards/0               one third of a run; then `merge` the shards
 
-Exit status: 0 success, 1 the run failed (I/O, a tree too large to solve), 2 bad input (config or arguments).";
+Exit status: 0 success, 1 the run failed (I/O, a tree too large to solve), 2 bad input (config or arguments),
+130 a run interrupted (its finished chunks are written as a partial result).";
 
 /// Odds of interception rules: seeded Monte Carlo and exact enumeration from one rules implementation.
 #[derive(Parser, Debug)]
@@ -28,7 +33,7 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Run the scenario's trials and write summary, distributions, charts and manifest.
+    /// Run the scenario's trials and write summary, distributions, charts, report.html and manifest.
     Run(RunArgs),
     /// Compute every metric exactly by walking the whole chance tree.
     Exact(ExactArgs),
