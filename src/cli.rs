@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 use intercept_sim::config::{Overrides, set};
+use intercept_sim::models::step_race::race::{InterceptBox, Move, Square};
 use intercept_sim::sensitivity;
 
 const EXAMPLES: &str = "\
@@ -55,9 +56,55 @@ pub enum Command {
         after_help = "Example:\n  intercept-sim merge shards/0 shards/1 shards/2 --out reports/three-level-chain"
     )]
     Merge(MergeArgs),
+    /// Answer one interception situation from the command line, no config file needed.
+    #[command(subcommand)]
+    Check(CheckCommand),
     /// Exact odds of one interception from a few numbers, no config file needed.
     #[command(subcommand)]
     Odds(OddsCommand),
+}
+
+#[derive(Subcommand, Debug)]
+pub enum CheckCommand {
+    /// Can these units intercept this tactical move? The step race of GITM (rules G-1..G-13).
+    #[command(
+        after_help = "Example:\n  intercept-sim check step-race --interceptor 7-7 --box 7-7/3 --move 5-2,5-4,8-4"
+    )]
+    StepRace(StepRaceArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct StepRaceArgs {
+    /// A unit with an interception order, by its square column-row (repeatable).
+    #[arg(long = "interceptor", required = true, value_name = "SQUARE")]
+    pub interceptors: Vec<Square>,
+    /// Its intercept box, centre/radius (G-2); one for each --interceptor, in order, or one for them all.
+    #[arg(long = "box", required = true, value_name = "CENTRE/RADIUS")]
+    pub boxes: Vec<InterceptBox>,
+    /// The move: start, an optional waypoint, and the destination, such as 5-2,5-4,8-4 (G-3).
+    #[arg(long = "move", value_name = "SQUARES", value_parser = parse_move)]
+    pub moves: Move,
+    /// What the box filters (G-8, G-A1): the interception point, the destination, or nothing.
+    #[arg(long, default_value = "point", value_parser = ["point", "destination", "none"])]
+    pub box_filter: String,
+    /// Print JSON on stdout instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Two or three squares, start to end, with no leg of zero steps (a waypoint equal to the start is not a move).
+fn parse_move(s: &str) -> Result<Move, String> {
+    let points = s.split(',').map(str::parse::<Square>).collect::<Result<Vec<_>, _>>()?;
+    if !(2..=3).contains(&points.len()) {
+        return Err(format!("{s:?} has {} squares; allowed: start,end or start,waypoint,end", points.len()));
+    }
+    if let Some(w) = points.windows(2).find(|w| w[0] == w[1]) {
+        return Err(format!(
+            "{s:?} stays on {} for a whole leg; a waypoint must differ from the squares before and after it",
+            w[0]
+        ));
+    }
+    Ok(Move { points })
 }
 
 #[derive(Subcommand, Debug)]

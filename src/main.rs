@@ -14,11 +14,12 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use cli::{
-    CavalryOddsArgs, Cli, Command, ExactArgs, MergeArgs, NavalOddsArgs, OddsCommand, RunArgs, SensitivityArgs,
-    SweepArgs,
+    CavalryOddsArgs, CheckCommand, Cli, Command, ExactArgs, MergeArgs, NavalOddsArgs, OddsCommand, RunArgs,
+    SensitivityArgs, StepRaceArgs, SweepArgs,
 };
 use intercept_sim::config::{self, ConfigError, Overrides, Scenario, set};
 use intercept_sim::metrics::MetricKind;
+use intercept_sim::models::step_race::race::{self, BoxFilter, Interceptor};
 use intercept_sim::odds::{self, CavalryQuestion, NavalQuestion, OddsError};
 use intercept_sim::partial::{self, PartialError};
 use intercept_sim::plot::sweep::SweepCharts;
@@ -50,6 +51,7 @@ fn main() -> ExitCode {
         Command::Sweep(args) => sweep(args),
         Command::Sensitivity(args) => sensitivity(args),
         Command::Merge(args) => merge(args),
+        Command::Check(CheckCommand::StepRace(a)) => step_race(a),
         Command::Odds(OddsCommand::Naval(a)) => naval_odds(a),
         Command::Odds(OddsCommand::Cavalry(a)) => cavalry_odds(a),
     };
@@ -195,6 +197,27 @@ fn shown_metrics(scenario: &Scenario, named: &[String]) -> Result<Vec<String>, S
         ));
     }
     Ok(named.to_vec())
+}
+
+fn step_race(a: StepRaceArgs) -> Result<(), Failure> {
+    let bad = |message: String| Failure { code: 2, message };
+    if a.boxes.len() != 1 && a.boxes.len() != a.interceptors.len() {
+        let (b, i) = (a.boxes.len(), a.interceptors.len());
+        return Err(bad(format!("--box: {b} boxes for {i} interceptors; give one for each, in order, or one for all")));
+    }
+    let boxed = |n: usize| a.boxes[n.min(a.boxes.len() - 1)];
+    let interceptors: Vec<Interceptor> =
+        a.interceptors.iter().enumerate().map(|(n, &at)| Interceptor { at, boxed: boxed(n) }).collect();
+    let filter = match a.box_filter.as_str() {
+        "destination" => BoxFilter::Destination,
+        "none" => BoxFilter::None,
+        _ => BoxFilter::Point,
+    };
+    let outcome = race::race_move(&a.moves, &interceptors, filter);
+    emit(match a.json {
+        true => show::step_race_json(&interceptors, &outcome),
+        false => show::step_race_text(&interceptors, filter, &outcome),
+    })
 }
 
 fn naval_odds(a: NavalOddsArgs) -> Result<(), Failure> {

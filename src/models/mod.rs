@@ -8,6 +8,7 @@
 
 pub mod cavalry;
 pub mod naval;
+pub mod step_race;
 mod words;
 
 use crate::chance::Chance;
