@@ -8,6 +8,7 @@
 
 pub mod chance;
 pub mod config;
+pub mod coverage;
 pub mod engine;
 pub mod exact;
 pub mod export;

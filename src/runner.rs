@@ -10,12 +10,14 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use crate::config::Scenario;
+use crate::coverage::CoverageParquet;
 use crate::engine::{self, Plan, Ran, Span};
 use crate::exact::{self, ExactTally, TooLarge};
 use crate::export::{DistributionsParquet, ExportError, Manifest, Output, RunRecord, SummaryParquet, TrialsWriter};
 use crate::metrics::{MetricKind, Metrics, Tally};
 use crate::models::{Model, ModelVisitor};
 use crate::plot::Charts;
+use crate::plot::coverage::CoverageMap;
 use crate::report::RunReport;
 use crate::stats;
 use crate::summary::Summary;
@@ -198,7 +200,9 @@ pub fn outputs() -> Vec<Box<dyn Output>> {
     vec![
         Box::new(SummaryParquet),
         Box::new(DistributionsParquet),
+        Box::new(CoverageParquet),
         Box::new(Charts),
+        Box::new(CoverageMap),
         Box::new(RunReport),
         Box::new(Manifest),
     ]

@@ -116,3 +116,70 @@ fn bad_input_exits_2_naming_the_key() {
         assert!(stderr.contains(message), "{args:?}: {stderr}");
     }
 }
+
+const BOX_CORNER: &str = "configs/step-race/box-corner.toml";
+
+/// The seed's situation as a coverage map (US1IN from 9-7 to every square): the map agrees square by square
+/// with the seed examples that start on 9-7, exactly and by Monte Carlo.
+#[test]
+fn the_coverage_map_agrees_with_the_seed_examples() {
+    use polars::prelude::{ParquetReader, SerReader};
+    let dir = tempfile::tempdir().unwrap();
+    Command::cargo_bin("intercept-sim")
+        .unwrap()
+        .args(["run", BOX_CORNER, "--trials", "200000", "--out"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    for name in ["coverage.parquet", "coverage.png", "coverage.svg", "report.html"] {
+        assert!(dir.path().join(name).exists(), "{name}");
+    }
+    let df = ParquetReader::new(std::fs::File::open(dir.path().join("coverage.parquet")).unwrap()).finish().unwrap();
+    let col = |name: &str| -> Vec<f64> {
+        df.column(name)
+            .unwrap()
+            .cast(&polars::prelude::DataType::Float64)
+            .unwrap()
+            .f64()
+            .unwrap()
+            .into_no_null_iter()
+            .collect()
+    };
+    let (cols, rows, exact, estimate) = (col("col"), col("row"), col("exact"), col("estimate"));
+    let at = |c: f64, r: f64| (0..cols.len()).find(|&i| cols[i] == c && rows[i] == r).expect("a destination");
+    assert_eq!(cols.len(), 224, "every square but the start");
+    assert_eq!(exact[at(10.0, 10.0)], 1.0, "GITM-S4: 9-7 to 10-10 is intercepted");
+    assert_eq!(exact[at(12.0, 7.0)], 0.0, "GITM-S3: 9-7 to 12-7 runs directly away");
+    assert_eq!(exact[at(8.0, 7.0)], 0.0, "G-9: a one-square move");
+    let differ: Vec<String> = (0..cols.len())
+        .filter(|&i| (estimate[i] - exact[i]).abs() > 1e-12)
+        .map(|i| format!("{}-{}: {} vs {}", cols[i], rows[i], estimate[i], exact[i]))
+        .collect();
+    assert!(differ.is_empty(), "one start, no waypoint: every trial to a square agrees: {differ:?}");
+    let page = std::fs::read_to_string(dir.path().join("report.html")).unwrap();
+    assert!(page.contains("Coverage map"), "the report shows the map");
+}
+
+#[test]
+fn a_bad_step_race_config_names_the_key() {
+    let cases = [
+        ("at = \"7-7\"", "at = \"15-3\"", "step_race.interceptor[0].at"),
+        ("box = \"7-7/3\"", "box = \"7-7/-1\"", "step_race.interceptor[0].box"),
+        ("start = \"9-7\"", "start = \"9-7\"\nwaypoint = 1.5", "step_race.mover.waypoint"),
+        ("destination = \"7-7/7\"", "destination = \"9-7\"", "step_race.mover.destination"),
+        ("name = \"mx1mc\"", "name = \"mx1mc\"\nspeed = 2", "speed"),
+    ];
+    for (from, to, key) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let src = std::fs::read_to_string(BOX_CORNER).unwrap();
+        assert!(src.contains(from));
+        let path = dir.path().join("bad.toml");
+        std::fs::write(&path, src.replacen(from, to, 1)).unwrap();
+        let out = dir.path().join("out");
+        let assert =
+            Command::cargo_bin("intercept-sim").unwrap().arg("run").arg(&path).arg("--out").arg(&out).assert().code(2);
+        let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+        assert!(stderr.contains(key) && stderr.contains("bad.toml:"), "{to}: {stderr}");
+        assert!(!out.exists(), "{to}: nothing written");
+    }
+}

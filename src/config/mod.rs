@@ -17,6 +17,7 @@ pub use self::path::{Invalid, KeyPath, in_range, probability};
 use crate::models::ModelSpec;
 use crate::models::cavalry::config::CavalryConfig;
 use crate::models::naval::config::NavalConfig;
+use crate::models::step_race::config::StepRaceConfig;
 
 /// A config file as written, with every default filled in.
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
@@ -28,6 +29,8 @@ pub struct RawConfig {
     pub cavalry: Option<CavalryConfig>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub naval: Option<NavalConfig>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step_race: Option<StepRaceConfig>,
 }
 
 /// `[run]`: how many trials, which seed, and where results go.
@@ -143,16 +146,18 @@ fn default_name(file: &Path) -> String {
 
 fn resolve(config: RawConfig, file: &Path) -> Result<Scenario, Invalid> {
     let run = resolve_run(&config.run)?;
-    let model = match (&config.cavalry, &config.naval) {
-        (Some(cavalry), None) => ModelSpec::Cavalry(cavalry.resolve()?),
-        (None, Some(naval)) => ModelSpec::Naval(Box::new(naval.resolve()?)),
-        (None, None) => {
-            let msg = "no model table; add one: [cavalry] or [naval]".into();
+    let model = match (&config.cavalry, &config.naval, &config.step_race) {
+        (Some(cavalry), None, None) => ModelSpec::Cavalry(cavalry.resolve()?),
+        (None, Some(naval), None) => ModelSpec::Naval(Box::new(naval.resolve()?)),
+        (None, None, Some(race)) => ModelSpec::StepRace(Box::new(race.resolve()?)),
+        (None, None, None) => {
+            let msg = "no model table; add one: [cavalry], [naval] or [step_race]".into();
             return Err(Invalid::new(KeyPath::root().key("cavalry"), msg));
         }
-        (Some(_), Some(_)) => {
-            let msg = "a config holds one model; this one has both [cavalry] and [naval]".into();
-            return Err(Invalid::new(KeyPath::root().key("naval"), msg));
+        _ => {
+            let msg = "a config holds one model; this one has more than one of [cavalry], [naval], [step_race]".into();
+            let second = if config.naval.is_some() && config.cavalry.is_some() { "naval" } else { "step_race" };
+            return Err(Invalid::new(KeyPath::root().key(second), msg));
         }
     };
     Ok(Scenario { file: file.to_owned(), run, model, config })

@@ -29,6 +29,7 @@ pub trait Model: Sync {
 pub enum ModelSpec {
     Cavalry(cavalry::Cavalry),
     Naval(Box<naval::Naval>),
+    StepRace(Box<step_race::StepRace>),
 }
 
 /// Generic code that runs on any model: implement it once, call [`ModelSpec::visit`].
@@ -43,6 +44,7 @@ impl ModelSpec {
         match self {
             ModelSpec::Cavalry(m) => visitor.visit(m),
             ModelSpec::Naval(m) => visitor.visit(m.as_ref()),
+            ModelSpec::StepRace(m) => visitor.visit(m.as_ref()),
         }
     }
 
@@ -52,6 +54,7 @@ impl ModelSpec {
         match self {
             ModelSpec::Cavalry(m) => m.describe(),
             ModelSpec::Naval(m) => m.describe(),
+            ModelSpec::StepRace(m) => m.describe(),
         }
     }
 
@@ -61,6 +64,7 @@ impl ModelSpec {
         match (self, &config.cavalry, &config.naval) {
             (ModelSpec::Cavalry(m), Some(cfg), _) => m.plain_words(cfg),
             (ModelSpec::Naval(m), _, Some(cfg)) => m.plain_words(cfg),
+            (ModelSpec::StepRace(m), _, _) => m.plain_words(),
             // A model is only ever resolved from its own table; nothing to describe otherwise.
             _ => Vec::new(),
         }
@@ -71,6 +75,7 @@ impl ModelSpec {
         match self {
             ModelSpec::Cavalry(m) => m.metrics(),
             ModelSpec::Naval(m) => m.metrics(),
+            ModelSpec::StepRace(m) => m.metrics(),
         }
     }
 }

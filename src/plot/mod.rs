@@ -12,6 +12,7 @@ use std::sync::Once;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+pub mod coverage;
 pub mod sweep;
 pub mod tornado;
 
@@ -156,9 +157,11 @@ pub(crate) struct Distribution<'a> {
 }
 
 impl<'a> Distribution<'a> {
-    /// One chart per distribution metric of a run, in metric order.
+    /// One chart per distribution metric of a run, in metric order. A distribution of more than 32 values
+    /// (the step race's destination squares) is a map rather than a bar chart: [`coverage`] draws it.
     pub(crate) fn all(summary: &'a Summary) -> Vec<Distribution<'a>> {
-        summary.distributions_by_metric().into_iter().map(|(metric, rows)| Distribution { metric, rows }).collect()
+        let charts = summary.distributions_by_metric().into_iter().filter(|(_, rows)| rows.len() <= 32);
+        charts.map(|(metric, rows)| Distribution { metric, rows }).collect()
     }
 }
 

@@ -356,7 +356,8 @@ impl Cell {
 fn rules_name(config: &RawConfig) -> &'static str {
     match (&config.cavalry, &config.naval) {
         (Some(_), _) => "cavalry rules (Musket & Pike)",
-        _ => "naval rules (A World at War)",
+        (_, Some(_)) => "naval rules (A World at War)",
+        _ => "tactical step race (GITM)",
     }
 }
 

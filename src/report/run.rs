@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 
 use super::{Cell, Page, Row, Table, rules_name, shell_word, thousands};
 use crate::export::{ExportError, Output, RunRecord};
+use crate::plot::coverage::Heatmap;
 use crate::plot::{Distribution, Headline};
 use crate::stats::fraction;
 use crate::summary::MetricRow;
@@ -31,11 +32,25 @@ pub(crate) fn page(record: &RunRecord) -> Result<Page, ExportError> {
     page.section("The scenario");
     page.paragraph(&format!("From {}.", record.config_file)).list(&record.plain);
     headline(&mut page, record)?;
+    coverage(&mut page, record)?;
     means(&mut page, record);
     distributions(&mut page, record)?;
     let config = toml::to_string_pretty(&record.config).expect("a resolved config serialises as TOML");
     page.reproduce(&command(record), Some(&config));
     Ok(page)
+}
+
+/// A step race's coverage map: P(intercepted | destination) square by square.
+fn coverage(page: &mut Page, record: &RunRecord) -> Result<(), ExportError> {
+    let Some(cells) = crate::coverage::cells(&record.summary) else { return Ok(()) };
+    page.section("Coverage map");
+    page.paragraph(
+        "Each destination square of the tactical map shaded by the chance that a move there is intercepted, in \
+         percent (exact where the chance tree was solved). Blank squares are not destinations. Every square's \
+         estimate, interval and exact value are in coverage.parquet.",
+    );
+    page.chart("P(intercepted | destination) on the 15x15 tactical map", &Heatmap { cells })?;
+    Ok(())
 }
 
 fn facts(record: &RunRecord) -> Vec<String> {

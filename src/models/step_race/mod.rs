@@ -2,7 +2,186 @@
 //! `rules/tactical-step-race.md`): a unit with an interception order may stop a moving unit if it can reach
 //! a square of the mover's path in no more steps than the mover takes to get there.
 //!
-//! The rules are pure geometry, with no dice: [`race`] holds them ([`race::race_move`] answers one move).
-//! `intercept-sim check step-race` asks it about one situation from the command line.
+//! The rules are pure geometry, with no dice: [`race`] holds them ([`race::race_move`] answers one move, and
+//! `intercept-sim check step-race` asks it from the command line). [`StepRace`] makes them a model of the
+//! engine: the mover's start, destination and optional waypoint are drawn from regions of the map
+//! ([`config::StepRaceConfig`]), and a trial races that move. Besides the odds of interception it reports
+//! the destination square and, when caught, the same square again in a second metric: the ratio of the two,
+//! square by square, is the coverage map (P(intercepted | destination)), drawn as a heatmap.
 
+pub mod config;
 pub mod race;
+
+use crate::chance::{Chance, Dist};
+use crate::metrics::{Metric, Metrics, Recorder};
+use crate::models::Model;
+use race::{BoxFilter, Interceptor, Leg, Square};
+
+/// The number of squares of the tactical map, numbered `col + 15 * row` in the coverage metrics.
+pub const SQUARES: u32 = 225;
+
+/// The metric of each trial's destination square (its number, `col + 15 * row`).
+pub const DESTINATION: &str = "mover.destination";
+/// The metric of the destination square of a caught move (its number plus 1; 0 when not caught).
+pub const CAUGHT_DESTINATION: &str = "mover.caught_destination";
+
+/// A resolved step-race scenario.
+#[derive(Clone, Debug)]
+pub struct StepRace {
+    interceptors: Vec<Interceptor>,
+    names: Vec<String>,
+    filter: BoxFilter,
+    starts: Vec<Square>,
+    start: Dist,
+    destinations: Vec<Square>,
+    /// For each start, the destination draw: uniform over the destinations other than that start.
+    destination: Vec<Dist>,
+    waypoint: Dist,
+    waypoints: Vec<Square>,
+    way: Dist,
+    metrics: Metrics,
+    m: Slots,
+}
+
+#[derive(Clone, Debug)]
+struct Slots {
+    intercepted: Metric,
+    by: Vec<Metric>,
+    leg: Metric,
+    step: Metric,
+    destination: Metric,
+    caught_destination: Metric,
+}
+
+impl StepRace {
+    /// The model of these interceptors against a mover drawn from `starts`, `destinations` and, with
+    /// probability `p_waypoint`, a waypoint from `waypoints`. Each start must leave some destination.
+    pub fn new(
+        interceptors: Vec<Interceptor>,
+        names: Vec<String>,
+        filter: BoxFilter,
+        starts: Vec<Square>,
+        destinations: Vec<Square>,
+        p_waypoint: f64,
+        waypoints: Vec<Square>,
+    ) -> StepRace {
+        let mut metrics = Metrics::default();
+        let m = Slots {
+            intercepted: metrics.probability("step_race.intercepted"),
+            by: names.iter().map(|n| metrics.probability(format!("step_race.interceptor.{n}.intercepted"))).collect(),
+            leg: metrics.distribution("step_race.leg", 2),
+            step: metrics.distribution("step_race.step", 14),
+            destination: metrics.distribution(DESTINATION, SQUARES - 1),
+            caught_destination: metrics.distribution(CAUGHT_DESTINATION, SQUARES),
+        };
+        let uniform = |n: usize| Dist::from_weights(&vec![1; n]);
+        let destination = starts
+            .iter()
+            .map(|s| Dist::from_weights(&destinations.iter().map(|d| u64::from(d != s)).collect::<Vec<_>>()))
+            .collect();
+        StepRace {
+            start: uniform(starts.len()),
+            way: uniform(waypoints.len()),
+            waypoint: Dist::bernoulli_f64(p_waypoint),
+            interceptors,
+            names,
+            filter,
+            starts,
+            destinations,
+            destination,
+            waypoints,
+            metrics,
+            m,
+        }
+    }
+
+    /// Draws the move: start, destination, and the waypoint if there is one (G-3).
+    fn draw<C: Chance>(&self, chance: &mut C) -> ([Square; 3], usize) {
+        let s = chance.pick(&self.start);
+        let (start, end) = (self.starts[s], self.destinations[chance.pick(&self.destination[s])]);
+        if chance.happens(&self.waypoint) {
+            let w = self.waypoints[chance.pick(&self.way)];
+            // A waypoint on the start or the destination is a straight move: no leg of zero steps.
+            if w != start && w != end {
+                return ([start, w, end], 3);
+            }
+        }
+        ([start, end, end], 2)
+    }
+
+    /// What `validate` shows: the regions' sizes and the interceptors.
+    pub fn describe(&self) -> serde_json::Value {
+        let units: Vec<_> = self
+            .interceptors
+            .iter()
+            .zip(&self.names)
+            .map(|(i, n)| serde_json::json!({ "name": n, "at": i.at.to_string(), "box": i.boxed.to_string() }))
+            .collect();
+        serde_json::json!({
+            "model": "step_race",
+            "box_filter": self.filter,
+            "interceptors": units,
+            "starts": self.starts.len(),
+            "destinations": self.destinations.len(),
+            "waypoints": self.waypoints.len(),
+            "p_waypoint": self.waypoint.probability(1),
+        })
+    }
+
+    /// The scenario in plain words, for the report.
+    pub fn plain_words(&self) -> Vec<String> {
+        let filter = match self.filter {
+            BoxFilter::Point => "the interception point must lie in the unit's intercept box (G-8)",
+            BoxFilter::Destination => "the leg's destination must lie in the unit's intercept box (G-A1)",
+            BoxFilter::None => "the intercept box filters nothing (G-A1)",
+        };
+        let mut words: Vec<String> = self
+            .interceptors
+            .iter()
+            .zip(&self.names)
+            .map(|(i, n)| format!("{n} stands on {} with an intercept box {} (G-1, G-2).", i.at, i.boxed))
+            .collect();
+        words.push(format!(
+            "The mover starts on one of {} squares and heads for one of {} others, each equally likely; with \
+             probability {:.4} it goes by a waypoint drawn from {} squares, each leg raced as a separate move (G-3).",
+            self.starts.len(),
+            self.destinations.len(),
+            self.waypoint.probability(1),
+            self.waypoints.len()
+        ));
+        words.push(format!(
+            "A unit intercepts if it can reach a square of the leg in no more steps than the mover takes to get \
+             there (G-6), at the earliest such step (G-7); {filter}; a one-square leg is never interceptable (G-9)."
+        ));
+        words
+    }
+}
+
+impl Model for StepRace {
+    fn metrics(&self) -> &Metrics {
+        &self.metrics
+    }
+
+    fn trial<C: Chance, R: Recorder>(&self, chance: &mut C, rec: &mut R) {
+        let (points, n) = self.draw(chance);
+        let end = points[n - 1];
+        rec.value(self.m.destination, number(end));
+        // The mover stops at the first interception (G-12): later legs are not raced.
+        for (l, w) in points[..n].windows(2).enumerate() {
+            let Ok((i, c)) = race::best_catch(&Leg { from: w[0], to: w[1] }, &self.interceptors, self.filter) else {
+                continue;
+            };
+            rec.hit(self.m.intercepted);
+            rec.hit(self.m.by[i]);
+            rec.value(self.m.leg, l as u32 + 1);
+            rec.value(self.m.step, c.step as u32);
+            rec.value(self.m.caught_destination, number(end) + 1);
+            return;
+        }
+    }
+}
+
+/// A square's number in the coverage metrics: `col + 15 * row`.
+pub fn number(q: Square) -> u32 {
+    (q.col + 15 * q.row) as u32
+}

@@ -117,22 +117,35 @@ impl Leg {
     }
 
     /// The squares the mover may be on after step `k`: one, or two when the exact position lies on the
-    /// line between two squares (G-4 with G-A2). Positions are exact rationals with denominator N.
+    /// line between two squares (G-4 with G-A2). Positions are exact rationals with denominator N; only the
+    /// minor axis can be fractional, so there are never more than two.
     pub fn squares_at(&self, k: i32) -> Vec<Square> {
+        let (squares, n) = self.squares_at_array(k);
+        squares[..n].to_vec()
+    }
+
+    /// [`Leg::squares_at`] without allocating: the squares and how many there are.
+    fn squares_at_array(&self, k: i32) -> ([Square; 2], usize) {
         let n = self.steps();
-        let cols = nearest(self.from.col * n + k * (self.to.col - self.from.col), n);
-        let rows = nearest(self.from.row * n + k * (self.to.row - self.from.row), n);
-        cols.iter().flat_map(|&col| rows.iter().map(move |&row| Square { col, row })).collect()
+        let (c0, c1) = nearest(self.from.col * n + k * (self.to.col - self.from.col), n);
+        let (r0, r1) = nearest(self.from.row * n + k * (self.to.row - self.from.row), n);
+        let first = Square { col: c0, row: r0 };
+        match (c1, r1) {
+            (Some(col), _) => ([first, Square { col, row: r0 }], 2),
+            (_, Some(row)) => ([first, Square { col: c0, row }], 2),
+            _ => ([first, first], 1),
+        }
     }
 }
 
-/// The nearest whole numbers to `num / den` (`den > 0`, `num >= 0`): both neighbours at an exact half.
-fn nearest(num: i32, den: i32) -> Vec<i32> {
+/// The nearest whole number to `num / den` (`den > 0`, `num >= 0`), and at an exact half the other
+/// neighbour too.
+fn nearest(num: i32, den: i32) -> (i32, Option<i32>) {
     let (whole, rest) = (num / den, num % den);
     match (2 * rest).cmp(&den) {
-        std::cmp::Ordering::Less => vec![whole],
-        std::cmp::Ordering::Greater => vec![whole + 1],
-        std::cmp::Ordering::Equal => vec![whole, whole + 1],
+        std::cmp::Ordering::Less => (whole, None),
+        std::cmp::Ordering::Greater => (whole + 1, None),
+        std::cmp::Ordering::Equal => (whole, Some(whole + 1)),
     }
 }
 
@@ -170,9 +183,10 @@ pub fn race_leg(leg: &Leg, i: &Interceptor, filter: BoxFilter) -> Result<Catch, 
 /// Step `k`'s catch, if a square of the mover there is reachable in `k` steps and allowed. Of two straddled
 /// squares that both qualify, the one nearer the interceptor, then nearer the leg's end (G-A2).
 fn catch_at(leg: &Leg, i: &Interceptor, k: i32, allowed: impl Fn(&Square) -> bool) -> Option<Catch> {
-    let mut ok: Vec<Square> = leg.squares_at(k).into_iter().filter(|q| i.at.cheb(*q) <= k && allowed(q)).collect();
-    ok.sort_by_key(|q| (i.at.cheb(*q), q.cheb(leg.to), q.dist2(leg.to)));
-    ok.first().map(|&square| Catch { step: k, square })
+    let (squares, n) = leg.squares_at_array(k);
+    let ok = squares[..n].iter().filter(|q| i.at.cheb(**q) <= k && allowed(q));
+    let best = ok.min_by_key(|q| (i.at.cheb(**q), q.cheb(leg.to), q.dist2(leg.to)));
+    best.map(|&square| Catch { step: k, square })
 }
 
 /// A whole move: its squares in order (start, the optional waypoint, end).
@@ -211,7 +225,8 @@ pub fn race_move(m: &Move, interceptors: &[Interceptor], filter: BoxFilter) -> V
     out
 }
 
-fn best_catch(leg: &Leg, interceptors: &[Interceptor], filter: BoxFilter) -> Result<(usize, Catch), Immune> {
+/// The winning catch of `leg` among `interceptors` (G-A6), or why nobody can catch it.
+pub fn best_catch(leg: &Leg, interceptors: &[Interceptor], filter: BoxFilter) -> Result<(usize, Catch), Immune> {
     let catches = interceptors.iter().enumerate().filter_map(|(n, i)| race_leg(leg, i, filter).ok().map(|c| (n, c)));
     let best = catches.min_by_key(|(n, c)| (c.step, interceptors[*n].at.cheb(c.square), *n));
     best.ok_or(if leg.steps() <= 1 { Immune::OneSquare } else { Immune::OutOfReach })
