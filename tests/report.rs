@@ -277,6 +277,11 @@ fn cavalry_run_report_loads_cleanly_and_shows_the_parquet_numbers() {
 }
 
 #[test]
+fn step_race_run_report_with_its_coverage_map_loads_cleanly() {
+    check_run_report("configs/step-race/screen-with-waypoints.toml");
+}
+
+#[test]
 fn sweep_report_loads_cleanly() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
