@@ -108,9 +108,13 @@ pub fn run_span<M: Model>(model: &M, plan: &Plan, span: Span, progress: &(dyn Fn
         if span.interrupted() {
             return None;
         }
-        let slot = rayon::current_thread_index().unwrap_or(0) % memos.len();
-        let mut memo = memos[slot].lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        let tally = run_chunk_memo(model, plan, i, &mut memo);
+        let tally = if M::PATH_MEMO {
+            let slot = rayon::current_thread_index().unwrap_or(0) % memos.len();
+            let mut memo = memos[slot].lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            run_chunk_memo(model, plan, i, &mut memo)
+        } else {
+            run_chunk(model, plan, i)
+        };
         progress(tally.trials);
         Some(tally)
     };

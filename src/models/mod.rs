@@ -17,6 +17,11 @@ use crate::metrics::{Metrics, Recorder};
 
 /// A resolved rule set, ready to run trials.
 pub trait Model: Sync {
+    /// Whether the engine should walk a path memo instead of running the rules for every trial. It never
+    /// changes a result; a model whose chance nodes are wide (hundreds of equally likely squares) is faster
+    /// without it, since the memo's tape scans a wide node six outcomes at a time.
+    const PATH_MEMO: bool = true;
+
     /// The metrics the trial reports, registered at resolve time.
     fn metrics(&self) -> &Metrics;
 

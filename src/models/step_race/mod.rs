@@ -158,6 +158,9 @@ impl StepRace {
 }
 
 impl Model for StepRace {
+    // A destination is one of up to 224 squares: a memo walk would scan it six outcomes at a time.
+    const PATH_MEMO: bool = false;
+
     fn metrics(&self) -> &Metrics {
         &self.metrics
     }
