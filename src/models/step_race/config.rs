@@ -72,6 +72,10 @@ impl StepRaceConfig {
             let msg = "at least one [[step_race.interceptor]] is required".to_owned();
             return Err(Invalid::new(base().key("interceptor"), msg));
         }
+        if self.interceptor.len() > 100 {
+            let msg = format!("{} interceptors; allowed: 1 to 100", self.interceptor.len());
+            return Err(Invalid::new(base().key("interceptor"), msg));
+        }
         let interceptors = self.interceptors()?;
         let names = self.interceptor.iter().map(|i| i.name.clone()).collect();
         let mover = |k: &str| base().key("mover").key(k);

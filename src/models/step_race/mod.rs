@@ -41,6 +41,27 @@ pub struct StepRace {
     way: Dist,
     metrics: Metrics,
     m: Slots,
+    /// Every move's race, when there are at most [`TABLE_MOVES`] moves.
+    races: Option<Vec<Option<Caught>>>,
+}
+
+/// The most moves (starts x (waypoints + 1) x destinations) whose races are tabled: 4 MB.
+const TABLE_MOVES: usize = 1 << 20;
+
+/// A drawn move, by index: start, waypoint (0 for none), destination.
+#[derive(Clone, Copy, Debug)]
+struct Drawn {
+    start: usize,
+    way: usize,
+    end: usize,
+}
+
+/// Who caught a move, on which leg and at which step of it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Caught {
+    by: u8,
+    leg: u8,
+    step: u8,
 }
 
 #[derive(Clone, Debug)]
@@ -79,7 +100,8 @@ impl StepRace {
             .iter()
             .map(|s| Dist::from_weights(&destinations.iter().map(|d| u64::from(d != s)).collect::<Vec<_>>()))
             .collect();
-        StepRace {
+        let mut model = StepRace {
+            races: None,
             start: uniform(starts.len()),
             way: uniform(waypoints.len()),
             waypoint: Dist::bernoulli_f64(p_waypoint),
@@ -92,21 +114,52 @@ impl StepRace {
             waypoints,
             metrics,
             m,
+        };
+        model.races = model.table();
+        model
+    }
+
+    /// Draws the move: the indices of its start, its waypoint (0 for none, else 1 + its index) and its
+    /// destination (G-3).
+    fn draw<C: Chance>(&self, chance: &mut C) -> Drawn {
+        let start = chance.pick(&self.start);
+        let end = chance.pick(&self.destination[start]);
+        let way = if chance.happens(&self.waypoint) { 1 + chance.pick(&self.way) } else { 0 };
+        Drawn { start, way, end }
+    }
+
+    /// The move's squares: a waypoint on the start or the destination is a straight move, since a leg of
+    /// zero steps is not a move (G-9).
+    fn points(&self, m: Drawn) -> ([Square; 3], usize) {
+        let (start, end) = (self.starts[m.start], self.destinations[m.end]);
+        match m.way.checked_sub(1).map(|w| self.waypoints[w]) {
+            Some(w) if w != start && w != end => ([start, w, end], 3),
+            _ => ([start, end, end], 2),
         }
     }
 
-    /// Draws the move: start, destination, and the waypoint if there is one (G-3).
-    fn draw<C: Chance>(&self, chance: &mut C) -> ([Square; 3], usize) {
-        let s = chance.pick(&self.start);
-        let (start, end) = (self.starts[s], self.destinations[chance.pick(&self.destination[s])]);
-        if chance.happens(&self.waypoint) {
-            let w = self.waypoints[chance.pick(&self.way)];
-            // A waypoint on the start or the destination is a straight move: no leg of zero steps.
-            if w != start && w != end {
-                return ([start, w, end], 3);
-            }
-        }
-        ([start, end, end], 2)
+    /// The race of a drawn move (G-3..G-12): the first leg caught, its winner and its catch.
+    fn race(&self, m: Drawn) -> Option<Caught> {
+        let (points, n) = self.points(m);
+        points[..n].windows(2).enumerate().find_map(|(l, w)| {
+            let (i, c) = race::best_catch(&Leg { from: w[0], to: w[1] }, &self.interceptors, self.filter).ok()?;
+            Some(Caught { by: i as u8, leg: l as u8 + 1, step: c.step as u8 })
+        })
+    }
+
+    /// Every move's race, looked up by [`StepRace::slot`]: built once when there are few enough moves, since
+    /// a race costs far more than the draws that pick it.
+    fn table(&self) -> Option<Vec<Option<Caught>>> {
+        let (s, w, d) = (self.starts.len(), self.waypoints.len() + 1, self.destinations.len());
+        (s * w * d <= TABLE_MOVES).then(|| {
+            let every =
+                (0..s).flat_map(|start| (0..w).flat_map(move |way| (0..d).map(move |end| Drawn { start, way, end })));
+            every.map(|m| self.race(m)).collect()
+        })
+    }
+
+    fn slot(&self, m: Drawn) -> usize {
+        (m.start * (self.waypoints.len() + 1) + m.way) * self.destinations.len() + m.end
     }
 
     /// What `validate` shows: the regions' sizes and the interceptors.
@@ -166,20 +219,19 @@ impl Model for StepRace {
     }
 
     fn trial<C: Chance, R: Recorder>(&self, chance: &mut C, rec: &mut R) {
-        let (points, n) = self.draw(chance);
-        let end = points[n - 1];
-        rec.value(self.m.destination, number(end));
-        // The mover stops at the first interception (G-12): later legs are not raced.
-        for (l, w) in points[..n].windows(2).enumerate() {
-            let Ok((i, c)) = race::best_catch(&Leg { from: w[0], to: w[1] }, &self.interceptors, self.filter) else {
-                continue;
-            };
+        let m = self.draw(chance);
+        let end = number(self.destinations[m.end]);
+        rec.value(self.m.destination, end);
+        let caught = match &self.races {
+            Some(table) => table[self.slot(m)],
+            None => self.race(m),
+        };
+        if let Some(c) = caught {
             rec.hit(self.m.intercepted);
-            rec.hit(self.m.by[i]);
-            rec.value(self.m.leg, l as u32 + 1);
-            rec.value(self.m.step, c.step as u32);
-            rec.value(self.m.caught_destination, number(end) + 1);
-            return;
+            rec.hit(self.m.by[usize::from(c.by)]);
+            rec.value(self.m.leg, u32::from(c.leg));
+            rec.value(self.m.step, u32::from(c.step));
+            rec.value(self.m.caught_destination, end + 1);
         }
     }
 }
