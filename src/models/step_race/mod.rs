@@ -240,3 +240,26 @@ impl Model for StepRace {
 pub fn number(q: Square) -> u32 {
     (q.col + 15 * q.row) as u32
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use crate::config::{self, Overrides};
+    use crate::engine::{self, Plan};
+    use crate::models::ModelSpec;
+
+    /// The race table is a cache of the race: a model too large to table (racing every trial) counts the
+    /// same trials the same way.
+    #[test]
+    fn the_race_table_changes_no_count() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/step-race/screen-with-waypoints.toml");
+        let scenario = config::load(&path, Overrides::default()).expect("shipped config");
+        let ModelSpec::StepRace(tabled) = scenario.model else { panic!("a step race") };
+        assert!(tabled.races.is_some(), "this scenario is small enough to table");
+        let mut untabled = tabled.as_ref().clone();
+        untabled.races = None;
+        let plan = Plan { trials: 50_000, seed: 3, chunk_size: 10_000 };
+        assert_eq!(engine::run(tabled.as_ref(), &plan, &|_| {}), engine::run(&untabled, &plan, &|_| {}));
+    }
+}
