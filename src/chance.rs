@@ -23,6 +23,8 @@ pub struct Dist {
     total: u64,
     /// For two outcomes, the weight of outcome 0: outcome 1 is picked iff the draw is at least this.
     split: Option<u64>,
+    /// Whether every outcome has weight 1 (a die, a square drawn from a region): the draw is the outcome.
+    unit: bool,
 }
 
 impl Dist {
@@ -41,7 +43,8 @@ impl Dist {
         let first = live.next().map(|(i, _)| i as u32);
         let only = if live.next().is_none() { first } else { None };
         let split = (cum.len() == 2).then(|| cum[0]);
-        Dist { cum, only, total, split }
+        let unit = weights.iter().all(|&w| w == 1);
+        Dist { cum, only, total, split, unit }
     }
 
     /// One fair die with `sides` faces: outcome `i` is the face `i + 1`.
@@ -104,6 +107,9 @@ impl Dist {
         // Yes/no nodes (table rolls, checks) are most nodes: one compare, no branch to mispredict.
         if let Some(split) = self.split {
             return usize::from(r >= split);
+        }
+        if self.unit {
+            return r as usize;
         }
         outcome_in(&self.cum, r)
     }
@@ -229,6 +235,12 @@ mod tests {
         assert_eq!(d.certain(), None);
         assert_eq!(Dist::bernoulli(10, 10).certain(), Some(1));
         assert_eq!(Dist::bernoulli(0, 10).certain(), Some(0));
+    }
+
+    #[test]
+    fn equal_unit_weights_map_a_draw_to_itself() {
+        let d = Dist::die(10);
+        assert!((0..10).all(|r| d.outcome_at(r) == r as usize && outcome_in(d.cumulative(), r) == r as usize));
     }
 
     #[test]

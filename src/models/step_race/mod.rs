@@ -34,7 +34,8 @@ pub struct StepRace {
     starts: Vec<Square>,
     start: Dist,
     destinations: Vec<Square>,
-    /// For each start, the destination draw: uniform over the destinations other than that start.
+    /// For each start, the destinations other than it (indices into `destinations`), drawn uniformly.
+    others: Vec<Vec<usize>>,
     destination: Vec<Dist>,
     waypoint: Dist,
     waypoints: Vec<Square>,
@@ -96,10 +97,9 @@ impl StepRace {
             caught_destination: metrics.distribution(CAUGHT_DESTINATION, SQUARES),
         };
         let uniform = |n: usize| Dist::from_weights(&vec![1; n]);
-        let destination = starts
-            .iter()
-            .map(|s| Dist::from_weights(&destinations.iter().map(|d| u64::from(d != s)).collect::<Vec<_>>()))
-            .collect();
+        let others: Vec<Vec<usize>> =
+            starts.iter().map(|s| (0..destinations.len()).filter(|&d| destinations[d] != *s).collect()).collect();
+        let destination = others.iter().map(|o| uniform(o.len())).collect();
         let mut model = StepRace {
             races: None,
             start: uniform(starts.len()),
@@ -110,6 +110,7 @@ impl StepRace {
             filter,
             starts,
             destinations,
+            others,
             destination,
             waypoints,
             metrics,
@@ -123,7 +124,7 @@ impl StepRace {
     /// destination (G-3).
     fn draw<C: Chance>(&self, chance: &mut C) -> Drawn {
         let start = chance.pick(&self.start);
-        let end = chance.pick(&self.destination[start]);
+        let end = self.others[start][chance.pick(&self.destination[start])];
         let way = if chance.happens(&self.waypoint) { 1 + chance.pick(&self.way) } else { 0 };
         Drawn { start, way, end }
     }
