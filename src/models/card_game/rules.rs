@@ -1,0 +1,304 @@
+//! Intercept in Sorcery: Contested Realm (rules S-1..S-19 of `rules/card-game-intercept.md`): who may
+//! intercept a unit that used Move and Attack, and, for each unit that may not, the rule that rules it out.
+//!
+//! A [`Location`] is a square and a [`Region`] (surface, underground, underwater, void). A [`Unit`] stands
+//! at a location with its [`Keyword`]s and state. An [`Action`] is what the moving unit did: how it moved
+//! ([`Movement`]), where it ended, and whether it attacked. [`may_intercept`] answers for one unit with the
+//! reason ([`Barred`]) when it may not; [`interceptors`] lists every unit that may, and all of them that
+//! choose to intercept fight the mover together in one fight (S-11).
+
+use std::fmt;
+
+/// A location's region (B.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Region {
+    Surface,
+    Underground,
+    Underwater,
+    Void,
+}
+
+/// A location: a square of the 5×4 realm and a region of it (B.1).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Location {
+    pub square: String,
+    pub region: Region,
+}
+
+/// A keyword or state the intercept rules look at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Keyword {
+    Stealth,
+    Airborne,
+    Ranged,
+    Burrowing,
+    Submerge,
+    Voidwalk,
+    Disabled,
+    Silenced,
+    Immobile,
+}
+
+/// A unit on the board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unit {
+    pub name: String,
+    /// Whether it belongs to the player whose unit moves.
+    pub movers_side: bool,
+    pub at: Location,
+    pub keywords: Vec<Keyword>,
+    pub tapped: bool,
+    /// A minion that entered the realm during this (the mover's) turn (S-14).
+    pub summoned_this_turn: bool,
+}
+
+impl Unit {
+    pub fn has(&self, k: Keyword) -> bool {
+        self.keywords.contains(&k)
+    }
+}
+
+/// How the mover got to its final location.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Movement {
+    /// Its own Move and Attack basic ability, with zero or more steps (S-1, S-3).
+    MoveAndAttack,
+    /// A teleport such as Blink (S-4).
+    Teleport,
+    /// Pushed, pulled or dragged by an effect (S-4).
+    Forced,
+    /// Carried by another unit (S-16).
+    Carried,
+}
+
+/// What the moving unit did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Action {
+    pub movement: Movement,
+    /// Where its movement ended: only this location counts (S-5, S-6).
+    pub end: Location,
+    pub attacked: bool,
+}
+
+/// The rule that keeps a unit from intercepting.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Barred {
+    /// The mover did not use its own Move and Attack (S-1, S-4, S-16).
+    NotMoveAndAttack,
+    /// The mover attacked: Defend, not Intercept (S-2).
+    Attacked,
+    /// The mover has Stealth (S-8).
+    Stealth,
+    /// The unit is on the mover's side (S-7).
+    Friendly,
+    /// The unit is not at the mover's final location, square and region (S-5, S-6).
+    NotThere,
+    /// The unit is tapped (S-7).
+    Tapped,
+    /// The unit is Disabled and has no basic abilities (S-13).
+    Disabled,
+    /// The unit entered the realm this turn and cannot tap to pay a cost (S-14).
+    SummonedThisTurn,
+    /// The mover is Airborne on the surface and the unit has neither Airborne nor Ranged (S-9, S-10).
+    AirborneMover,
+}
+
+impl Barred {
+    /// The rule's ID.
+    pub fn rule(self) -> &'static str {
+        match self {
+            Barred::NotMoveAndAttack => "S-4",
+            Barred::Attacked => "S-2",
+            Barred::Stealth => "S-8",
+            Barred::Friendly | Barred::Tapped => "S-7",
+            Barred::NotThere => "S-5",
+            Barred::Disabled => "S-13",
+            Barred::SummonedThisTurn => "S-14",
+            Barred::AirborneMover => "S-9",
+        }
+    }
+}
+
+impl fmt::Display for Barred {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let why = match self {
+            Barred::NotMoveAndAttack => "the mover did not use its own Move and Attack",
+            Barred::Attacked => "the mover attacked, so its enemies may defend instead",
+            Barred::Stealth => "the mover has Stealth",
+            Barred::Friendly => "it is on the mover's side",
+            Barred::NotThere => "it is not at the mover's final location",
+            Barred::Tapped => "it is tapped",
+            Barred::Disabled => "it is Disabled and has no basic abilities",
+            Barred::SummonedThisTurn => "it entered the realm this turn and cannot tap",
+            Barred::AirborneMover => "the mover is Airborne and it has neither Airborne nor Ranged",
+        };
+        write!(f, "{why} ({})", self.rule())
+    }
+}
+
+/// Whether `unit` may intercept `mover` after `action`; the first rule that rules it out if not. The
+/// action's rules come first, since they rule out every unit at once.
+pub fn may_intercept(action: &Action, mover: &Unit, unit: &Unit) -> Result<(), Barred> {
+    action_allows(action, mover)?;
+    let checks = [
+        (unit.movers_side, Barred::Friendly),
+        (unit.at != action.end, Barred::NotThere),
+        (unit.tapped, Barred::Tapped),
+        (unit.has(Keyword::Disabled), Barred::Disabled),
+        (unit.summoned_this_turn, Barred::SummonedThisTurn),
+        (airborne_out_of_reach(action, mover, unit), Barred::AirborneMover),
+    ];
+    checks.into_iter().find_map(|(bars, why)| bars.then_some(why)).map_or(Ok(()), Err)
+}
+
+/// The rules that rule out every unit: how the mover moved, whether it attacked, Stealth.
+pub fn action_allows(action: &Action, mover: &Unit) -> Result<(), Barred> {
+    match action.movement {
+        Movement::MoveAndAttack if action.attacked => Err(Barred::Attacked),
+        Movement::MoveAndAttack if mover.has(Keyword::Stealth) => Err(Barred::Stealth),
+        Movement::MoveAndAttack => Ok(()),
+        _ => Err(Barred::NotMoveAndAttack),
+    }
+}
+
+/// S-9, S-10: Airborne protects the mover only on the surface, and not from Airborne or Ranged units.
+fn airborne_out_of_reach(action: &Action, mover: &Unit, unit: &Unit) -> bool {
+    let protected = mover.has(Keyword::Airborne) && action.end.region == Region::Surface;
+    protected && !unit.has(Keyword::Airborne) && !unit.has(Keyword::Ranged)
+}
+
+/// Every unit of `units` that may intercept, in order: if several choose to, they fight the mover together
+/// in one fight (S-11).
+pub fn interceptors<'a>(action: &Action, mover: &Unit, units: &'a [Unit]) -> Vec<&'a Unit> {
+    units.iter().filter(|u| may_intercept(action, mover, u).is_ok()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(square: &str, region: Region) -> Location {
+        Location { square: square.to_owned(), region }
+    }
+
+    fn unit(name: &str, movers_side: bool, square: &str, keywords: &[Keyword]) -> Unit {
+        let at = at(square, Region::Surface);
+        Unit {
+            name: name.into(),
+            movers_side,
+            at,
+            keywords: keywords.to_vec(),
+            tapped: false,
+            summoned_this_turn: false,
+        }
+    }
+
+    fn moved_to(square: &str, attacked: bool) -> Action {
+        Action { movement: Movement::MoveAndAttack, end: at(square, Region::Surface), attacked }
+    }
+
+    fn names<'a>(units: &[&'a Unit]) -> Vec<&'a str> {
+        units.iter().map(|u| u.name.as_str()).collect()
+    }
+
+    /// SOR-S1 (Deterrent): the Troll at C may intercept; the queens at B may not; an attack means Defend.
+    #[test]
+    fn sor_s1_deterrent() {
+        let wizard = unit("apprentice-wizard", true, "C", &[]);
+        let board = [
+            unit("bosk-troll", false, "C", &[]),
+            unit("queen-of-midland", false, "B", &[]),
+            unit("queen-guinevere", false, "B", &[]),
+        ];
+        assert_eq!(names(&interceptors(&moved_to("C", false), &wizard, &board)), ["bosk-troll"]);
+        assert_eq!(may_intercept(&moved_to("C", false), &wizard, &board[1]), Err(Barred::NotThere));
+        assert_eq!(may_intercept(&moved_to("C", true), &wizard, &board[0]), Err(Barred::Attacked));
+    }
+
+    /// SOR-S2, SOR-S3: only the final location counts, not the squares passed or the start (S-5, S-6).
+    #[test]
+    fn sor_s2_s3_only_the_final_location() {
+        let nomads = unit("rimland-nomads", true, "A", &[]);
+        let troll = unit("bosk-troll", false, "C", &[]);
+        assert_eq!(may_intercept(&moved_to("A", false), &nomads, &troll), Err(Barred::NotThere));
+    }
+
+    /// SOR-S4: a teleport is not Move and Attack; SOR-D8: nor is being pushed (S-4).
+    #[test]
+    fn sor_s4_d8_only_move_and_attack() {
+        let wizard = unit("apprentice-wizard", true, "C", &[]);
+        let troll = unit("bosk-troll", false, "C", &[]);
+        for movement in [Movement::Teleport, Movement::Forced, Movement::Carried] {
+            let action = Action { movement, end: at("C", Region::Surface), attacked: false };
+            assert_eq!(may_intercept(&action, &wizard, &troll), Err(Barred::NotMoveAndAttack));
+        }
+    }
+
+    /// SOR-S5: tapping for Move and Attack without moving or attacking can be intercepted (S-3).
+    #[test]
+    fn sor_s5_without_moving() {
+        let unicorn = unit("autumn-unicorn", true, "B", &[]);
+        let warriors = unit("amazon-warriors", false, "B", &[]);
+        assert_eq!(may_intercept(&moved_to("B", false), &unicorn, &warriors), Ok(()));
+    }
+
+    #[test]
+    fn sor_d1_stealth_and_d5_tapped() {
+        let sneak = unit("sneak", true, "C", &[Keyword::Stealth]);
+        assert_eq!(may_intercept(&moved_to("C", false), &sneak, &unit("x", false, "C", &[])), Err(Barred::Stealth));
+        let mover = unit("mover", true, "C", &[]);
+        let (a, mut b) = (unit("a", false, "C", &[]), unit("b", false, "C", &[]));
+        b.tapped = true;
+        assert_eq!(names(&interceptors(&moved_to("C", false), &mover, &[a, b])), ["a"]);
+    }
+
+    /// SOR-D2, SOR-D3: Airborne is reached only by Airborne or Ranged, and only on the surface (S-9, S-10).
+    #[test]
+    fn sor_d2_d3_airborne() {
+        let flyer = unit("flyer", true, "C", &[Keyword::Airborne]);
+        let board = [
+            unit("x", false, "C", &[]),
+            unit("y", false, "C", &[Keyword::Airborne]),
+            unit("z", false, "C", &[Keyword::Ranged]),
+        ];
+        assert_eq!(names(&interceptors(&moved_to("C", false), &flyer, &board)), ["y", "z"]);
+        let diver = unit("diver", true, "C", &[Keyword::Airborne, Keyword::Submerge]);
+        let mut w = unit("w", false, "C", &[Keyword::Submerge]);
+        w.at.region = Region::Underwater;
+        let below = Action { movement: Movement::MoveAndAttack, end: at("C", Region::Underwater), attacked: false };
+        assert_eq!(may_intercept(&below, &diver, &w), Ok(()));
+    }
+
+    /// SOR-D4: the same square in another region is another location (S-5).
+    #[test]
+    fn sor_d4_another_region() {
+        let mover = unit("mover", true, "C", &[]);
+        let mut mole = unit("mole", false, "C", &[Keyword::Burrowing]);
+        mole.at.region = Region::Underground;
+        assert_eq!(may_intercept(&moved_to("C", false), &mover, &mole), Err(Barred::NotThere));
+    }
+
+    /// SOR-D6: two units that may intercept both do, in one fight (S-11).
+    #[test]
+    fn sor_d6_one_fight() {
+        let mover = unit("mover", true, "C", &[]);
+        let board = [unit("a", false, "C", &[]), unit("b", false, "C", &[])];
+        assert_eq!(names(&interceptors(&moved_to("C", false), &mover, &board)), ["a", "b"]);
+    }
+
+    /// SOR-D7: Disabled may not; Silenced and Immobile may (S-13). SOR-D9: summoned this turn may not (S-14).
+    #[test]
+    fn sor_d7_d9_unit_states() {
+        let mover = unit("mover", true, "C", &[]);
+        let action = moved_to("C", false);
+        assert_eq!(may_intercept(&action, &mover, &unit("d", false, "C", &[Keyword::Disabled])), Err(Barred::Disabled));
+        assert_eq!(may_intercept(&action, &mover, &unit("s", false, "C", &[Keyword::Silenced])), Ok(()));
+        assert_eq!(may_intercept(&action, &mover, &unit("i", false, "C", &[Keyword::Immobile])), Ok(()));
+        let mut fresh = unit("fresh", false, "C", &[]);
+        fresh.summoned_this_turn = true;
+        assert_eq!(may_intercept(&action, &mover, &fresh), Err(Barred::SummonedThisTurn));
+    }
+}
