@@ -55,17 +55,23 @@ pub struct RunRecord {
     pub exact_leaves: Option<u64>,
     /// The raw counter of every slot, from which a partial result is resumed or merged.
     pub counts: Vec<u64>,
+    /// How the trials ran, for the terminal; `None` for a merge, which runs none.
     #[serde(skip)]
-    pub threads: usize,
-    #[serde(skip)]
-    pub wall_seconds: f64,
-    #[serde(skip)]
-    pub trials_per_second: f64,
+    pub timing: Option<Timing>,
     #[serde(skip)]
     pub summary: Summary,
     /// The scenario in plain words ([`crate::models::ModelSpec::plain_words`]), for the report.
     #[serde(skip)]
     pub plain: Vec<String>,
+}
+
+/// How a process ran its trials: not part of any output file, since it changes from run to run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Timing {
+    pub threads: usize,
+    pub wall_seconds: f64,
+    /// The trials this process ran per second (a resumed run's counts hold more trials).
+    pub trials_per_second: f64,
 }
 
 /// A half-open range of chunk indices, `from..to`.

@@ -121,15 +121,7 @@ pub fn merge(dirs: &[PathBuf]) -> Result<RunRecord, PartialError> {
     let mut tally = Tally { trials: 0, counts: vec![0; first.counts.len()] };
     shards.iter().for_each(|s| tally.merge(&s.tally()));
     let all = 0..plan.chunks();
-    let run = RunFacts {
-        threads: 0,
-        wall: 0.0,
-        trials_run: 0,
-        chunks: all.clone(),
-        wanted: all,
-        partial: false,
-        precision: None,
-    };
+    let run = RunFacts { timing: None, chunks: all.clone(), wanted: all, partial: false, precision: None };
     Ok(runner::summarise(&scenario, run, tally))
 }
 

@@ -13,7 +13,9 @@ use crate::config::Scenario;
 use crate::coverage::CoverageParquet;
 use crate::engine::{self, Plan, Ran, Span};
 use crate::exact::{self, ExactTally, TooLarge};
-use crate::export::{DistributionsParquet, ExportError, Manifest, Output, RunRecord, SummaryParquet, TrialsWriter};
+use crate::export::{
+    DistributionsParquet, ExportError, Manifest, Output, RunRecord, SummaryParquet, Timing, TrialsWriter,
+};
 use crate::metrics::{MetricKind, Metrics, Tally};
 use crate::models::{Model, ModelVisitor};
 use crate::plot::Charts;
@@ -75,7 +77,8 @@ pub fn sample(
     let partial = ran.interrupted || wanted != (0..plan.chunks());
     let trials_run = ran.tally.trials - opts.resume.as_ref().map_or(0, |r| r.before.trials);
     let chunks = wanted.start..ran.next;
-    let run = RunFacts { threads, wall, trials_run, chunks, wanted, partial, precision: opts.precision };
+    let timing = Timing { threads, wall_seconds: wall, trials_per_second: trials_run as f64 / wall.max(1e-9) };
+    let run = RunFacts { timing: Some(timing), chunks, wanted, partial, precision: opts.precision };
     Ok(summarise(scenario, run, ran.tally))
 }
 
@@ -102,10 +105,8 @@ pub fn summarise(scenario: &Scenario, run: RunFacts, tally: Tally) -> RunRecord 
 
 /// What a run did, besides counting: for the manifest and the terminal.
 pub struct RunFacts {
-    pub threads: usize,
-    pub wall: f64,
-    /// The trials this process ran (a resumed run's counts hold more).
-    pub trials_run: u64,
+    /// How it ran, or `None` for a merge.
+    pub timing: Option<Timing>,
     /// The chunks the counts cover: fewer than wanted when `--precision` stopped early or the run was
     /// interrupted.
     pub chunks: Range<u64>,
@@ -142,9 +143,7 @@ fn record(scenario: &Scenario, run: RunFacts, exact_leaves: Option<u64>, summary
         precision: run.precision,
         exact_leaves,
         counts: tally.counts,
-        threads: run.threads,
-        wall_seconds: run.wall,
-        trials_per_second: run.trials_run as f64 / run.wall.max(1e-9),
+        timing: run.timing,
         summary,
         plain: scenario.model.plain_words(&scenario.config),
     }

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use intercept_sim::config::Scenario;
 use intercept_sim::exact::{self, ExactTally};
-use intercept_sim::export::RunRecord;
+use intercept_sim::export::{RunRecord, Timing};
 use intercept_sim::metrics::MetricKind;
 use intercept_sim::models::step_race::race::{BoxFilter, Immune, Interceptor, LegOutcome};
 use intercept_sim::odds::{Answer, CavalryQuestion, INTERCEPTOR, NavalQuestion};
@@ -20,11 +20,10 @@ pub fn run_table(record: &RunRecord, dir: &Path, files: usize) -> String {
     let mut out = String::new();
     let name = record.config.run.name.as_deref().unwrap_or_default();
     let (trials, seed) = (record.trials, record.seed);
-    let _ = match record.threads {
-        // A merge runs no trials: its record has no threads and no timing.
-        0 => writeln!(out, "{name}: {trials} trials, seed {seed}, merged from shards"),
-        threads => {
-            let (wall, rate) = (record.wall_seconds, record.trials_per_second / 1e6);
+    let _ = match record.timing {
+        None => writeln!(out, "{name}: {trials} trials, seed {seed}, merged from shards"),
+        Some(Timing { threads, wall_seconds: wall, trials_per_second }) => {
+            let rate = trials_per_second / 1e6;
             writeln!(out, "{name}: {trials} trials, seed {seed}, {threads} threads, {wall:.2} s ({rate:.1} M trials/s)")
         }
     };
