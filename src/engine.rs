@@ -137,7 +137,7 @@ fn take(total: &mut Ran, i: u64, tally: Option<&Tally>, span: &Span) -> ControlF
 }
 
 /// A few chunks per thread: the window of runs that stop early and of per-trial rows.
-fn small_window() -> u64 {
+pub(crate) fn small_window() -> u64 {
     ROWS_WINDOW_PER_THREAD * rayon::current_num_threads() as u64
 }
 

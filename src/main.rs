@@ -150,7 +150,7 @@ fn sensitivity(args: SensitivityArgs) -> Result<(), Failure> {
     create_dir(&dir)?;
     let solved = sensitivity::solve(&scenario, steps);
     let bar = progress::Progress::new(solved.trials_to_sample());
-    let s = in_pool(args.sampling.threads(), || solved.sample(&|n| bar.advance(n)))?;
+    let s = runner::pool(args.sampling.threads()).install(|| solved.sample(&|n| bar.advance(n)));
     bar.finish();
     let probabilities = (0..s.metrics.len()).filter(|&m| s.metrics[m].kind == MetricKind::Probability);
     let mut written = SensitivityParquet(&s).write(&dir).map_err(failed)?;
@@ -173,12 +173,6 @@ fn prefixes(scenario: &Scenario) -> String {
         }
     }
     out.join(", ")
-}
-
-/// Runs `work` on a pool of `threads` worker threads (every core when `None`).
-fn in_pool<T: Send>(threads: Option<usize>, work: impl FnOnce() -> T + Send) -> Result<T, Failure> {
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads.unwrap_or(0)).build().map_err(failed)?;
-    Ok(pool.install(work))
 }
 
 /// The metrics whose tables to print: those named, each checked, or the first probability metric.

@@ -42,6 +42,12 @@ pub struct SampleOptions {
     pub precision: Option<f64>,
 }
 
+/// A pool of `threads` worker threads, or one per core when `None`.
+pub fn pool(threads: Option<usize>) -> rayon::ThreadPool {
+    // Failing to start threads is the machine's trouble, not the user's input.
+    rayon::ThreadPoolBuilder::new().num_threads(threads.unwrap_or(0)).build().expect("a thread pool")
+}
+
 /// Where an interrupted run stopped: the first chunk it did not run, and the counts of those before.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Resume {
@@ -63,8 +69,8 @@ pub fn sample(
     opts: &SampleOptions,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<RunRecord, ExportError> {
-    let threads = opts.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a thread pool");
+    let pool = pool(opts.threads);
+    let threads = pool.current_num_threads();
     let plan = plan(scenario);
     let start = Instant::now();
     let metrics = scenario.model.metrics();

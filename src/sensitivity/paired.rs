@@ -65,8 +65,7 @@ pub fn run(base: &Scenario, stepped: &[&Scenario], plan: &Plan, progress: &(dyn 
         progress(out.base.trials * (1 + stepped.len() as u64));
         out
     };
-    let window = engine::ROWS_WINDOW_PER_THREAD * rayon::current_num_threads() as u64;
-    let Ok(()) = engine::in_windows(0..plan.chunks(), window, work, |_, chunk: Paired| {
+    let Ok(()) = engine::in_windows(0..plan.chunks(), engine::small_window(), work, |_, chunk: Paired| {
         merge(&mut total, &chunk);
         Ok::<_, std::convert::Infallible>(std::ops::ControlFlow::Continue(()))
     });
