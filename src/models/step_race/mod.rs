@@ -15,7 +15,7 @@ pub mod race;
 use crate::chance::{Chance, Dist};
 use crate::metrics::{Metric, Metrics, Recorder};
 use crate::models::Model;
-use race::{BoxFilter, Interceptor, Leg, Square};
+use race::{BoxFilter, Interceptor, Square};
 
 /// The number of squares of the tactical map, numbered `col + 15 * row` in the coverage metrics.
 pub const SQUARES: u32 = 225;
@@ -142,25 +142,26 @@ impl StepRace {
     /// The race of a drawn move (G-3..G-12): the first leg caught, its winner and its catch.
     fn race(&self, m: Drawn) -> Option<Caught> {
         let (points, n) = self.points(m);
-        points[..n].windows(2).enumerate().find_map(|(l, w)| {
-            let (i, c) = race::best_catch(&Leg { from: w[0], to: w[1] }, &self.interceptors, self.filter).ok()?;
-            Some(Caught { by: i as u8, leg: l as u8 + 1, step: c.step as u8 })
-        })
+        let mut legs = race::race_legs(&points[..n], &self.interceptors, self.filter).enumerate();
+        legs.find_map(|(l, o)| o.result.ok().map(|(i, c)| Caught { by: i as u8, leg: l as u8 + 1, step: c.step as u8 }))
     }
 
     /// Every move's race, looked up by [`StepRace::slot`]: built once when there are few enough moves, since
     /// a race costs far more than the draws that pick it.
     fn table(&self) -> Option<Vec<Option<Caught>>> {
         let (s, w, d) = (self.starts.len(), self.waypoints.len() + 1, self.destinations.len());
-        (s * w * d <= TABLE_MOVES).then(|| {
-            let every =
-                (0..s).flat_map(|start| (0..w).flat_map(move |way| (0..d).map(move |end| Drawn { start, way, end })));
-            every.map(|m| self.race(m)).collect()
-        })
+        (s * w * d <= TABLE_MOVES).then(|| (0..s * w * d).map(|slot| self.race(self.drawn(slot))).collect())
     }
 
+    /// A move's place in the table: start, then waypoint, then destination.
     fn slot(&self, m: Drawn) -> usize {
         (m.start * (self.waypoints.len() + 1) + m.way) * self.destinations.len() + m.end
+    }
+
+    /// The move at a place of the table: the inverse of [`StepRace::slot`].
+    fn drawn(&self, slot: usize) -> Drawn {
+        let (w, d) = (self.waypoints.len() + 1, self.destinations.len());
+        Drawn { start: slot / (w * d), way: slot / d % w, end: slot % d }
     }
 
     /// What `validate` shows: the regions' sizes and the interceptors.

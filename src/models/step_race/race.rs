@@ -116,16 +116,10 @@ impl Leg {
         self.from.cheb(self.to)
     }
 
-    /// The squares the mover may be on after step `k`: one, or two when the exact position lies on the
-    /// line between two squares (G-4 with G-A2). Positions are exact rationals with denominator N; only the
-    /// minor axis can be fractional, so there are never more than two.
-    pub fn squares_at(&self, k: i32) -> Vec<Square> {
-        let (squares, n) = self.squares_at_array(k);
-        squares[..n].to_vec()
-    }
-
-    /// [`Leg::squares_at`] without allocating: the squares and how many there are.
-    fn squares_at_array(&self, k: i32) -> ([Square; 2], usize) {
+    /// The squares the mover may be on after step `k`, and how many there are: one, or two when the exact
+    /// position lies on the line between two squares (G-4 with G-A2). Positions are exact rationals with
+    /// denominator N; only the minor axis can be fractional, so there are never more than two.
+    pub fn squares_at(&self, k: i32) -> ([Square; 2], usize) {
         let n = self.steps();
         let (c0, c1) = nearest(self.from.col * n + k * (self.to.col - self.from.col), n);
         let (r0, r1) = nearest(self.from.row * n + k * (self.to.row - self.from.row), n);
@@ -183,7 +177,7 @@ pub fn race_leg(leg: &Leg, i: &Interceptor, filter: BoxFilter) -> Result<Catch, 
 /// Step `k`'s catch, if a square of the mover there is reachable in `k` steps and allowed. Of two straddled
 /// squares that both qualify, the one nearer the interceptor, then nearer the leg's end (G-A2).
 fn catch_at(leg: &Leg, i: &Interceptor, k: i32, allowed: impl Fn(&Square) -> bool) -> Option<Catch> {
-    let (squares, n) = leg.squares_at_array(k);
+    let (squares, n) = leg.squares_at(k);
     let ok = squares[..n].iter().filter(|q| i.at.cheb(**q) <= k && allowed(q));
     let best = ok.min_by_key(|q| (i.at.cheb(**q), q.cheb(leg.to), q.dist2(leg.to)));
     best.map(|&square| Catch { step: k, square })
@@ -195,13 +189,6 @@ pub struct Move {
     pub points: Vec<Square>,
 }
 
-impl Move {
-    /// The legs, raced as separate moves (G-3).
-    pub fn legs(&self) -> Vec<Leg> {
-        self.points.windows(2).map(|w| Leg { from: w[0], to: w[1] }).collect()
-    }
-}
-
 /// What happened on one leg.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LegOutcome {
@@ -210,19 +197,27 @@ pub struct LegOutcome {
     pub result: Result<(usize, Catch), Immune>,
 }
 
-/// Races the legs in order against every interceptor; the mover stops at the first interception (G-12), so
-/// the legs after it are not raced. On a leg, the earliest catch wins, then the shorter distance from the
-/// interceptor to the point, then the interceptor listed first (G-A6).
+/// Every leg raced, in order.
 pub fn race_move(m: &Move, interceptors: &[Interceptor], filter: BoxFilter) -> Vec<LegOutcome> {
-    let mut out = Vec::new();
-    for leg in m.legs() {
-        let result = best_catch(&leg, interceptors, filter);
-        out.push(LegOutcome { leg, result });
-        if result.is_ok() {
-            break;
-        }
-    }
-    out
+    race_legs(&m.points, interceptors, filter).collect()
+}
+
+/// Races the legs through `points` in order against every interceptor, without allocating; the mover stops at
+/// the first interception (G-12), so the legs after it are not raced. Each leg is a separate move (G-3); on
+/// a leg, the earliest catch wins, then the shorter distance from the interceptor to the point, then the
+/// interceptor listed first (G-A6).
+pub fn race_legs<'a>(
+    points: &'a [Square],
+    interceptors: &'a [Interceptor],
+    filter: BoxFilter,
+) -> impl Iterator<Item = LegOutcome> + 'a {
+    let mut caught = false;
+    points.windows(2).map_while(move |w| {
+        let leg = Leg { from: w[0], to: w[1] };
+        let result = (!caught).then(|| best_catch(&leg, interceptors, filter))?;
+        caught = result.is_ok();
+        Some(LegOutcome { leg, result })
+    })
 }
 
 /// The winning catch of `leg` among `interceptors` (G-A6), or why nobody can catch it.
@@ -240,15 +235,20 @@ mod tests {
         s.parse().unwrap()
     }
 
+    fn squares(leg: &Leg, k: i32) -> Vec<Square> {
+        let (squares, n) = leg.squares_at(k);
+        squares[..n].to_vec()
+    }
+
     #[test]
     fn exact_positions_round_to_the_nearest_square_and_straddle_at_a_half() {
         // G-4: 9-7 → 10-10 passes 9.33-8 and 9.67-9 (A.3, Ex 4).
         let leg = Leg { from: sq("9-7"), to: sq("10-10") };
-        assert_eq!(leg.squares_at(1), vec![sq("9-8")]);
-        assert_eq!(leg.squares_at(2), vec![sq("10-9")]);
+        assert_eq!(squares(&leg, 1), vec![sq("9-8")]);
+        assert_eq!(squares(&leg, 2), vec![sq("10-9")]);
         // tacmove.html: 3-1 → 7-3 passes 4-1.5, which straddles 4-1 and 4-2 (G-A2).
         let leg = Leg { from: sq("3-1"), to: sq("7-3") };
-        assert_eq!(leg.squares_at(1), vec![sq("4-1"), sq("4-2")]);
+        assert_eq!(squares(&leg, 1), vec![sq("4-1"), sq("4-2")]);
     }
 
     #[test]
