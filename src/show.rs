@@ -7,7 +7,7 @@ use intercept_sim::config::Scenario;
 use intercept_sim::exact::{self, ExactTally};
 use intercept_sim::export::{RunRecord, Timing};
 use intercept_sim::metrics::MetricKind;
-use intercept_sim::models::step_race::race::{BoxFilter, Immune, Interceptor, LegOutcome};
+use intercept_sim::models::step_race::race::{BoxFilter, Immune, Interceptor, LegOutcome, caught};
 use intercept_sim::odds::{Answer, CavalryQuestion, INTERCEPTOR, NavalQuestion};
 use intercept_sim::sensitivity::{Change, Sensitivity};
 use intercept_sim::stats::fraction;
@@ -301,15 +301,9 @@ fn boxed(filter: BoxFilter) -> &'static str {
 }
 
 fn verdict(interceptors: &[Interceptor], legs: &[LegOutcome]) -> String {
-    match legs.iter().enumerate().find_map(|(n, l)| l.result.ok().map(|r| (n, r))) {
-        Some((n, (i, c))) => {
-            format!(
-                "intercepted at {} (leg {}, step {}) by the unit at {}",
-                c.square,
-                n + 1,
-                c.step,
-                interceptors[i].at
-            )
+    match caught(legs) {
+        Some((leg, i, c)) => {
+            format!("intercepted at {} (leg {leg}, step {}) by the unit at {}", c.square, c.step, interceptors[i].at)
         }
         None => "not interceptable".to_owned(),
     }
@@ -328,10 +322,9 @@ pub fn step_race_json(interceptors: &[Interceptor], legs: &[LegOutcome]) -> Stri
         };
         v
     };
-    let caught = legs.iter().enumerate().find_map(|(n, l)| l.result.ok().map(|(i, c)| (n, i, c)));
-    let verdict = match caught {
-        Some((n, i, c)) => {
-            json!({ "intercepted": true, "leg": n + 1, "step": c.step, "square": c.square.to_string(), "by": interceptors[i].at.to_string() })
+    let verdict = match caught(legs) {
+        Some((leg, i, c)) => {
+            json!({ "intercepted": true, "leg": leg, "step": c.step, "square": c.square.to_string(), "by": interceptors[i].at.to_string() })
         }
         None => json!({ "intercepted": false }),
     };

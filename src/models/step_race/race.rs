@@ -202,6 +202,12 @@ pub fn race_move(m: &Move, interceptors: &[Interceptor], filter: BoxFilter) -> V
     race_legs(&m.points, interceptors, filter).collect()
 }
 
+/// The interception of a raced move, if any: the leg's number (from 1), the winner and its catch. The race
+/// stops at the first catch, so it is the last leg raced.
+pub fn caught(legs: &[LegOutcome]) -> Option<(usize, usize, Catch)> {
+    legs.last().and_then(|l| l.result.ok()).map(|(i, c)| (legs.len(), i, c))
+}
+
 /// Races the legs through `points` in order against every interceptor, without allocating; the mover stops at
 /// the first interception (G-12), so the legs after it are not raced. Each leg is a separate move (G-3); on
 /// a leg, the earliest catch wins, then the shorter distance from the interceptor to the point, then the
