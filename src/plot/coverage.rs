@@ -39,7 +39,6 @@ impl Chart for Heatmap {
         &self,
         root: &DrawingArea<DB, Shift>,
     ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-        root.fill(&WHITE)?;
         // Row 0 is the north edge (A.0), so rows run down the picture.
         let mut chart = ChartBuilder::on(root)
             .caption("P(intercepted | destination), by destination square", (FONT, 20))

@@ -45,7 +45,7 @@ impl Output for Charts {
 pub(crate) trait Chart {
     /// The chart's size in pixels.
     fn size(&self) -> (u32, u32);
-    /// Draws the chart on `root`, which has [`Chart::size`].
+    /// Draws the chart on `root`, which has [`Chart::size`] and is already white.
     fn draw<DB: DrawingBackend>(
         &self,
         root: &DrawingArea<DB, Shift>,
@@ -73,19 +73,20 @@ fn both(dir: &Path, stem: &str, chart: &impl Chart) -> Result<Vec<PathBuf>, Expo
 pub(crate) fn svg_string(chart: &impl Chart) -> Result<String, String> {
     register_font();
     let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, chart.size()).into_drawing_area();
-        chart.draw(&root).map_err(|e| e.to_string())?;
-        root.present().map_err(|e| e.to_string())?;
-    }
+    paint(SVGBackend::with_string(&mut svg, chart.size()), chart)?;
     Ok(svg)
 }
 
 fn render<DB: DrawingBackend>(path: &Path, backend: DB, chart: &impl Chart) -> Result<(), ExportError> {
+    paint(backend, chart).map_err(|message| ExportError::Chart { path: path.to_owned(), message })
+}
+
+/// Draws `chart` on a white page of `backend` and finishes it: what every chart and format goes through.
+fn paint<DB: DrawingBackend>(backend: DB, chart: &impl Chart) -> Result<(), String> {
     let root = backend.into_drawing_area();
-    let chart_err = |message: String| ExportError::Chart { path: path.to_owned(), message };
-    chart.draw(&root).map_err(|e| chart_err(e.to_string()))?;
-    root.present().map_err(|e| chart_err(e.to_string()))
+    root.fill(&WHITE).map_err(|e| e.to_string())?;
+    chart.draw(&root).map_err(|e| e.to_string())?;
+    root.present().map_err(|e| e.to_string())
 }
 
 /// The probability metrics as points with 95% Wilson intervals, and the exact value where known.
@@ -108,7 +109,6 @@ impl Chart for Headline<'_> {
         root: &DrawingArea<DB, Shift>,
     ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
         let rows = &self.0;
-        root.fill(&WHITE)?;
         let n = rows.len().max(1) as f64;
         let label_width = rows.iter().map(|r| r.metric.len()).max().unwrap_or(10) as u32 * 8 + 20;
         let mut chart = ChartBuilder::on(root)
@@ -175,7 +175,6 @@ impl Chart for Distribution<'_> {
         root: &DrawingArea<DB, Shift>,
     ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
         let rows = &self.rows;
-        root.fill(&WHITE)?;
         let top = rows.iter().map(|r| r.ci_high.max(r.exact.unwrap_or(0.0))).fold(0.0, f64::max);
         let mut chart = ChartBuilder::on(root)
             .caption(format!("{} (95% intervals; red: exact)", self.metric), (FONT, 20))

@@ -71,7 +71,6 @@ impl Chart for Line<'_> {
         &self,
         root: &DrawingArea<DB, Shift>,
     ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-        root.fill(&WHITE)?;
         let n = self.rows.len();
         let low = self.rows.iter().map(|r| r.ci_low.min(r.exact.unwrap_or(1.0))).fold(1.0, f64::min);
         let high = self.rows.iter().map(|r| r.ci_high.max(r.exact.unwrap_or(0.0))).fold(0.0, f64::max);

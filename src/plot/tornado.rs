@@ -72,7 +72,6 @@ impl Chart for Tornado<'_> {
         &self,
         root: &DrawingArea<DB, Shift>,
     ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-        root.fill(&WHITE)?;
         let n = self.rows.len();
         let reach = self.reach();
         let labels: Vec<String> = self.rows.iter().map(|r| format!("{} = {}", r.knob.key, r.knob.value)).collect();
