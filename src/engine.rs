@@ -75,6 +75,11 @@ impl Span<'_> {
         Span { chunks: 0..plan.chunks(), before: Tally::new(model.metrics()), enough: None, interrupt: None }
     }
 
+    /// Where a run of the span starts: the counts before it, nothing run yet.
+    fn start(&self) -> Ran {
+        Ran { next: self.chunks.start, tally: self.before.clone(), interrupted: false }
+    }
+
     fn interrupted(&self) -> bool {
         self.interrupt.is_some_and(|f| f.load(Ordering::Relaxed))
     }
@@ -100,10 +105,10 @@ pub fn run<M: Model>(model: &M, plan: &Plan, progress: &(dyn Fn(u64) + Sync)) ->
 /// thrown away.
 pub fn run_span<M: Model>(model: &M, plan: &Plan, span: Span, progress: &(dyn Fn(u64) + Sync)) -> Ran {
     let window = if span.enough.is_some() { small_window() } else { WINDOW };
-    let mut total = Ran { next: span.chunks.start, tally: span.before.clone(), interrupted: false };
+    let mut total = span.start();
     // One memo per worker thread, kept for the whole run: results do not depend on what a memo holds.
-    let memos: Vec<Mutex<PathMemo>> =
-        (0..rayon::current_num_threads()).map(|_| Mutex::new(PathMemo::new(memo::BUDGET_BYTES))).collect();
+    let threads = if M::PATH_MEMO { rayon::current_num_threads() } else { 0 };
+    let memos: Vec<Mutex<PathMemo>> = (0..threads).map(|_| Mutex::new(PathMemo::new(memo::BUDGET_BYTES))).collect();
     let work = |i| {
         if span.interrupted() {
             return None;
@@ -191,7 +196,7 @@ pub fn run_rows<M: Model, E: Send>(
     progress: &(dyn Fn(u64) + Sync),
     mut write: impl FnMut(&TrialRows) -> Result<(), E>,
 ) -> Result<Ran, E> {
-    let mut total = Ran { next: span.chunks.start, tally: span.before.clone(), interrupted: false };
+    let mut total = span.start();
     let work = |i| {
         if span.interrupted() {
             return None;
