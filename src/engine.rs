@@ -47,6 +47,11 @@ impl Plan {
         i * self.chunk_size
     }
 
+    /// How many trials the chunks of `chunks` run.
+    pub fn trials_in(&self, chunks: Range<u64>) -> u64 {
+        self.first_trial(chunks.end).min(self.trials) - self.first_trial(chunks.start).min(self.trials)
+    }
+
     /// How many trials chunk `i` runs.
     pub fn chunk_len(&self, i: u64) -> u64 {
         self.chunk_size.min(self.trials - self.first_trial(i))

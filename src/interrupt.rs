@@ -5,6 +5,7 @@
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use intercept_sim::engine::Plan;
 use intercept_sim::export::RunRecord;
 
 use crate::Failure;
@@ -27,8 +28,8 @@ pub fn install() -> &'static AtomicBool {
 /// The failure an interrupted run ends with (exit status 130), saying how to go on.
 pub fn stopped(record: &RunRecord, dir: &Path) -> Failure {
     // The trials of the chunks the run was asked for: all of them, or a shard's share.
-    let total = record.config.run.trials as u64;
-    let wanted = (record.wanted.to * record.chunk_size).min(total) - record.wanted.from * record.chunk_size;
+    let plan = Plan { trials: record.config.run.trials as u64, seed: record.seed, chunk_size: record.chunk_size };
+    let wanted = plan.trials_in(record.wanted.from..record.wanted.to);
     let message = format!(
         "interrupted after {} of {wanted} trials; {} holds them as a partial result. Go on with: intercept-sim run --resume {}",
         record.trials,

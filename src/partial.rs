@@ -152,8 +152,7 @@ fn tiles(shards: &[Stored], plan: &Plan) -> Result<(), PartialError> {
     let mut next = 0;
     for (i, s) in shards.iter().enumerate() {
         if s.chunks.from > next {
-            let message = format!("chunks {next}..{} are missing: no shard given covers them", s.chunks.from);
-            return Err(s.refused(message));
+            return Err(s.refused(missing(next..s.chunks.from)));
         }
         if s.chunks.from < next {
             let other = shards[i - 1].dir.display();
@@ -162,8 +161,11 @@ fn tiles(shards: &[Stored], plan: &Plan) -> Result<(), PartialError> {
         next = s.chunks.to;
     }
     match next < plan.chunks() {
-        true => Err(shards[shards.len() - 1]
-            .refused(format!("chunks {next}..{} are missing: no shard given covers them", plan.chunks()))),
+        true => Err(shards[shards.len() - 1].refused(missing(next..plan.chunks()))),
         false => Ok(()),
     }
+}
+
+fn missing(chunks: std::ops::Range<u64>) -> String {
+    format!("chunks {}..{} are missing: no shard given covers them", chunks.start, chunks.end)
 }
