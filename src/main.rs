@@ -143,7 +143,10 @@ fn sensitivity(args: SensitivityArgs) -> Result<(), Failure> {
     let steps = sensitivity::steps(&scenario, &scope);
     if steps.is_empty() {
         let (file, only) = (args.config.display(), args.only.join(", "));
-        let message = format!("{file}: no number of the config is under {only}; allowed: {}", prefixes(&scenario));
+        let message = format!(
+            "{file}: no number of the config is under {only}; allowed: {}",
+            set::sections(&scenario).join(", ")
+        );
         return Err(Failure { code: 2, message });
     }
     let dir = args.out.unwrap_or_else(|| Path::new("reports").join(format!("{}-sensitivity", scenario.run.name)));
@@ -160,19 +163,6 @@ fn sensitivity(args: SensitivityArgs) -> Result<(), Failure> {
     written.extend(report.write(&dir).map_err(failed)?);
     let table = |m: &String| show::sensitivity_table(&scenario.run.name, &s, s.metric(m).expect("checked"));
     emit(shown.iter().map(table).collect::<Vec<_>>().join("\n") + &show::sensitivity_footer(&s, &dir, written.len()))
-}
-
-/// The sections holding the config's numbers, as `--only` prefixes: `cavalry.table, cavalry.target, ...`.
-fn prefixes(scenario: &Scenario) -> String {
-    let mut out: Vec<String> = Vec::new();
-    for knob in set::numeric_keys(scenario) {
-        let prefix: Vec<&str> = knob.key.split('.').take(2).collect();
-        let prefix = prefix.join(".");
-        if !out.contains(&prefix) {
-            out.push(prefix);
-        }
-    }
-    out.join(", ")
 }
 
 /// The metrics whose tables to print: those named, each checked, or the first probability metric.

@@ -147,6 +147,19 @@ pub fn numeric_keys(scenario: &Scenario) -> Vec<Knob> {
     knobs
 }
 
+/// The sections that hold the scenario's numbers, by their first two key parts (`cavalry.table`,
+/// `naval.group`), in key order: what `sensitivity --only` can name.
+pub fn sections(scenario: &Scenario) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for knob in numeric_keys(scenario) {
+        let section = knob.key.split('.').take(2).collect::<Vec<_>>().join(".");
+        if !out.contains(&section) {
+            out.push(section);
+        }
+    }
+    out
+}
+
 fn collect(value: &Value, key: String, knobs: &mut Vec<Knob>) {
     match value {
         Value::Integer(i) => knobs.push(Knob { key, value: Number::Int(*i) }),

@@ -177,13 +177,13 @@ fn exact_changes(base: &Scenario, base_exact: Option<&[f64]>, step: &Step) -> Op
     let base_values = base_exact?;
     let solved = runner::solve(stepped).ok()?;
     let theirs = exact::metric_values(stepped.model.metrics(), &solved);
-    let defs = stepped.model.metrics().defs();
-    let change = |d: &MetricDef, b: f64| {
-        let v = theirs[defs.iter().position(|t| t.name == d.name)?];
+    let change = |t: Option<usize>, b: f64| {
+        let v = theirs[t?];
         let d = v - b;
         Some(Change { value: v, change: d, low: d, high: d, exact: true, differs: d.abs() > 1e-12 })
     };
-    Some(base.model.metrics().defs().iter().zip(base_values).map(|(d, &b)| change(d, b)).collect())
+    let matched = paired::matching_metrics(base, stepped);
+    Some(matched.into_iter().zip(base_values).map(|(t, &b)| change(t, b)).collect())
 }
 
 fn sampled_changes(metrics: &[BaseMetric], sums: &[Option<paired::PairSums>]) -> Vec<Option<Change>> {

@@ -73,7 +73,7 @@ pub fn run(base: &Scenario, stepped: &[&Scenario], plan: &Plan, progress: &(dyn 
 }
 
 /// For each metric of `base`, the index of the metric of the same name in `stepped`.
-fn matching_metrics(base: &Scenario, stepped: &Scenario) -> Vec<Option<usize>> {
+pub(crate) fn matching_metrics(base: &Scenario, stepped: &Scenario) -> Vec<Option<usize>> {
     let theirs = stepped.model.metrics().defs();
     base.model.metrics().defs().iter().map(|d| theirs.iter().position(|t| t.name == d.name)).collect()
 }
