@@ -12,6 +12,7 @@ pub mod coverage;
 pub mod engine;
 pub mod exact;
 pub mod export;
+pub mod final_location;
 pub mod memo;
 pub mod metrics;
 pub mod models;

@@ -16,10 +16,12 @@ use crate::exact::{self, ExactTally, TooLarge};
 use crate::export::{
     DistributionsParquet, ExportError, Manifest, Output, RunRecord, SummaryParquet, Timing, TrialsWriter,
 };
+use crate::final_location::FinalLocationsParquet;
 use crate::metrics::{MetricKind, Metrics, Tally};
 use crate::models::{Model, ModelVisitor};
 use crate::plot::Charts;
 use crate::plot::coverage::CoverageMap;
+use crate::plot::final_location::FinalLocations;
 use crate::report::RunReport;
 use crate::stats;
 use crate::summary::Summary;
@@ -206,8 +208,10 @@ pub fn outputs() -> Vec<Box<dyn Output>> {
         Box::new(SummaryParquet),
         Box::new(DistributionsParquet),
         Box::new(CoverageParquet),
+        Box::new(FinalLocationsParquet),
         Box::new(Charts),
         Box::new(CoverageMap),
+        Box::new(FinalLocations),
         Box::new(RunReport),
         Box::new(Manifest),
     ]

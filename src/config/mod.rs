@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 
 pub use self::path::{Invalid, KeyPath, in_range, probability};
 use crate::models::ModelSpec;
+use crate::models::card_game::config::CardGameConfig;
 use crate::models::cavalry::config::CavalryConfig;
 use crate::models::naval::config::NavalConfig;
 use crate::models::step_race::config::StepRaceConfig;
@@ -31,6 +32,8 @@ pub struct RawConfig {
     pub naval: Option<NavalConfig>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub step_race: Option<StepRaceConfig>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub card_game: Option<CardGameConfig>,
 }
 
 /// `[run]`: how many trials, which seed, and where results go.
@@ -146,21 +149,34 @@ fn default_name(file: &Path) -> String {
 
 fn resolve(config: RawConfig, file: &Path) -> Result<Scenario, Invalid> {
     let run = resolve_run(&config.run)?;
-    let model = match (&config.cavalry, &config.naval, &config.step_race) {
-        (Some(cavalry), None, None) => ModelSpec::Cavalry(cavalry.resolve()?),
-        (None, Some(naval), None) => ModelSpec::Naval(Box::new(naval.resolve()?)),
-        (None, None, Some(race)) => ModelSpec::StepRace(Box::new(race.resolve()?)),
-        (None, None, None) => {
-            let msg = "no model table; add one: [cavalry], [naval] or [step_race]".into();
-            return Err(Invalid::new(KeyPath::root().key("cavalry"), msg));
-        }
-        _ => {
-            let msg = "a config holds one model; this one has more than one of [cavalry], [naval], [step_race]".into();
-            let second = if config.naval.is_some() && config.cavalry.is_some() { "naval" } else { "step_race" };
-            return Err(Invalid::new(KeyPath::root().key(second), msg));
-        }
-    };
+    let model = resolve_model(&config)?;
     Ok(Scenario { file: file.to_owned(), run, model, config })
+}
+
+/// The model of the one model table the config holds.
+fn resolve_model(config: &RawConfig) -> Result<ModelSpec, Invalid> {
+    let present = [
+        ("cavalry", config.cavalry.is_some()),
+        ("naval", config.naval.is_some()),
+        ("step_race", config.step_race.is_some()),
+        ("card_game", config.card_game.is_some()),
+    ];
+    let tables: Vec<&str> = present.iter().filter(|(_, p)| *p).map(|(t, _)| *t).collect();
+    let all = "[cavalry], [naval], [step_race] or [card_game]";
+    match tables.as_slice() {
+        [] => Err(Invalid::new(KeyPath::root().key("cavalry"), format!("no model table; add one: {all}"))),
+        [_] => Ok(match (&config.cavalry, &config.naval, &config.step_race, &config.card_game) {
+            (Some(cavalry), ..) => ModelSpec::Cavalry(cavalry.resolve()?),
+            (_, Some(naval), ..) => ModelSpec::Naval(Box::new(naval.resolve()?)),
+            (_, _, Some(race), _) => ModelSpec::StepRace(Box::new(race.resolve()?)),
+            (.., Some(game)) => ModelSpec::CardGame(Box::new(game.resolve()?)),
+            _ => unreachable!("one table is present"),
+        }),
+        [_, second, ..] => {
+            let msg = format!("a config holds one model; this one has {}", tables.join(" and "));
+            Err(Invalid::new(KeyPath::root().key(second), msg))
+        }
+    }
 }
 
 fn resolve_run(run: &RunConfig) -> Result<RunSettings, Invalid> {

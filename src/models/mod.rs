@@ -36,6 +36,7 @@ pub enum ModelSpec {
     Cavalry(cavalry::Cavalry),
     Naval(Box<naval::Naval>),
     StepRace(Box<step_race::StepRace>),
+    CardGame(Box<card_game::CardGame>),
 }
 
 /// Generic code that runs on any model: implement it once, call [`ModelSpec::visit`].
@@ -51,6 +52,7 @@ impl ModelSpec {
             ModelSpec::Cavalry(m) => visitor.visit(m),
             ModelSpec::Naval(m) => visitor.visit(m.as_ref()),
             ModelSpec::StepRace(m) => visitor.visit(m.as_ref()),
+            ModelSpec::CardGame(m) => visitor.visit(m.as_ref()),
         }
     }
 
@@ -61,6 +63,7 @@ impl ModelSpec {
             ModelSpec::Cavalry(m) => m.describe(),
             ModelSpec::Naval(m) => m.describe(),
             ModelSpec::StepRace(m) => m.describe(),
+            ModelSpec::CardGame(m) => m.describe(),
         }
     }
 
@@ -71,6 +74,7 @@ impl ModelSpec {
             (ModelSpec::Cavalry(m), Some(cfg), _) => m.plain_words(cfg),
             (ModelSpec::Naval(m), _, Some(cfg)) => m.plain_words(cfg),
             (ModelSpec::StepRace(m), _, _) => m.plain_words(),
+            (ModelSpec::CardGame(m), _, _) => m.plain_words(),
             // A model is only ever resolved from its own table; nothing to describe otherwise.
             _ => Vec::new(),
         }
@@ -82,6 +86,7 @@ impl ModelSpec {
             ModelSpec::Cavalry(m) => m.metrics(),
             ModelSpec::Naval(m) => m.metrics(),
             ModelSpec::StepRace(m) => m.metrics(),
+            ModelSpec::CardGame(m) => m.metrics(),
         }
     }
 }

@@ -13,11 +13,19 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 pub mod coverage;
+pub mod final_location;
 pub mod sweep;
 pub mod tornado;
 
 use crate::export::{ExportError, Output, RunRecord, write_atomic};
 use crate::summary::{DistRow, MetricRow, Summary};
+
+/// The distribution metrics that encode a place rather than a count.
+const PLACES: [&str; 3] = [
+    crate::models::step_race::DESTINATION,
+    crate::models::step_race::CAUGHT_DESTINATION,
+    crate::models::card_game::FINAL,
+];
 
 const FONT: &str = "sans-serif";
 static FONT_BYTES: &[u8] = include_bytes!("../../assets/DejaVuSans.ttf");
@@ -153,14 +161,15 @@ fn row_label(labels: &[String], y: f64) -> String {
 /// One distribution metric as bars of estimated probability with 95% intervals, and exact values as dots.
 pub(crate) struct Distribution<'a> {
     pub(crate) metric: &'a str,
-    rows: Vec<&'a DistRow>,
+    pub(crate) rows: Vec<&'a DistRow>,
 }
 
 impl<'a> Distribution<'a> {
-    /// One chart per distribution metric of a run, in metric order. A distribution of more than 32 values
-    /// (the step race's destination squares) is a map rather than a bar chart: [`coverage`] draws it.
+    /// One chart per distribution metric of a run, in metric order, except the metrics that encode a place
+    /// (the step race's destination squares, the card game's final locations): [`coverage`] and
+    /// [`final_location`] draw those as a map and as stacked bars.
     pub(crate) fn all(summary: &'a Summary) -> Vec<Distribution<'a>> {
-        let charts = summary.distributions_by_metric().into_iter().filter(|(_, rows)| rows.len() <= 32);
+        let charts = summary.distributions_by_metric().into_iter().filter(|(metric, _)| !PLACES.contains(metric));
         charts.map(|(metric, rows)| Distribution { metric, rows }).collect()
     }
 }

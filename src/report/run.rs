@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use super::{Cell, Page, Row, Table, rules_name, shell_word, thousands};
 use crate::export::{ExportError, Output, RunRecord};
 use crate::plot::coverage::Heatmap;
+use crate::plot::final_location::Stacked;
 use crate::plot::{Distribution, Headline};
 use crate::stats::fraction;
 use crate::summary::MetricRow;
@@ -33,6 +34,7 @@ pub(crate) fn page(record: &RunRecord) -> Result<Page, ExportError> {
     page.paragraph(&format!("From {}.", record.config_file)).list(&record.plain);
     headline(&mut page, record)?;
     coverage(&mut page, record)?;
+    final_locations(&mut page, record)?;
     means(&mut page, record);
     distributions(&mut page, record)?;
     let config = toml::to_string_pretty(&record.config).expect("a resolved config serialises as TOML");
@@ -50,6 +52,37 @@ fn coverage(page: &mut Page, record: &RunRecord) -> Result<(), ExportError> {
          estimate, interval and exact value are in coverage.parquet.",
     );
     page.chart("P(intercepted | destination) on the 15x15 tactical map", &Heatmap { cells })?;
+    Ok(())
+}
+
+/// A card game's final locations: what happened at each, as shares of the trials that ended there.
+fn final_locations(page: &mut Page, record: &RunRecord) -> Result<(), ExportError> {
+    let Some(places) = crate::final_location::places(record) else { return Ok(()) };
+    page.section("Interceptors by final location");
+    page.paragraph(
+        "Each location the mover may end at, and what happened among the trials that ended there: it attacked \
+         (Defend, not Intercept: S-2), or it did not and 0, 1, 2, ... units intercepted it together (S-11). \
+         The same figures are in final-locations.parquet.",
+    );
+    page.chart("Outcomes at each final location", &Stacked { places: places.clone() })?;
+    let mut table =
+        Table::new(&["location", "ends here", "outcome", "trials", "share", "95% low", "95% high", "exact"]);
+    for p in &places {
+        for o in &p.outcomes {
+            let cells = vec![
+                Cell::name(&p.location),
+                Cell::value(p.exact_share.unwrap_or(p.share)),
+                Cell::name(o.label()),
+                Cell::number(thousands(o.count)),
+                Cell::value(o.estimate).class("estimate"),
+                Cell::value(o.ci_low).class("ci-low"),
+                Cell::value(o.ci_high).class("ci-high"),
+                Cell::maybe(o.exact).class("exact"),
+            ];
+            table.push(Row::new(cells).data("location", &p.location).data("outcome", &o.label()));
+        }
+    }
+    page.table(&table);
     Ok(())
 }
 
@@ -155,7 +188,8 @@ fn distributions(page: &mut Page, record: &RunRecord) -> Result<(), ExportError>
     }
     page.section("Distributions");
     page.paragraph("How often each count took each value, with 95% Wilson intervals and the exact probabilities.");
-    for (chart, (metric, rows)) in charts.iter().zip(record.summary.distributions_by_metric()) {
+    for chart in &charts {
+        let (metric, rows) = (chart.metric, &chart.rows);
         page.subheading(metric);
         page.chart(&format!("{metric}: probability of each value (bars, 95% intervals) and exact (red)"), chart)?;
         let mut table = Table::new(&["value", "trials", "probability", "95% low", "95% high", "exact"]);

@@ -9,6 +9,8 @@
 
 use std::fmt;
 
+use super::realm::Square;
+
 /// A location's region (B.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -20,9 +22,9 @@ pub enum Region {
 }
 
 /// A location: a square of the 5×4 realm and a region of it (B.1).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Location {
-    pub square: String,
+    pub square: Square,
     pub region: Region,
 }
 
@@ -49,6 +51,8 @@ pub struct Unit {
     pub movers_side: bool,
     pub at: Location,
     pub keywords: Vec<Keyword>,
+    /// Extra steps of Movement +X, all copies added up (B.2).
+    pub extra_steps: u32,
     pub tapped: bool,
     /// A minion that entered the realm during this (the mover's) turn (S-14).
     pub summoned_this_turn: bool,
@@ -180,8 +184,9 @@ pub fn interceptors<'a>(action: &Action, mover: &Unit, units: &'a [Unit]) -> Vec
 mod tests {
     use super::*;
 
+    /// Sites A, B, C, ... stand on row 1, from column 1.
     fn at(square: &str, region: Region) -> Location {
-        Location { square: square.to_owned(), region }
+        Location { square: Square { col: square.as_bytes()[0] - b'A', row: 0 }, region }
     }
 
     fn unit(name: &str, movers_side: bool, square: &str, keywords: &[Keyword]) -> Unit {
@@ -191,6 +196,7 @@ mod tests {
             movers_side,
             at,
             keywords: keywords.to_vec(),
+            extra_steps: 0,
             tapped: false,
             summoned_this_turn: false,
         }
