@@ -78,7 +78,7 @@ fn floor(plan: &Plan, draws: &Draws) -> u64 {
 }
 
 fn shipped() -> Vec<PathBuf> {
-    let mut paths: Vec<PathBuf> = ["configs/cavalry", "configs/naval", "configs/step-race"]
+    let mut paths: Vec<PathBuf> = ["configs/cavalry", "configs/naval", "configs/step-race", "configs/card-game"]
         .iter()
         .flat_map(|d| std::fs::read_dir(d).expect("configs").map(|e| e.expect("entry").path()))
         .collect();

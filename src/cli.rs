@@ -71,6 +71,10 @@ pub enum CheckCommand {
         after_help = "Example:\n  intercept-sim check step-race --interceptor 7-7 --box 7-7/3 --move 5-2,5-4,8-4"
     )]
     StepRace(StepRaceArgs),
+    /// Who may intercept this Move and Attack, and which rule rules out the rest? Sorcery's final-location
+    /// rule (S-1..S-19), for the situation a [card_game] config describes, at each final location it allows.
+    #[command(after_help = "Example:\n  intercept-sim check card-game configs/card-game/deterrent.toml")]
+    CardGame(ExactArgs),
 }
 
 #[derive(Args, Debug)]

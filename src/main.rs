@@ -19,6 +19,7 @@ use cli::{
 };
 use intercept_sim::config::{self, ConfigError, Overrides, Scenario, set};
 use intercept_sim::metrics::MetricKind;
+use intercept_sim::models::ModelSpec;
 use intercept_sim::models::step_race::race::{self, BoxFilter, Interceptor};
 use intercept_sim::odds::{self, CavalryQuestion, NavalQuestion, OddsError};
 use intercept_sim::partial::{self, PartialError};
@@ -52,6 +53,7 @@ fn main() -> ExitCode {
         Command::Sensitivity(args) => sensitivity(args),
         Command::Merge(args) => merge(args),
         Command::Check(CheckCommand::StepRace(a)) => step_race(a),
+        Command::Check(CheckCommand::CardGame(a)) => card_game(a),
         Command::Odds(OddsCommand::Naval(a)) => naval_odds(a),
         Command::Odds(OddsCommand::Cavalry(a)) => cavalry_odds(a),
     };
@@ -201,6 +203,20 @@ fn step_race(a: StepRaceArgs) -> Result<(), Failure> {
     emit(match a.json {
         true => show::step_race_json(&interceptors, &outcome),
         false => show::step_race_text(&interceptors, filter, &outcome),
+    })
+}
+
+fn card_game(a: ExactArgs) -> Result<(), Failure> {
+    let scenario = config::load(&a.config, Overrides::default())?;
+    let ModelSpec::CardGame(game) = &scenario.model else {
+        let message =
+            format!("{}: not a card-game config; check card-game needs a [card_game] table", a.config.display());
+        return Err(Failure { code: 2, message });
+    };
+    let path = scenario.config.card_game.as_ref().and_then(|c| c.mover.path.clone());
+    emit(match a.json {
+        true => show::card_game_json(game, path.as_deref()),
+        false => show::card_game_text(game, path.as_deref()),
     })
 }
 

@@ -76,7 +76,7 @@ fn the_path_memo_changes_no_count() {
             }
         }
     }
-    for dir in ["configs/cavalry", "configs/naval", "configs/step-race"] {
+    for dir in ["configs/cavalry", "configs/naval", "configs/step-race", "configs/card-game"] {
         for entry in std::fs::read_dir(dir).expect("configs") {
             let path = entry.expect("entry").path();
             let scenario = config::load(&path, Overrides::default()).expect("valid");

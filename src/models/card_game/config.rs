@@ -148,9 +148,14 @@ impl CardGameConfig {
         probability(policy.attack, || base().key("policy").key("attack"))?;
         probability(policy.intercept, || base().key("policy").key("intercept"))?;
         let ends = self.mover.ends(&realm, &mover, policy.path)?;
-        let attack = match self.mover.attack {
-            Some(fixed) => Choice::Fixed(fixed),
-            None => Choice::Chance(policy.attack),
+        let attack = match (self.mover.attack, self.mover.movement) {
+            (Some(true), m) if m != Movement::MoveAndAttack => {
+                let msg = "only Move and Attack ends in an attack (B.2); a teleport, forced or carried move does not";
+                return Err(Invalid::new(base().key("mover").key("attack"), msg.to_owned()));
+            }
+            (_, m) if m != Movement::MoveAndAttack => Choice::Fixed(false),
+            (Some(fixed), _) => Choice::Fixed(fixed),
+            (None, _) => Choice::Chance(policy.attack),
         };
         let chances = self.unit.iter().map(|u| u.intercepts.unwrap_or(policy.intercept)).collect();
         Ok(CardGame::new(realm, mover, self.mover.movement, units, ends, attack, chances))

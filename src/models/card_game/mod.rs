@@ -155,6 +155,16 @@ impl CardGame {
         &self.mover
     }
 
+    /// How the mover moves.
+    pub fn movement(&self) -> Movement {
+        self.movement
+    }
+
+    /// The chance that the mover attacks: 0 or 1 when the config fixes it.
+    pub fn attack_probability(&self) -> f64 {
+        self.attack.probability(1)
+    }
+
     /// Every other unit's verdict if the mover ends at `end` and does not attack (or attacks, for Defend).
     pub fn verdicts(&self, end: Location) -> Vec<Verdict<'_>> {
         let quiet = Action { movement: self.movement, end, attacked: false };
