@@ -9,6 +9,7 @@ use intercept_sim::export::{RunRecord, Timing};
 use intercept_sim::metrics::MetricKind;
 use intercept_sim::models::card_game::rules::{Location, Movement};
 use intercept_sim::models::card_game::{CardGame, Verdict};
+use intercept_sim::models::is_place;
 use intercept_sim::models::step_race::race::{BoxFilter, Immune, Interceptor, LegOutcome, caught};
 use intercept_sim::odds::{Answer, CavalryQuestion, INTERCEPTOR, NavalQuestion};
 use intercept_sim::sensitivity::{Change, Sensitivity};
@@ -34,9 +35,11 @@ pub fn run_table(record: &RunRecord, dir: &Path, files: usize) -> String {
         let _ = writeln!(out, "partial: these counts cover chunks {from}..{to} of the run (manifest.json says so)");
     }
     let label = |r: &MetricRow| if r.kind == "mean" { format!("{} (mean)", r.metric) } else { r.metric.clone() };
-    let width = record.summary.metrics.iter().map(|r| label(r).len()).max().unwrap_or(6);
+    // A place's number has no meaningful mean: its table and chart are written beside the summary.
+    let shown: Vec<&MetricRow> = record.summary.metrics.iter().filter(|r| !is_place(&r.metric)).collect();
+    let width = shown.iter().map(|r| label(r).len()).max().unwrap_or(6);
     let _ = writeln!(out, "{:width$}  {:>9}  {:>21}  exact", "metric", "estimate", "95% interval");
-    for r in &record.summary.metrics {
+    for r in shown {
         let exact = r.exact.map_or("-".into(), exact_text);
         let (name, est, low, high) = (label(r), r.estimate, r.ci_low, r.ci_high);
         let _ = writeln!(out, "{name:width$}  {est:>9.6}  [{low:>9.6}, {high:>9.6}]  {exact}");

@@ -16,6 +16,16 @@ use crate::chance::Chance;
 use crate::config::RawConfig;
 use crate::metrics::{Metrics, Recorder};
 
+/// The distribution metrics whose values name a place rather than count something (the step race's
+/// destination squares, the card game's final locations): their means say nothing, so the terminal and the
+/// report's means leave them out, and they are drawn as a map and as stacked bars instead of bar charts.
+pub const PLACE_METRICS: [&str; 3] = [step_race::DESTINATION, step_race::CAUGHT_DESTINATION, card_game::FINAL];
+
+/// Whether `metric` names a place ([`PLACE_METRICS`]).
+pub fn is_place(metric: &str) -> bool {
+    PLACE_METRICS.contains(&metric)
+}
+
 /// A resolved rule set, ready to run trials.
 pub trait Model: Sync {
     /// Whether the engine should walk a path memo instead of running the rules for every trial. It never

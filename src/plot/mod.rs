@@ -18,14 +18,8 @@ pub mod sweep;
 pub mod tornado;
 
 use crate::export::{ExportError, Output, RunRecord, write_atomic};
+use crate::models::is_place;
 use crate::summary::{DistRow, MetricRow, Summary};
-
-/// The distribution metrics that encode a place rather than a count.
-const PLACES: [&str; 3] = [
-    crate::models::step_race::DESTINATION,
-    crate::models::step_race::CAUGHT_DESTINATION,
-    crate::models::card_game::FINAL,
-];
 
 const FONT: &str = "sans-serif";
 static FONT_BYTES: &[u8] = include_bytes!("../../assets/DejaVuSans.ttf");
@@ -169,7 +163,7 @@ impl<'a> Distribution<'a> {
     /// (the step race's destination squares, the card game's final locations): [`coverage`] and
     /// [`final_location`] draw those as a map and as stacked bars.
     pub(crate) fn all(summary: &'a Summary) -> Vec<Distribution<'a>> {
-        let charts = summary.distributions_by_metric().into_iter().filter(|(metric, _)| !PLACES.contains(metric));
+        let charts = summary.distributions_by_metric().into_iter().filter(|(metric, _)| !is_place(metric));
         charts.map(|(metric, rows)| Distribution { metric, rows }).collect()
     }
 }

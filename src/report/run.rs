@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 
 use super::{Cell, Page, Row, Table, rules_name, shell_word, thousands};
 use crate::export::{ExportError, Output, RunRecord};
+use crate::models::is_place;
 use crate::plot::coverage::Heatmap;
 use crate::plot::final_location::Stacked;
 use crate::plot::{Distribution, Headline};
@@ -165,7 +166,8 @@ fn fraction_of(exact: Option<f64>) -> Option<String> {
 }
 
 fn means(page: &mut Page, record: &RunRecord) {
-    let means: Vec<&MetricRow> = record.summary.metrics.iter().filter(|r| r.kind == "mean").collect();
+    let means = record.summary.metrics.iter().filter(|r| r.kind == "mean" && !is_place(&r.metric));
+    let means: Vec<&MetricRow> = means.collect();
     if means.is_empty() {
         return;
     }

@@ -224,14 +224,19 @@ impl CardGame {
 
     /// The scenario in plain words, for the report.
     pub fn plain_words(&self) -> Vec<String> {
+        let route = match self.ends.as_slice() {
+            [only] => format!("it ends at {}", self.realm.label(*only)),
+            ends => format!(
+                "it may take up to {} step(s) (B.2), and its path is open: {} final locations are possible",
+                1 + self.mover.extra_steps,
+                ends.len()
+            ),
+        };
         let mut words = vec![format!(
-            "{} starts at {} and uses {} (S-1); it may take up to {} step(s) (B.2), and its path is open: {} \
-             final location(s) are possible.",
+            "{} starts at {} and uses {} (S-1); {route}.",
             self.mover.name,
             self.realm.label(self.mover.at),
             movement_words(self.movement),
-            1 + self.mover.extra_steps,
-            self.ends.len()
         )];
         words.push(format!(
             "It attacks with probability {:.4}; an attack opens Defend instead of Intercept (S-2).",
