@@ -3,6 +3,8 @@
 //! verdict and the rule that rules each other unit out; the shipped configs, sampled against the exact
 //! answer; and the bad input a card-game config must refuse.
 
+mod common;
+
 use assert_cmd::Command;
 use serde_json::Value;
 
@@ -54,6 +56,12 @@ fn rule(v: &Value, unit: &str) -> Option<String> {
     u["rule"].as_str().map(str::to_owned)
 }
 
+/// Nobody may intercept, and `unit` is ruled out by `rule`: the verdict of `case`.
+fn nobody_may(v: &Value, unit: &str, rule_id: &str, case: &str) {
+    assert!(interceptors(v).is_empty(), "{case}: {v}");
+    assert_eq!(rule(v, unit).as_deref(), Some(rule_id), "{case}");
+}
+
 const WIZARD_TO_C: &str = "name = \"apprentice-wizard\"\nat = \"D\"\npath = [\"C\"]\nattack = false";
 const TROLL_AT_C: &str = "name = \"bosk-troll\"\nat = \"C\"";
 
@@ -76,8 +84,7 @@ fn sor_s2_movement_plus_x_passes_through() {
     let nomads = "name = \"rimland-nomads\"\nat = \"D\"\nkeywords = [\"Movement +1\"]\npath = [\"C\", \"A\"]";
     let v = check(&format!("{nomads}\nattack = false"), &[TROLL_AT_C]);
     assert_eq!(only_end(&v)["at"], "A");
-    assert!(interceptors(&v).is_empty(), "SOR-S2: C was only passed through (S-6)");
-    assert_eq!(rule(&v, "bosk-troll").as_deref(), Some("S-5"));
+    nobody_may(&v, "bosk-troll", "S-5", "SOR-S2: C was only passed through (S-6)");
     let attacks = check(&format!("{nomads}\nattack = true"), &[TROLL_AT_C]);
     assert_eq!(only_end(&attacks)["attack"]["may_defend"], serde_json::json!(["bosk-troll"]), "SOR-S2 variant");
 }
@@ -86,20 +93,17 @@ fn sor_s2_movement_plus_x_passes_through() {
 fn sor_s3_the_final_location_is_key() {
     let soldier = "name = \"foot-soldier\"\nat = \"C\"\npath = [\"A\"]\nattack = false";
     let v = check(soldier, &[TROLL_AT_C]);
-    assert!(interceptors(&v).is_empty(), "SOR-S3: the Troll is at the start, not the end");
-    assert_eq!(rule(&v, "bosk-troll").as_deref(), Some("S-5"));
+    nobody_may(&v, "bosk-troll", "S-5", "SOR-S3: the Troll is at the start, not the end");
 }
 
 #[test]
 fn sor_s4_and_d8_only_move_and_attack() {
     let blink = "name = \"apprentice-wizard\"\nat = \"D\"\nmovement = \"teleport\"\npath = [\"C\"]";
     let v = check(blink, &[TROLL_AT_C]);
-    assert!(interceptors(&v).is_empty(), "SOR-S4: a teleport is not Move and Attack");
-    assert_eq!(rule(&v, "bosk-troll").as_deref(), Some("S-4"));
+    nobody_may(&v, "bosk-troll", "S-4", "SOR-S4: a teleport is not Move and Attack");
     let pushed = "name = \"pushed\"\nat = \"D\"\nmovement = \"forced\"\npath = [\"C\"]";
     let v = check(pushed, &[TROLL_AT_C]);
-    assert!(interceptors(&v).is_empty(), "SOR-D8: pushed by a spell");
-    assert_eq!(rule(&v, "bosk-troll").as_deref(), Some("S-4"));
+    nobody_may(&v, "bosk-troll", "S-4", "SOR-D8: pushed by a spell");
 }
 
 #[test]
@@ -114,8 +118,7 @@ const MOVER_TO_C: &str = "name = \"mover\"\nat = \"D\"\npath = [\"C\"]\nattack =
 #[test]
 fn sor_d1_stealth() {
     let v = check(&format!("{MOVER_TO_C}\nkeywords = [\"Stealth\"]"), &[TROLL_AT_C]);
-    assert!(interceptors(&v).is_empty(), "SOR-D1");
-    assert_eq!(rule(&v, "bosk-troll").as_deref(), Some("S-8"));
+    nobody_may(&v, "bosk-troll", "S-8", "SOR-D1");
 }
 
 #[test]
@@ -141,8 +144,7 @@ fn sor_d2_d3_airborne() {
 fn sor_d4_another_region() {
     let mole = "name = \"mole\"\nat = \"C/underground\"\nkeywords = [\"Burrowing\"]";
     let v = check(MOVER_TO_C, &[mole]);
-    assert!(interceptors(&v).is_empty(), "SOR-D4: underground is another location (S-5)");
-    assert_eq!(rule(&v, "mole").as_deref(), Some("S-5"));
+    nobody_may(&v, "mole", "S-5", "SOR-D4: underground is another location (S-5)");
 }
 
 #[test]
@@ -248,21 +250,9 @@ fn a_bad_card_game_config_names_the_key() {
         ),
     ];
     for (from, to, key, says) in cases {
-        let dir = tempfile::tempdir().unwrap();
-        let src = std::fs::read_to_string(NOMADS).unwrap();
-        assert!(src.contains(from), "{from}");
-        let path = dir.path().join("bad.toml");
-        std::fs::write(&path, src.replacen(from, to, 1)).unwrap();
-        let out = dir.path().join("out");
-        let assert =
-            Command::cargo_bin("intercept-sim").unwrap().arg("run").arg(&path).arg("--out").arg(&out).assert().code(2);
-        let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+        let stderr = common::refused_variant(NOMADS, from, to);
         assert!(stderr.contains(&format!("key '{key}'")) && stderr.contains(says), "{to}: {stderr}");
-        assert!(
-            stderr.contains("bad.toml:") && stderr.lines().count() == 1,
-            "{to}: one line with the line number: {stderr}"
-        );
-        assert!(!out.exists(), "{to}: nothing written");
+        assert_eq!(stderr.lines().count(), 1, "{to}: one line: {stderr}");
     }
 }
 
@@ -270,24 +260,12 @@ fn a_bad_card_game_config_names_the_key() {
 /// exact answer, location by location, within their intervals.
 #[test]
 fn the_shipped_configs_chart_their_final_locations() {
-    use polars::prelude::{DataType, ParquetReader, SerReader};
     for config in ["configs/card-game/deterrent.toml", NOMADS] {
-        let dir = tempfile::tempdir().unwrap();
-        Command::cargo_bin("intercept-sim")
-            .unwrap()
-            .args(["run", config, "--trials", "200000", "--out"])
-            .arg(dir.path())
-            .assert()
-            .success();
+        let dir = common::run_into_temp(config, 200_000);
         for name in ["final-locations.parquet", "final-locations.png", "final-locations.svg", "report.html"] {
             assert!(dir.path().join(name).exists(), "{config}: {name}");
         }
-        let file = std::fs::File::open(dir.path().join("final-locations.parquet")).unwrap();
-        let df = ParquetReader::new(file).finish().unwrap();
-        let col = |name: &str| -> Vec<f64> {
-            let c = df.column(name).unwrap().cast(&DataType::Float64).unwrap();
-            c.f64().unwrap().into_no_null_iter().collect()
-        };
+        let col = |name: &str| common::f64_column(&dir.path().join("final-locations.parquet"), name);
         let (low, high, exact, trials) = (col("ci_low"), col("ci_high"), col("exact"), col("trials_here"));
         let outside: Vec<usize> =
             (0..exact.len()).filter(|&i| !(low[i] - 1e-12..=high[i] + 1e-12).contains(&exact[i])).collect();

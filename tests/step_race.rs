@@ -2,6 +2,8 @@
 //! (GITM-D1..D8) of `rules/tactical-step-race.md`, with the verdict and, where the rules state them, the
 //! interception square and step; and the bad input it must refuse.
 
+mod common;
+
 use assert_cmd::Command;
 use serde_json::Value;
 
@@ -123,28 +125,11 @@ const BOX_CORNER: &str = "configs/step-race/box-corner.toml";
 /// with the seed examples that start on 9-7, exactly and by Monte Carlo.
 #[test]
 fn the_coverage_map_agrees_with_the_seed_examples() {
-    use polars::prelude::{ParquetReader, SerReader};
-    let dir = tempfile::tempdir().unwrap();
-    Command::cargo_bin("intercept-sim")
-        .unwrap()
-        .args(["run", BOX_CORNER, "--trials", "200000", "--out"])
-        .arg(dir.path())
-        .assert()
-        .success();
+    let dir = common::run_into_temp(BOX_CORNER, 200_000);
     for name in ["coverage.parquet", "coverage.png", "coverage.svg", "report.html"] {
         assert!(dir.path().join(name).exists(), "{name}");
     }
-    let df = ParquetReader::new(std::fs::File::open(dir.path().join("coverage.parquet")).unwrap()).finish().unwrap();
-    let col = |name: &str| -> Vec<f64> {
-        df.column(name)
-            .unwrap()
-            .cast(&polars::prelude::DataType::Float64)
-            .unwrap()
-            .f64()
-            .unwrap()
-            .into_no_null_iter()
-            .collect()
-    };
+    let col = |name: &str| common::f64_column(&dir.path().join("coverage.parquet"), name);
     let (cols, rows, exact, estimate) = (col("col"), col("row"), col("exact"), col("estimate"));
     let at = |c: f64, r: f64| (0..cols.len()).find(|&i| cols[i] == c && rows[i] == r).expect("a destination");
     assert_eq!(cols.len(), 224, "every square but the start");
@@ -170,16 +155,7 @@ fn a_bad_step_race_config_names_the_key() {
         ("name = \"mx1mc\"", "name = \"mx1mc\"\nspeed = 2", "speed"),
     ];
     for (from, to, key) in cases {
-        let dir = tempfile::tempdir().unwrap();
-        let src = std::fs::read_to_string(BOX_CORNER).unwrap();
-        assert!(src.contains(from));
-        let path = dir.path().join("bad.toml");
-        std::fs::write(&path, src.replacen(from, to, 1)).unwrap();
-        let out = dir.path().join("out");
-        let assert =
-            Command::cargo_bin("intercept-sim").unwrap().arg("run").arg(&path).arg("--out").arg(&out).assert().code(2);
-        let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
-        assert!(stderr.contains(key) && stderr.contains("bad.toml:"), "{to}: {stderr}");
-        assert!(!out.exists(), "{to}: nothing written");
+        let stderr = common::refused_variant(BOX_CORNER, from, to);
+        assert!(stderr.contains(key), "{to}: {stderr}");
     }
 }

@@ -220,3 +220,85 @@ impl fmt::Display for Region {
         f.write_str(name)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn realm(rows: [&str; 4]) -> Realm {
+        let site = |c| match c {
+            'W' => Site::Water,
+            '.' => Site::Void,
+            _ => Site::Land,
+        };
+        let mut sites = [[Site::Land; COLS as usize]; ROWS as usize];
+        for (r, row) in rows.iter().enumerate() {
+            for (c, ch) in row.chars().enumerate() {
+                sites[r][c] = site(ch);
+            }
+        }
+        Realm::new(sites, vec![("C".to_owned(), Square { col: 1, row: 0 })])
+    }
+
+    fn unit(at: &str, keywords: &[Keyword], extra_steps: u32, r: &Realm) -> Unit {
+        let at = r.location(at).unwrap();
+        let keywords = keywords.to_vec();
+        Unit {
+            name: "u".into(),
+            movers_side: true,
+            at,
+            keywords,
+            extra_steps,
+            tapped: false,
+            summoned_this_turn: false,
+        }
+    }
+
+    fn ends(r: &Realm, u: &Unit, steps: u32) -> Vec<(String, u64)> {
+        let mut ends: Vec<_> = r.paths(u, steps).into_iter().map(|(l, n)| (r.label(l), n)).collect();
+        ends.sort();
+        ends
+    }
+
+    /// B.2: a plain unit steps orthogonally on the surface; the empty path counts at the start (S-3).
+    #[test]
+    fn a_plain_step_from_the_corner() {
+        let r = realm(["LLLLL"; 4]);
+        let u = unit("1-1", &[], 0, &r);
+        assert_eq!(ends(&r, &u, 1), [("1-1".into(), 1), ("1-2".into(), 1), ("C".into(), 1)]);
+    }
+
+    /// B.2: Airborne adds the diagonal; Burrowing the step below; each is a legal step of its own.
+    #[test]
+    fn keywords_add_steps() {
+        let r = realm(["LLLLL"; 4]);
+        let flyer = unit("1-1", &[Keyword::Airborne], 0, &r);
+        assert!(ends(&r, &flyer, 1).contains(&("2-2".into(), 1)));
+        let mole = unit("1-1", &[Keyword::Burrowing], 0, &r);
+        assert!(ends(&r, &mole, 1).contains(&("1-1/underground".into(), 1)));
+        assert!(r.step(&unit("1-1", &[], 0, &r), r.location("1-1").unwrap(), r.location("2-2").unwrap()).is_err());
+    }
+
+    /// B.2: two steps from the corner, no step repeated: back to the start by either neighbour (2 paths),
+    /// and on to the three squares two steps away (2-2 by two routes).
+    #[test]
+    fn two_steps_count_every_path() {
+        let r = realm(["LLLLL"; 4]);
+        let u = unit("1-1", &[], 1, &r);
+        let want = [("1-1", 3), ("1-2", 1), ("1-3", 1), ("2-2", 2), ("3-1", 1), ("C", 1)];
+        let want: Vec<(String, u64)> = want.iter().map(|(l, n)| (l.to_string(), *n)).collect();
+        assert_eq!(ends(&r, &u, 2), want);
+    }
+
+    /// B.1: the void has one location, and only Voidwalk enters it; water has its underwater below.
+    #[test]
+    fn void_and_water() {
+        let r = realm([".WLLL", "LLLLL", "LLLLL", "LLLLL"]);
+        assert!(r.location("1-1").is_ok_and(|l| l.region == Region::Void));
+        assert!(r.location("1-1/surface").is_err());
+        assert!(r.location("C/underwater").is_ok() && r.location("C/underground").is_err());
+        let walker = unit("1-2", &[Keyword::Voidwalk], 0, &r);
+        assert!(ends(&r, &walker, 1).contains(&("1-1/void".into(), 1)));
+        assert!(!ends(&r, &unit("1-2", &[], 0, &r), 1).iter().any(|(l, _)| l == "1-1/void"));
+    }
+}
