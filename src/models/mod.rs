@@ -6,6 +6,7 @@
 //! config resolved to; [`ModelVisitor`] lets generic code (the engine, the enumerator) run it without a match
 //! per call site.
 
+pub mod board_game;
 pub mod card_game;
 pub mod cavalry;
 pub mod naval;

@@ -1,0 +1,170 @@
+//! The Intercept rules engine on the seed's test positions (C.4 of `rules/intercept-board-game.md`): the
+//! jump examples J-1a..d, the transfer examples T-1a..c, the winning example W-1a..e, and the start
+//! position INIT-a/b, each decoded from the page's diagram strings.
+
+use intercept_sim::models::board_game::position::{Colour, Position};
+use intercept_sim::models::board_game::turns::{Action, Variant, actions, cover_targets, moves_from, transfers};
+
+const J1: &str = "6,6,...1../.71.../.6..../...3../..9..1/.12...";
+const T1: &str = "6,6,..7.../..6[eeerww]../.7..../.6..../..9.../......";
+const W1: &str = "6,6,..[eEeEeE].../..16../.7..../.6..../..[eeerww].../......";
+
+fn white(diagram: &str) -> Position {
+    Position::from_diagram(diagram, Colour::White).expect("a diagram")
+}
+
+/// The cells the stack on `from` may reach, by name.
+fn reach(p: &Position, from: &str) -> Vec<String> {
+    let from = p.named(from).unwrap();
+    moves_from(p, from).into_iter().map(|(to, _)| p.name(to)).collect()
+}
+
+/// The transfers from the ball's cell, as (passer, receiver) names.
+fn passes(p: &Position) -> Vec<(String, String)> {
+    transfers(p, &[p.ball]).into_iter().map(|(a, b)| (p.name(a), p.name(b))).collect()
+}
+
+fn pair(a: &str, b: &str) -> (String, String) {
+    (a.to_owned(), b.to_owned())
+}
+
+#[test]
+fn j1_jumps() {
+    let p = white(J1);
+    let b4 = reach(&p, "b4");
+    assert!(b4.contains(&"b6".into()), "J-1a: b4 jumps b5 to b6: {b4:?}");
+    assert!(b4.contains(&"d4".into()), "J-1a: then c5 to d4: {b4:?}");
+    assert!(!b4.contains(&"d2".into()), "J-1b: d3 is a double and cannot be jumped (I-8): {b4:?}");
+    let c2 = reach(&p, "c2");
+    assert!(c2.contains(&"c6".into()), "J-1c: the double slides c3, c4 and jumps c5 to c6 (I-9): {c2:?}");
+    assert!(c2.contains(&"e6".into()), "J-1c: then jumps d6 to e6: {c2:?}");
+    assert!(!c2.contains(&"f6".into()), "J-1d: a jump lands on the next cell, never beyond (I-9): {c2:?}");
+}
+
+#[test]
+fn t1_transfers() {
+    let p = white(T1);
+    assert_eq!(p.name(p.ball), "d5");
+    let from_d5 = passes(&p);
+    assert!(from_d5.contains(&pair("c5", "b4")), "T-1a: d5 to b4 via c5: {from_d5:?}");
+    assert!(!from_d5.iter().any(|(_, r)| r == "c6"), "T-1c: c6 is next to d5 (I-13): {from_d5:?}");
+    let mut q = p.clone();
+    q.ball = p.named("b4").unwrap();
+    let from_b4 = transfers(&q, &[p.ball, q.ball]);
+    let named: Vec<_> = from_b4.iter().map(|&(a, b)| pair(&q.name(a), &q.name(b))).collect();
+    assert!(named.contains(&pair("b3", "c2")), "T-1b: b4 to c2 via b3, the size-4 double receives: {named:?}");
+}
+
+#[test]
+fn w1_the_winning_turn() {
+    let p = white(W1);
+    let cover = Action::Move { from: p.named("d5").unwrap(), to: p.named("c5").unwrap(), cover: true };
+    assert!(actions(&p).contains(&cover), "W-1a: d5 covers c5, next to Black's goal c6 (I-19)");
+    let mut q = p.acted(cover);
+    assert!(passes(&q).contains(&pair("b3", "b4")), "W-1b: c2 to b4 via b3");
+    q.ball = q.named("b4").unwrap();
+    assert!(passes(&q).contains(&pair("c5", "c6")), "W-1c: b4 into the goal via the cover on c5");
+    q.ball = q.named("c6").unwrap();
+    assert_eq!(q.winner(), Some(Colour::White), "W-1c: White wins (I-18)");
+    let mut uncovered = p.clone();
+    uncovered.ball = p.named("b4").unwrap();
+    assert!(!passes(&uncovered).iter().any(|(_, r)| r == "c6"), "W-1d: c5 is an enemy passage stone");
+    let to_c5 = reach(&p, "d5");
+    assert!(to_c5.contains(&"c5".into()), "W-1a through moves_from");
+    let e =
+        Position::from_diagram("6,6,..[eEeEeE].../...6../..1.../.6..../..[eeerww].../......", Colour::White).unwrap();
+    let onto = reach(&e, "d5");
+    assert!(!onto.contains(&"c4".into()), "W-1e: c4 is not next to Black's goal: {onto:?}");
+}
+
+#[test]
+fn the_whole_turn_of_w1_wins() {
+    let p = white(W1);
+    let win = p.turns(Variant::default()).into_iter().find(|t| {
+        t.action == Action::Move { from: p.named("d5").unwrap(), to: p.named("c5").unwrap(), cover: true }
+            && t.ball_to == p.named("c6")
+    });
+    let win = win.expect("the cover, then the chain c2 -> b4 -> c6, is one turn");
+    assert_eq!(p.play(win).winner(), Some(Colour::White));
+}
+
+#[test]
+fn init_the_start_position() {
+    let p = Position::start();
+    assert_eq!(p.name(p.ball), "g7", "the ball starts alone on the centre");
+    assert_eq!(p.stones(), [17, 17], "6 passage, 4 rest and a double of 3 a side (C.2)");
+    assert!(passes(&p).is_empty(), "INIT-a: no passage stone is next to g7");
+    let names = |cells: Vec<u8>| -> Vec<String> { cells.into_iter().map(|c| p.name(c)).collect() };
+    assert_eq!(names(cover_targets(&p, Colour::White)), ["g12", "f13", "h13"], "INIT-b: Black's stacks by g13");
+    assert_eq!(names(cover_targets(&p, Colour::Black)), ["f1", "h1", "g2"], "INIT-b: White's stacks by g1");
+    let first = actions(&p);
+    assert!(!first.iter().any(|a| matches!(a, Action::Move { cover: true, .. })), "none is in reach at move 1");
+}
+
+/// The number of legal turns (distinct action and final ball cell) of each test position, recorded so that
+/// any change in the rules engine shows up here.
+#[test]
+fn turn_counts_are_pinned() {
+    let v = Variant::default();
+    let counts: Vec<(&str, usize)> =
+        [("start", Position::start()), ("J-1", white(J1)), ("T-1", white(T1)), ("W-1", white(W1))]
+            .into_iter()
+            .map(|(name, p)| (name, p.turns(v).len()))
+            .collect();
+    // The start's 38: 30 steps from row 1, 2 jumps along it (c1 over b1, k1 over l1), 5 steps of the
+    // double and its size change; no transfer (INIT-a).
+    assert_eq!(counts, [("start", 38), ("J-1", 29), ("T-1", 104), ("W-1", 41)]);
+}
+
+/// Thousands of uniformly random games from the start, with the invariants checked after every turn: each
+/// side's stones (17, or 18 while its double is a 4), one ball, the ball carrier never moved, no stone on a
+/// goal cell, at most one cover per side.
+#[test]
+fn random_games_keep_the_invariants() {
+    const GAMES: u64 = 2_000;
+    use intercept_sim::chance::chunk_rng;
+    use rand::Rng;
+    let v = Variant::default();
+    let (mut turns_played, mut won) = (0, 0);
+    for game in 0..GAMES {
+        let mut rng = chunk_rng(2026, game);
+        let mut p = Position::start();
+        for _ in 0..150 {
+            let turns = p.turns(v);
+            let turn = turns[(rng.next_u64() % turns.len() as u64) as usize];
+            let next = p.play(turn);
+            check_invariants(&p, &next, turn.action);
+            turns_played += 1;
+            p = next;
+            if p.winner().is_some() {
+                won += 1;
+                break;
+            }
+        }
+    }
+    assert!(turns_played > GAMES * 50, "{turns_played} turns played");
+    eprintln!("{won} of {GAMES} random games won within 150 turns, {turns_played} turns");
+}
+
+fn check_invariants(before: &Position, after: &Position, action: Action) {
+    for side in [Colour::White, Colour::Black] {
+        let double = after.cells().filter_map(|c| after.at(c)).flat_map(|x| [Some(x.top), x.under]).flatten();
+        let size = double.filter(|s| s.colour == side && s.is_double()).map(|s| s.size).next();
+        let stones = after.stones()[side as usize];
+        assert_eq!(
+            stones,
+            14 + u32::from(size.expect("one double a side")),
+            "{side:?}'s stones after {action:?}\n{after}"
+        );
+        let covering =
+            after.cells().filter(|&c| after.at(c).is_some_and(|x| x.top.colour == side && x.under.is_some()));
+        assert!(covering.count() <= 1, "{side:?} covers at most one stack (I-21)\n{after}");
+        if let Some(goal) = after.goal_of(side) {
+            assert!(after.at(goal).is_none(), "no stone on a goal cell (I-17)\n{after}");
+        }
+    }
+    assert!((after.ball as usize) < after.cells().count(), "one ball, on the board");
+    if before.at(before.ball).is_some() {
+        assert_eq!(after.at(before.ball), before.at(before.ball), "the ball carrier never moves (I-12)\n{after}");
+    }
+}
