@@ -168,3 +168,25 @@ fn check_invariants(before: &Position, after: &Position, action: Action) {
         assert_eq!(after.at(before.ball), before.at(before.ball), "the ball carrier never moves (I-12)\n{after}");
     }
 }
+
+/// I-16, I-A7: with `steal_requires_moved_piece`, the ball is taken off an enemy stone only by a passer or
+/// receiver that moved this turn; by default any action may come before the steal.
+#[test]
+fn the_moved_piece_steal_variant() {
+    // c5 White passage stone next to the ball on Black's rest stone d5, b4 a White rest stone, f1 far away.
+    let p = white("6,6,....../..6[eeerxx]../.7..../....../....../.....6");
+    let f1 = p.named("f1").unwrap();
+    let from_f1 = |v: Variant| {
+        let turns = p.turns(v);
+        turns.iter().any(|t| matches!(t.action, Action::Move { from, .. } if from == f1) && t.ball_to.is_some())
+    };
+    assert!(from_f1(Variant::default()), "by default f1 may move and c5 steal to b4");
+    let strict = Variant { steal_requires_moved_piece: true, ..Variant::default() };
+    assert!(!from_f1(strict), "under the variant, neither c5 nor b4 moved");
+    let b4 = p.named("b4").unwrap();
+    let moved_receiver = p
+        .turns(strict)
+        .into_iter()
+        .any(|t| matches!(t.action, Action::Move { from, to, .. } if from == b4 && Some(to) == t.ball_to));
+    assert!(moved_receiver, "b4 may step to b5 or b6 and receive the stolen ball there");
+}

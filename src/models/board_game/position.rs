@@ -78,12 +78,17 @@ pub struct Position {
 impl Position {
     /// The 13×13 start position of C.2, decoded from the page's diagram, White to move (I-3).
     pub fn start() -> Position {
+        Position::start_with(Colour::White)
+    }
+
+    /// The start position with `first` to move (I-A1).
+    pub fn start_with(first: Colour) -> Position {
         let empty = "............./";
         let diagram = format!(
             "13,13,.12121[eEeEeE]12121./......3....../{}{}{}{}......[eeeeer]....../{}{}{}{}......8....../.67676[eEeEeE]67676.",
             empty, empty, empty, empty, empty, empty, empty, empty
         );
-        Position::from_diagram(&diagram, Colour::White).expect("the start diagram")
+        Position::from_diagram(&diagram, first).expect("the start diagram")
     }
 
     /// Reads a diagram string (C.0): `rows,cols,` then rows top first separated by `/`; `.` empty; `1`-`5`
@@ -167,8 +172,9 @@ impl Position {
         format!("{}{}", (b'a' + c % self.size) as char, c / self.size + 1)
     }
 
+    /// What stands on `c`; nothing off the board (such as [`NO_BALL`]).
     pub fn at(&self, c: Cell) -> Option<Piece> {
-        self.cells[c as usize]
+        self.cells.get(c as usize).copied().flatten()
     }
 
     pub(crate) fn set(&mut self, c: Cell, piece: Option<Piece>) {

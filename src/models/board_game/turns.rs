@@ -35,11 +35,14 @@ pub struct Turn {
 pub struct Variant {
     /// I-11, I-A4: whether a size change still allows the turn's transfer.
     pub size_change_allows_transfer: bool,
+    /// I-16, I-A7: whether a steal (the ball taken from an enemy stone) needs the passer or the receiver to
+    /// be the stack that moved this turn.
+    pub steal_requires_moved_piece: bool,
 }
 
 impl Default for Variant {
     fn default() -> Self {
-        Variant { size_change_allows_transfer: true }
+        Variant { size_change_allows_transfer: true, steal_requires_moved_piece: false }
     }
 }
 
@@ -218,7 +221,11 @@ pub fn turns(p: &Position, v: Variant) -> Vec<Turn> {
         if matches!(action, Action::Resize { .. }) && !v.size_change_allows_transfer {
             continue;
         }
-        for end in chain_ends(&after) {
+        let moved = match action {
+            Action::Move { to, .. } => Some(to),
+            _ => None,
+        };
+        for end in chain_ends(&after, moved, v) {
             out.push(Turn { action, ball_to: Some(end) });
         }
     }
@@ -244,23 +251,35 @@ pub fn actions(p: &Position) -> Vec<Action> {
 }
 
 /// Every cell a transfer chain can leave the ball on, each once (I-15); a chain stops at the goal (I-18).
-fn chain_ends(p: &Position) -> Vec<Cell> {
+/// Under `steal_requires_moved_piece`, a first transfer off an enemy stone must use the stack that moved.
+fn chain_ends(p: &Position, moved: Option<Cell>, v: Variant) -> Vec<Cell> {
     let mut ends = Vec::new();
     let mut visited = vec![p.ball];
-    extend_chain(p, p.ball, &mut visited, &mut ends);
+    let stolen = p.at(p.ball).is_some_and(|x| x.top.colour != p.to_move);
+    let allowed = |(passer, to): (Cell, Cell)| {
+        !(v.steal_requires_moved_piece && stolen) || moved.is_some_and(|m| m == passer || m == to)
+    };
+    for (_, to) in transfers_at(p, p.ball, &visited).into_iter().filter(|&t| allowed(t)) {
+        follow(p, to, &mut visited, &mut ends);
+    }
     ends
+}
+
+/// Records the ball arriving on `to` and every chain that goes on from there (I-15).
+fn follow(p: &Position, to: Cell, visited: &mut Vec<Cell>, ends: &mut Vec<Cell>) {
+    if !ends.contains(&to) {
+        ends.push(to);
+    }
+    if p.goal_of(p.to_move.other()) != Some(to) {
+        visited.push(to);
+        extend_chain(p, to, visited, ends);
+        visited.pop();
+    }
 }
 
 fn extend_chain(p: &Position, at: Cell, visited: &mut Vec<Cell>, ends: &mut Vec<Cell>) {
     for (_, to) in transfers_at(p, at, visited) {
-        if !ends.contains(&to) {
-            ends.push(to);
-        }
-        if p.goal_of(p.to_move.other()) != Some(to) {
-            visited.push(to);
-            extend_chain(p, to, visited, ends);
-            visited.pop();
-        }
+        follow(p, to, visited, ends);
     }
 }
 
