@@ -190,3 +190,19 @@ fn the_moved_piece_steal_variant() {
         .any(|t| matches!(t.action, Action::Move { from, to, .. } if from == b4 && Some(to) == t.ball_to));
     assert!(moved_receiver, "b4 may step to b5 or b6 and receive the stolen ball there");
 }
+
+/// Greedy (White) beats uniform random with a 99% Wilson interval above one half.
+#[test]
+fn greedy_beats_random() {
+    use intercept_sim::chance::chunk_rng;
+    use intercept_sim::models::board_game::players::{Greedy, Random, play_game};
+    use intercept_sim::stats::wilson;
+    const GAMES: u64 = 60;
+    let start = Position::start();
+    let wins = (0..GAMES)
+        .map(|g| play_game(&start, &Greedy, &Random, Variant::default(), 200, &mut chunk_rng(7, g)))
+        .filter(|game| game.winner == Some(Colour::White))
+        .count() as u64;
+    let ci = wilson(wins, GAMES, 2.576);
+    assert!(ci.low > 0.5, "greedy won {wins} of {GAMES}: 99% interval [{}, {}]", ci.low, ci.high);
+}

@@ -1,0 +1,32 @@
+//! Random playouts of the board game Intercept per second from the start position (issue 7): uniformly
+//! random turns for both sides until a win or 200 turns, one generator per playout.
+//!
+//! Run with `cargo bench --bench board_game`; throughput is reported in playouts (elements) per second.
+
+use std::hint::black_box;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use intercept_sim::chance::chunk_rng;
+use intercept_sim::models::board_game::players::{Random, play_game};
+use intercept_sim::models::board_game::position::Position;
+use intercept_sim::models::board_game::turns::Variant;
+
+const PLAYOUTS: u64 = 20;
+
+fn playouts(c: &mut Criterion) {
+    let start = Position::start();
+    let mut group = c.benchmark_group("board_game");
+    group.sample_size(10).throughput(Throughput::Elements(PLAYOUTS));
+    group.bench_function("random_playouts_200_turns", |b| {
+        b.iter(|| {
+            let turns: u32 = (0..PLAYOUTS)
+                .map(|g| play_game(&start, &Random, &Random, Variant::default(), 200, &mut chunk_rng(1, g)).turns)
+                .sum();
+            black_box(turns)
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, playouts);
+criterion_main!(benches);

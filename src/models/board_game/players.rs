@@ -1,0 +1,94 @@
+//! Players of Intercept and whole games between them.
+//!
+//! A [`Player`] picks one of the legal turns of a position. [`Random`] picks uniformly; [`Greedy`] takes a
+//! winning transfer when there is one, and otherwise the turn that leaves the ball nearest the goal it
+//! attacks, ties broken at random. [`play_game`] plays one game to a win or to the turn limit (a draw) and
+//! returns a [`Game`]: who won, in how many turns, and how often each side stole the ball.
+
+use rand::{Rng, RngExt};
+
+use super::position::{Colour, Position};
+use super::turns::{Turn, Variant};
+
+/// Chooses a turn: an index into `turns`, which is never empty.
+pub trait Player {
+    fn choose<R: Rng>(&self, p: &Position, turns: &[Turn], rng: &mut R) -> usize;
+}
+
+/// Every legal turn equally likely.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Random;
+
+impl Player for Random {
+    fn choose<R: Rng>(&self, _: &Position, turns: &[Turn], rng: &mut R) -> usize {
+        rng.random_range(0..turns.len())
+    }
+}
+
+/// A winning transfer if there is one, else the turn that brings the ball nearest the goal it attacks, and
+/// among those the one that brings its stones nearest the ball.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Greedy;
+
+impl Player for Greedy {
+    fn choose<R: Rng>(&self, p: &Position, turns: &[Turn], rng: &mut R) -> usize {
+        let Some(goal) = p.goal_of(p.to_move.other()) else { return rng.random_range(0..turns.len()) };
+        let score = |t: &Turn| {
+            let ball = t.ball_to.unwrap_or(p.ball);
+            (p.distance(ball, goal), crowding(&p.acted(t.action), ball))
+        };
+        let scores: Vec<_> = turns.iter().map(score).collect();
+        let best = scores.iter().min().copied().unwrap_or_default();
+        let nearest: Vec<usize> = (0..turns.len()).filter(|&i| scores[i] == best).collect();
+        nearest[rng.random_range(0..nearest.len())]
+    }
+}
+
+/// How far the side to move's stacks stand from the ball, all told: the greedy player's second aim,
+/// bringing its stones up to pass and receive.
+fn crowding(p: &Position, ball: u8) -> u32 {
+    let mine = p.cells().filter(|&c| p.at(c).is_some_and(|x| x.top.colour == p.to_move));
+    mine.map(|c| u32::from(p.distance(c, ball))).sum()
+}
+
+/// How one game went.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Game {
+    /// `None` for a draw at the turn limit.
+    pub winner: Option<Colour>,
+    pub turns: u32,
+    /// Steals by White, then by Black: turns that took the ball off an enemy stone (I-14).
+    pub steals: [u32; 2],
+}
+
+/// Plays `white` against `black` from `start` until a win or `limit` turns.
+pub fn play_game<W: Player, B: Player, R: Rng>(
+    start: &Position,
+    white: &W,
+    black: &B,
+    v: Variant,
+    limit: u32,
+    rng: &mut R,
+) -> Game {
+    let mut p = start.clone();
+    let mut game = Game { winner: None, turns: 0, steals: [0; 2] };
+    while game.turns < limit {
+        let turns = p.turns(v);
+        let i = match p.to_move {
+            Colour::White => white.choose(&p, &turns, rng),
+            Colour::Black => black.choose(&p, &turns, rng),
+        };
+        let turn = turns[i];
+        let stolen = p.at(p.ball).is_some_and(|x| x.top.colour != p.to_move);
+        if stolen && turn.ball_to.is_some() {
+            game.steals[p.to_move as usize] += 1;
+        }
+        p = p.play(turn);
+        game.turns += 1;
+        if let Some(w) = p.winner() {
+            game.winner = Some(w);
+            break;
+        }
+    }
+    game
+}
