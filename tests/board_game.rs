@@ -206,3 +206,17 @@ fn greedy_beats_random() {
     let ci = wilson(wins, GAMES, 2.576);
     assert!(ci.low > 0.5, "greedy won {wins} of {GAMES}: 99% interval [{}, {}]", ci.low, ci.high);
 }
+
+/// The tree search takes the winning turn of W-1 (the cover, then the chain into the goal). It is found
+/// before any search; the search itself is not yet tested against a deeper win.
+#[test]
+fn mcts_takes_the_win() {
+    use intercept_sim::chance::chunk_rng;
+    use intercept_sim::models::board_game::mcts::Mcts;
+    use intercept_sim::models::board_game::players::Player;
+    let p = white(W1);
+    let turns = p.turns(Variant::default());
+    let mcts = Mcts { budget: 50, depth: 20, variant: Variant::default() };
+    let i = mcts.choose(&p, &turns, &mut chunk_rng(3, 0));
+    assert_eq!(p.play(turns[i]).winner(), Some(Colour::White));
+}

@@ -7,6 +7,7 @@
 //! optional chain of transfers, and plays it. Players, self-play runs and the command line come next
 //! (issue 7).
 
+pub mod mcts;
 pub mod players;
 pub mod position;
 pub mod turns;
