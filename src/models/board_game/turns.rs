@@ -53,34 +53,23 @@ pub fn moves_from(p: &Position, from: Cell) -> Vec<(Cell, bool)> {
 
 /// [`moves_from`], given the cell the side to move already covers, if any (I-21).
 fn moves_covering(p: &Position, from: Cell, covering: Option<Cell>) -> Vec<(Cell, bool)> {
-    let Some(piece) = p.at(from) else { return Vec::new() };
+    let Some(mover) = p.at(from) else { return Vec::new() };
     // I-12: the ball carrier stays put; a covered stack lies under its coverer and never moves (I-20).
-    if from == p.ball || piece.top.colour != p.to_move {
+    if from == p.ball || mover.top.colour != p.to_move {
         return Vec::new();
     }
-    let mut found: Vec<(Cell, bool)> = Vec::new();
-    let mut add = |to: Cell, cover: bool| {
-        if !found.contains(&(to, cover)) {
-            found.push((to, cover));
-        }
-    };
     let can_cover = covering.is_none_or(|c| c == from);
+    let mut search = Search { p, from, mover, can_cover, landed: vec![from], found: Vec::new() };
     for d in DIRECTIONS {
-        let Some(to) = p.towards(from, d) else { continue };
-        if p.is_open(to) {
-            add(to, false); // I-5
-        } else if can_cover && coverable(p, to) {
-            add(to, true); // I-19
-        }
+        search.step(d);
     }
-    let mut landed = vec![from];
-    jumps(p, from, from, piece, can_cover, &mut landed, &mut add);
-    if piece.top.is_double() {
+    search.jumps(from);
+    if mover.top.is_double() {
         for d in DIRECTIONS {
-            slide_then_jump(p, from, piece, d, can_cover, &mut landed, &mut add);
+            search.slide_then_jump(d);
         }
     }
-    found
+    search.found
 }
 
 /// The stacks `by` may cover, wherever its stacks stand (I-19, I-22): see [`coverable`].
@@ -116,68 +105,77 @@ fn jumpable(p: &Position, mover: Piece, over: Cell) -> bool {
     }
 }
 
-/// Every landing of a jump sequence from `at` (I-6, I-7): each landing is a move; a covering landing ends
-/// the sequence (I-22). `landed` keeps the sequence from looping.
-fn jumps(
-    p: &Position,
+/// The moves of one stack: its steps, and the landings of its jump sequences, each once.
+struct Search<'a> {
+    p: &'a Position,
     from: Cell,
-    at: Cell,
     mover: Piece,
+    /// Whether the mover may still cover a stack (I-21).
     can_cover: bool,
-    landed: &mut Vec<Cell>,
-    add: &mut impl FnMut(Cell, bool),
-) {
-    for d in DIRECTIONS {
-        let Some(over) = p.towards(at, d) else { continue };
-        if over == from || !jumpable(p, mover, over) {
-            continue;
+    /// The cells a jump sequence has landed on, which keeps it from looping (I-7).
+    landed: Vec<Cell>,
+    found: Vec<(Cell, bool)>,
+}
+
+impl Search<'_> {
+    fn add(&mut self, to: Cell, cover: bool) {
+        if !self.found.contains(&(to, cover)) {
+            self.found.push((to, cover));
         }
-        let Some(to) = p.towards(over, d) else { continue };
-        land(p, from, to, mover, can_cover, landed, add);
     }
-}
 
-/// Lands a jump on `to`: an open cell continues the sequence, a coverable stack ends it.
-fn land(
-    p: &Position,
-    from: Cell,
-    to: Cell,
-    mover: Piece,
-    can_cover: bool,
-    landed: &mut Vec<Cell>,
-    add: &mut impl FnMut(Cell, bool),
-) {
-    if landed.contains(&to) {
-        return;
+    /// A step in direction `d` to an open cell (I-5), or onto a stack to cover it (I-19).
+    fn step(&mut self, d: (i8, i8)) {
+        let Some(to) = self.p.towards(self.from, d) else { return };
+        if self.p.is_open(to) {
+            self.add(to, false);
+        } else if self.can_cover && coverable(self.p, to) {
+            self.add(to, true);
+        }
     }
-    if p.is_open(to) {
-        add(to, false);
-        landed.push(to);
-        jumps(p, from, to, mover, can_cover, landed, add);
-    } else if can_cover && coverable(p, to) {
-        add(to, true);
-    }
-}
 
-/// The double's slide over one or more empty cells in direction `d`, then a jump the same way (I-9, I-10).
-fn slide_then_jump(
-    p: &Position,
-    from: Cell,
-    mover: Piece,
-    d: (i8, i8),
-    can_cover: bool,
-    landed: &mut Vec<Cell>,
-    add: &mut impl FnMut(Cell, bool),
-) {
-    let mut at = from;
-    let mut slid = 0;
-    while let Some(next) = p.towards(at, d).filter(|&c| p.is_open(c)) {
-        at = next;
-        slid += 1;
+    /// Every landing of a jump sequence from `at` (I-6, I-7): each landing is a move; a covering landing
+    /// ends the sequence (I-22).
+    fn jumps(&mut self, at: Cell) {
+        for d in DIRECTIONS {
+            let Some(over) = self.p.towards(at, d) else { continue };
+            if over == self.from || !jumpable(self.p, self.mover, over) {
+                continue;
+            }
+            if let Some(to) = self.p.towards(over, d) {
+                self.land(to);
+            }
+        }
     }
-    let over = p.towards(at, d).filter(|&c| slid > 0 && jumpable(p, mover, c));
-    if let Some(to) = over.and_then(|o| p.towards(o, d)) {
-        land(p, from, to, mover, can_cover, landed, add);
+
+    /// Lands a jump on `to`: an open cell continues the sequence, a coverable stack ends it.
+    fn land(&mut self, to: Cell) {
+        if self.landed.contains(&to) {
+            return;
+        }
+        if self.p.is_open(to) {
+            self.add(to, false);
+            self.landed.push(to);
+            self.jumps(to);
+        } else if self.can_cover && coverable(self.p, to) {
+            self.add(to, true);
+        }
+    }
+
+    /// The double's slide over one or more empty cells in direction `d`, then a jump the same way (I-9,
+    /// I-10).
+    fn slide_then_jump(&mut self, d: (i8, i8)) {
+        let p = self.p;
+        let mut at = self.from;
+        let mut slid = 0;
+        while let Some(next) = p.towards(at, d).filter(|&c| p.is_open(c)) {
+            at = next;
+            slid += 1;
+        }
+        let over = p.towards(at, d).filter(|&c| slid > 0 && jumpable(p, self.mover, c));
+        if let Some(to) = over.and_then(|o| p.towards(o, d)) {
+            self.land(to);
+        }
     }
 }
 
