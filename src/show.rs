@@ -356,7 +356,7 @@ pub fn card_game_text(game: &CardGame, path: Option<&[String]>) -> String {
                     Err(why) => writeln!(out, "    {:width$}  may not intercept: {why}", v.unit.name),
                 };
             }
-            let many = verdicts.iter().filter(|v| v.intercept.is_ok()).count() > 1;
+            let many = names(&verdicts, |v| v.intercept.is_ok()).len() > 1;
             let together = if many { "; all that choose to fight it together in one fight (S-11)" } else { "" };
             let _ = writeln!(out, "    verdict: may intercept: {}{together}", who(&verdicts, |v| v.intercept.is_ok()));
         }
@@ -370,8 +370,13 @@ pub fn card_game_text(game: &CardGame, path: Option<&[String]>) -> String {
 
 /// The names of the units whose verdict passes `ok`, or "nobody".
 fn who(verdicts: &[Verdict], ok: fn(&Verdict) -> bool) -> String {
-    let names: Vec<&str> = verdicts.iter().filter(|v| ok(v)).map(|v| v.unit.name.as_str()).collect();
+    let names = names(verdicts, ok);
     if names.is_empty() { "nobody".to_owned() } else { names.join(", ") }
+}
+
+/// The names of the units whose verdict passes `ok`, in config order.
+fn names<'a>(verdicts: &[Verdict<'a>], ok: fn(&Verdict) -> bool) -> Vec<&'a str> {
+    verdicts.iter().filter(|v| ok(v)).map(|v| v.unit.name.as_str()).collect()
 }
 
 /// The move in one line: who, how, from where, by which path, and whether it attacks.
@@ -401,9 +406,6 @@ fn card_game_move(game: &CardGame, path: Option<&[String]>) -> String {
 /// when the mover may decline to attack, and `attack` (who may defend) when it may attack.
 pub fn card_game_json(game: &CardGame, path: Option<&[String]>) -> String {
     let attack = game.attack_probability();
-    let names = |verdicts: &[Verdict], ok: fn(&Verdict) -> bool| -> Vec<String> {
-        verdicts.iter().filter(|v| ok(v)).map(|v| v.unit.name.clone()).collect()
-    };
     let end = |(at, p): (Location, f64)| {
         let verdicts = game.verdicts(at);
         let mut v = json!({ "at": game.realm().label(at), "probability": p });

@@ -118,17 +118,18 @@ impl CardGame {
         let interceptable = metrics.probability("card_game.interceptable");
         let interceptors = metrics.distribution("card_game.interceptors", k_max.max(1));
         metrics.at_least("card_game.intercepted", interceptors, 1);
+        // Every enemy unit gets its metric; one that never may intercept (or never chooses to) never does.
         let by = units
             .iter()
             .enumerate()
-            .filter(|(_, u)| !u.movers_side)
             .map(|(i, u)| {
-                let name = format!("card_game.unit.{}.intercepts", u.name);
-                let ever = eligible.iter().any(|e| e.iter().any(|(j, d)| *j == i && d.certain() != Some(0)));
-                (i, if ever { metrics.probability(name) } else { metrics.fixed(name, false) })
+                (!u.movers_side).then(|| {
+                    let name = format!("card_game.unit.{}.intercepts", u.name);
+                    let ever = eligible.iter().flatten().any(|(j, d)| *j == i && d.certain() != Some(0));
+                    if ever { metrics.probability(name) } else { metrics.fixed(name, false) }
+                })
             })
-            .collect::<Vec<_>>();
-        let by = (0..units.len()).map(|i| by.iter().find(|(j, _)| *j == i).map(|(_, m)| *m)).collect();
+            .collect();
         let fin = metrics.distribution(FINAL, ends.len() as u32 * (k_max + 2) - 1);
         let m = Slots { attacked, interceptable, interceptors, by, fin };
         let end = Dist::from_weights(&weights);
