@@ -6,7 +6,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use intercept_sim::chance::chunk_rng;
+use intercept_sim::chance::Sampler;
 use intercept_sim::models::board_game::players::{Random, play_game};
 use intercept_sim::models::board_game::position::Position;
 use intercept_sim::models::board_game::turns::Variant;
@@ -20,7 +20,18 @@ fn playouts(c: &mut Criterion) {
     group.bench_function("random_playouts_200_turns", |b| {
         b.iter(|| {
             let turns: u32 = (0..PLAYOUTS)
-                .map(|g| play_game(&start, &Random, &Random, Variant::default(), 200, &mut chunk_rng(1, g)).turns)
+                .map(|g| {
+                    play_game(
+                        &start,
+                        &Random,
+                        &Random,
+                        Variant::default(),
+                        200,
+                        &mut Sampler::at_trial(1, 1, g),
+                        &mut |_, _| {},
+                    )
+                    .turns
+                })
                 .sum();
             black_box(turns)
         })

@@ -133,6 +133,12 @@ pub trait Chance {
     fn happens(&mut self, dist: &Dist) -> bool {
         self.pick(dist) == 1
     }
+
+    /// Picks one of `n` equally likely outcomes, for a choice whose number of outcomes is only known during
+    /// play (a player's pick among the legal turns of a board position). Same as picking from [`Dist::die`].
+    fn uniform(&mut self, n: usize) -> usize {
+        self.pick(&Dist::die(n as u32))
+    }
 }
 
 /// The Monte Carlo source: one uniform draw per node, mapped to an outcome by the exact integer thresholds.
@@ -144,6 +150,16 @@ pub trait Chance {
 pub struct Sampler<R: Rng = Pcg64Mcg> {
     chunk: R,
     trial: u64,
+}
+
+impl Sampler {
+    /// The sampler of trial `trial` of a run seeded with `seed` in chunks of `chunk_size`, ready to draw:
+    /// how one game of a self-play run is replayed on its own.
+    pub fn at_trial(seed: u64, chunk_size: u64, trial: u64) -> Sampler {
+        let mut s = Sampler::new(chunk_rng(seed, trial / chunk_size));
+        (0..=trial % chunk_size).for_each(|_| s.next_trial());
+        s
+    }
 }
 
 impl<R: Rng> Sampler<R> {
@@ -194,6 +210,12 @@ impl<R: Rng> Chance for Sampler<R> {
         }
         let r = self.below(dist.total());
         dist.outcome_at(r)
+    }
+
+    /// One draw, no table: the same outcome as picking from [`Dist::die`]`(n)`.
+    #[inline]
+    fn uniform(&mut self, n: usize) -> usize {
+        if n <= 1 { 0 } else { self.below(n as u64) as usize }
     }
 }
 
@@ -290,6 +312,22 @@ mod tests {
             (0..4).map(|_| s.below(1000)).collect::<Vec<_>>()
         };
         assert_eq!(third_trial(0), third_trial(7));
+    }
+
+    #[test]
+    fn uniform_draws_as_a_die_would() {
+        let draws = |uniform: bool| {
+            let mut s = Sampler::at_trial(9, 4, 6);
+            (1..40).map(|n| if uniform { s.uniform(n) } else { s.pick(&Dist::die(n as u32)) }).collect::<Vec<_>>()
+        };
+        assert_eq!(draws(true), draws(false));
+    }
+
+    #[test]
+    fn at_trial_is_the_trial_of_its_chunk() {
+        let mut s = Sampler::new(chunk_rng(9, 1));
+        (0..3).for_each(|_| s.next_trial());
+        assert_eq!(s.below(1 << 40), Sampler::at_trial(9, 4, 6).below(1 << 40));
     }
 
     const PINNED_DRAWS: [u64; 8] = [2, 0, 2, 1, 6, 4, 2, 5];

@@ -56,6 +56,10 @@ pub enum Command {
         after_help = "Example:\n  intercept-sim merge shards/0 shards/1 shards/2 --out reports/three-level-chain"
     )]
     Merge(MergeArgs),
+    /// Play one game of a [board] self-play run again and print it turn by turn, with the board after each.
+    #[command(after_help = "Examples:\n  intercept-sim replay configs/board/mcts-vs-greedy.toml --game 3\n  \
+        intercept-sim replay configs/board/greedy-vs-random.toml --moves-only")]
+    Replay(ReplayArgs),
     /// Answer one interception situation from the command line, no config file needed.
     #[command(subcommand)]
     Check(CheckCommand),
@@ -294,6 +298,21 @@ fn parse_step(s: &str) -> Result<f64, String> {
         Ok(x) if x > 0.0 && x.is_finite() => Ok(x),
         _ => Err(format!("{s:?} is not a usable step; allowed: a number above 0, such as 0.05")),
     }
+}
+
+#[derive(Args, Debug)]
+pub struct ReplayArgs {
+    /// The self-play config (TOML, with a [board] table).
+    pub config: PathBuf,
+    /// Which game of the run, numbered from 0: the same game `run` played as trial N.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub game: u64,
+    /// The run's seed, instead of the config's (as `run --seed`).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Print the moves only, without the board after each turn.
+    #[arg(long)]
+    pub moves_only: bool,
 }
 
 #[derive(Args, Debug)]

@@ -66,6 +66,9 @@ fn next_live(dist: &Dist, from: u32) -> Option<u32> {
 
 /// The exact probability of every slot of `model`'s metrics, visiting at most `max_leaves` leaves.
 pub fn enumerate<M: Model>(model: &M, max_leaves: u64) -> Result<ExactTally, TooLarge> {
+    if !M::EXACT {
+        return Err(TooLarge { limit: max_leaves });
+    }
     let mut tally = ExactTally { probs: vec![0.0; model.metrics().slots()], leaves: 0 };
     let mut path = Vec::new();
     let mut slots = Vec::new();

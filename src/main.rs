@@ -14,12 +14,13 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use cli::{
-    CavalryOddsArgs, CheckCommand, Cli, Command, ExactArgs, MergeArgs, NavalOddsArgs, OddsCommand, RunArgs,
+    CavalryOddsArgs, CheckCommand, Cli, Command, ExactArgs, MergeArgs, NavalOddsArgs, OddsCommand, ReplayArgs, RunArgs,
     SensitivityArgs, StepRaceArgs, SweepArgs,
 };
 use intercept_sim::config::{self, ConfigError, Overrides, Scenario, set};
 use intercept_sim::metrics::MetricKind;
 use intercept_sim::models::ModelSpec;
+use intercept_sim::models::board_game::replay::Replay;
 use intercept_sim::models::step_race::race::{self, BoxFilter, Interceptor};
 use intercept_sim::odds::{self, CavalryQuestion, NavalQuestion, OddsError};
 use intercept_sim::partial::{self, PartialError};
@@ -52,6 +53,7 @@ fn main() -> ExitCode {
         Command::Sweep(args) => sweep(args),
         Command::Sensitivity(args) => sensitivity(args),
         Command::Merge(args) => merge(args),
+        Command::Replay(a) => replay(a),
         Command::Check(CheckCommand::StepRace(a)) => step_race(a),
         Command::Check(CheckCommand::CardGame(a)) => card_game(a),
         Command::Odds(OddsCommand::Naval(a)) => naval_odds(a),
@@ -218,6 +220,22 @@ fn card_game(a: ExactArgs) -> Result<(), Failure> {
         true => show::card_game_json(game, path.as_deref()),
         false => show::card_game_text(game, path.as_deref()),
     })
+}
+
+fn replay(a: ReplayArgs) -> Result<(), Failure> {
+    let scenario = config::load(&a.config, Overrides { trials: None, seed: a.seed })?;
+    let ModelSpec::BoardGame(game) = &scenario.model else {
+        let message = format!("{}: not a self-play config; replay needs a [board] table", a.config.display());
+        return Err(Failure { code: 2, message });
+    };
+    let run = &scenario.run;
+    if a.game >= run.trials {
+        let message = format!("--game {}: the run has {} games, numbered 0 to {}", a.game, run.trials, run.trials - 1);
+        return Err(Failure { code: 2, message });
+    }
+    let mut replay = Replay::of(game, run.seed, run.chunk_size, a.game);
+    replay.boards = !a.moves_only;
+    emit(replay.to_string())
 }
 
 fn naval_odds(a: NavalOddsArgs) -> Result<(), Failure> {

@@ -20,6 +20,7 @@ use crate::final_location::FinalLocationsParquet;
 use crate::metrics::{MetricKind, Metrics, Tally};
 use crate::models::{Model, ModelVisitor};
 use crate::plot::Charts;
+use crate::plot::board::BoardPicture;
 use crate::plot::coverage::CoverageMap;
 use crate::plot::final_location::FinalLocations;
 use crate::report::RunReport;
@@ -212,6 +213,7 @@ pub fn outputs() -> Vec<Box<dyn Output>> {
         Box::new(Charts),
         Box::new(CoverageMap),
         Box::new(FinalLocations),
+        Box::new(BoardPicture),
         Box::new(RunReport),
         Box::new(Manifest),
     ]

@@ -26,8 +26,8 @@ pub fn run_table(record: &RunRecord, dir: &Path, files: usize) -> String {
     let _ = match record.timing {
         None => writeln!(out, "{name}: {trials} trials, seed {seed}, merged from shards"),
         Some(Timing { threads, wall_seconds: wall, trials_per_second }) => {
-            let rate = trials_per_second / 1e6;
-            writeln!(out, "{name}: {trials} trials, seed {seed}, {threads} threads, {wall:.2} s ({rate:.1} M trials/s)")
+            let rate = intercept_sim::stats::rate(trials_per_second);
+            writeln!(out, "{name}: {trials} trials, seed {seed}, {threads} threads, {wall:.2} s ({rate})")
         }
     };
     if record.partial {

@@ -54,7 +54,19 @@ pub fn mean_interval(counts: &[u64], z: f64) -> Interval {
     let mean = weighted(counts, |v| v) / nf;
     let var = weighted(counts, |v| (v - mean) * (v - mean)) / nf;
     let half = z * (var / nf).sqrt();
-    Interval { estimate: mean, low: mean - half, high: mean + half }
+    // The mean cannot leave the values the distribution takes: no negative steals per game.
+    let top = counts.len().saturating_sub(1) as f64;
+    Interval { estimate: mean, low: (mean - half).max(0.0), high: (mean + half).min(top) }
+}
+
+/// A rate in trials per second, in the unit that shows it best: `77.8 M trials/s`, `25.3 trials/s` (a
+/// self-play game is one trial, and takes milliseconds to seconds).
+pub fn rate(per_second: f64) -> String {
+    match per_second {
+        r if r >= 1e6 => format!("{:.1} M trials/s", r / 1e6),
+        r if r >= 1e3 => format!("{:.1} k trials/s", r / 1e3),
+        r => format!("{r:.1} trials/s"),
+    }
 }
 
 fn weighted(counts: &[u64], f: impl Fn(f64) -> f64) -> f64 {

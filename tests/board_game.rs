@@ -194,13 +194,23 @@ fn the_moved_piece_steal_variant() {
 /// Greedy (White) beats uniform random with a 99% Wilson interval above one half.
 #[test]
 fn greedy_beats_random() {
-    use intercept_sim::chance::chunk_rng;
+    use intercept_sim::chance::Sampler;
     use intercept_sim::models::board_game::players::{Greedy, Random, play_game};
     use intercept_sim::stats::wilson;
     const GAMES: u64 = 60;
     let start = Position::start();
     let wins = (0..GAMES)
-        .map(|g| play_game(&start, &Greedy, &Random, Variant::default(), 200, &mut chunk_rng(7, g)))
+        .map(|g| {
+            play_game(
+                &start,
+                &Greedy,
+                &Random,
+                Variant::default(),
+                200,
+                &mut Sampler::at_trial(7, 1, g),
+                &mut |_, _| {},
+            )
+        })
         .filter(|game| game.winner == Some(Colour::White))
         .count() as u64;
     let ci = wilson(wins, GAMES, 2.576);
@@ -211,12 +221,12 @@ fn greedy_beats_random() {
 /// before any search; the search itself is not yet tested against a deeper win.
 #[test]
 fn mcts_takes_the_win() {
-    use intercept_sim::chance::chunk_rng;
+    use intercept_sim::chance::Sampler;
     use intercept_sim::models::board_game::mcts::Mcts;
     use intercept_sim::models::board_game::players::Player;
     let p = white(W1);
     let turns = p.turns(Variant::default());
     let mcts = Mcts { budget: 50, depth: 20, variant: Variant::default() };
-    let i = mcts.choose(&p, &turns, &mut chunk_rng(3, 0));
+    let i = mcts.choose(&p, &turns, &mut Sampler::at_trial(3, 1, 0));
     assert_eq!(p.play(turns[i]).winner(), Some(Colour::White));
 }

@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 
 pub use self::path::{Invalid, KeyPath, in_range, probability};
 use crate::models::ModelSpec;
+use crate::models::board_game::config::BoardConfig;
 use crate::models::card_game::config::CardGameConfig;
 use crate::models::cavalry::config::CavalryConfig;
 use crate::models::naval::config::NavalConfig;
@@ -34,6 +35,8 @@ pub struct RawConfig {
     pub step_race: Option<StepRaceConfig>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub card_game: Option<CardGameConfig>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub board: Option<BoardConfig>,
 }
 
 /// `[run]`: how many trials, which seed, and where results go.
@@ -160,16 +163,18 @@ fn resolve_model(config: &RawConfig) -> Result<ModelSpec, Invalid> {
         ("naval", config.naval.is_some()),
         ("step_race", config.step_race.is_some()),
         ("card_game", config.card_game.is_some()),
+        ("board", config.board.is_some()),
     ];
     let tables: Vec<&str> = present.iter().filter(|(_, p)| *p).map(|(t, _)| *t).collect();
-    let all = "[cavalry], [naval], [step_race] or [card_game]";
+    let all = "[cavalry], [naval], [step_race], [card_game] or [board]";
     match tables.as_slice() {
         [] => Err(Invalid::new(KeyPath::root().key("cavalry"), format!("no model table; add one: {all}"))),
-        [_] => Ok(match (&config.cavalry, &config.naval, &config.step_race, &config.card_game) {
+        [_] => Ok(match (&config.cavalry, &config.naval, &config.step_race, &config.card_game, &config.board) {
             (Some(cavalry), ..) => ModelSpec::Cavalry(cavalry.resolve()?),
             (_, Some(naval), ..) => ModelSpec::Naval(Box::new(naval.resolve()?)),
-            (_, _, Some(race), _) => ModelSpec::StepRace(Box::new(race.resolve()?)),
-            (.., Some(game)) => ModelSpec::CardGame(Box::new(game.resolve()?)),
+            (_, _, Some(race), ..) => ModelSpec::StepRace(Box::new(race.resolve()?)),
+            (_, _, _, Some(game), _) => ModelSpec::CardGame(Box::new(game.resolve()?)),
+            (.., Some(board)) => ModelSpec::BoardGame(Box::new(board.resolve()?)),
             _ => unreachable!("one table is present"),
         }),
         [_, second, ..] => {

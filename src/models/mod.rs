@@ -34,6 +34,10 @@ pub trait Model: Sync {
     /// without it, since the memo's tape scans a wide node six outcomes at a time.
     const PATH_MEMO: bool = true;
 
+    /// Whether the exact enumerator may walk the chance tree. False for self-play, whose tree holds every
+    /// choice of every turn of a game: `exact` reports it too large at once instead of walking its leaves.
+    const EXACT: bool = true;
+
     /// The metrics the trial reports, registered at resolve time.
     fn metrics(&self) -> &Metrics;
 
@@ -48,6 +52,7 @@ pub enum ModelSpec {
     Naval(Box<naval::Naval>),
     StepRace(Box<step_race::StepRace>),
     CardGame(Box<card_game::CardGame>),
+    BoardGame(Box<board_game::BoardGame>),
 }
 
 /// Generic code that runs on any model: implement it once, call [`ModelSpec::visit`].
@@ -64,6 +69,7 @@ impl ModelSpec {
             ModelSpec::Naval(m) => visitor.visit(m.as_ref()),
             ModelSpec::StepRace(m) => visitor.visit(m.as_ref()),
             ModelSpec::CardGame(m) => visitor.visit(m.as_ref()),
+            ModelSpec::BoardGame(m) => visitor.visit(m.as_ref()),
         }
     }
 
@@ -75,6 +81,7 @@ impl ModelSpec {
             ModelSpec::Naval(m) => m.describe(),
             ModelSpec::StepRace(m) => m.describe(),
             ModelSpec::CardGame(m) => m.describe(),
+            ModelSpec::BoardGame(m) => m.describe(),
         }
     }
 
@@ -86,6 +93,7 @@ impl ModelSpec {
             (ModelSpec::Naval(m), _, Some(cfg)) => m.plain_words(cfg),
             (ModelSpec::StepRace(m), _, _) => m.plain_words(),
             (ModelSpec::CardGame(m), _, _) => m.plain_words(),
+            (ModelSpec::BoardGame(m), _, _) => m.plain_words(),
             // A model is only ever resolved from its own table; nothing to describe otherwise.
             _ => Vec::new(),
         }
@@ -98,6 +106,7 @@ impl ModelSpec {
             ModelSpec::Naval(m) => m.metrics(),
             ModelSpec::StepRace(m) => m.metrics(),
             ModelSpec::CardGame(m) => m.metrics(),
+            ModelSpec::BoardGame(m) => m.metrics(),
         }
     }
 }

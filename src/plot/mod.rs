@@ -12,6 +12,7 @@ use std::sync::Once;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+pub mod board;
 pub mod coverage;
 pub mod final_location;
 pub mod sweep;
@@ -162,11 +163,28 @@ impl<'a> Distribution<'a> {
     /// One chart per distribution metric of a run, in metric order, except the metrics that encode a place
     /// (the step race's destination squares, the card game's final locations): [`coverage`] and
     /// [`final_location`] draw those as a map and as stacked bars.
+    /// Values above the highest one seen (or possible, where solved) are left out: a game's steals may
+    /// count up to the turn limit, but no game comes near it.
     pub(crate) fn all(summary: &'a Summary) -> Vec<Distribution<'a>> {
         let charts = summary.distributions_by_metric().into_iter().filter(|(metric, _)| !is_place(metric));
-        charts.map(|(metric, rows)| Distribution { metric, rows }).collect()
+        charts.map(|(metric, rows)| Distribution { metric, rows: up_to_last_seen(rows) }).collect()
     }
 }
+
+fn up_to_last_seen(mut rows: Vec<&DistRow>) -> Vec<&DistRow> {
+    let last = rows.iter().rposition(|r| seen(r)).unwrap_or(0);
+    rows.truncate(last + 1);
+    rows
+}
+
+/// Whether a distribution's value happened in some trial or can happen (exact probability above 0).
+pub(crate) fn seen(r: &DistRow) -> bool {
+    r.count > 0 || r.exact.is_some_and(|x| x > 0.0)
+}
+
+/// The most values a distribution chart draws with interval whiskers; beyond it (a game's length in turns)
+/// the whiskers would hide the bars.
+const WHISKERS_UP_TO: usize = 40;
 
 impl Chart for Distribution<'_> {
     fn size(&self) -> (u32, u32) {
@@ -178,7 +196,9 @@ impl Chart for Distribution<'_> {
         root: &DrawingArea<DB, Shift>,
     ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
         let rows = &self.rows;
-        let top = rows.iter().map(|r| r.ci_high.max(r.exact.unwrap_or(0.0))).fold(0.0, f64::max);
+        let whiskers = rows.len() <= WHISKERS_UP_TO;
+        let high = |r: &&DistRow| if whiskers { r.ci_high } else { r.probability };
+        let top = rows.iter().map(|r| high(r).max(r.exact.unwrap_or(0.0))).fold(0.0, f64::max);
         let mut chart = ChartBuilder::on(root)
             .caption(format!("{} (95% intervals; red: exact)", self.metric), (FONT, 20))
             .margin(16)
@@ -189,7 +209,7 @@ impl Chart for Distribution<'_> {
             |x: &f64| if (x - x.round()).abs() < 1e-6 { format!("{}", x.round() as i64) } else { String::new() };
         chart
             .configure_mesh()
-            .x_labels(rows.len() + 1)
+            .x_labels((rows.len() + 1).min(16))
             .x_label_formatter(&whole)
             .x_desc("value")
             .y_desc("probability")
@@ -204,7 +224,9 @@ impl Chart for Distribution<'_> {
         let whisker = |r: &&DistRow| {
             ErrorBar::new_vertical(r.value as f64, r.ci_low, r.probability, r.ci_high, BLACK.filled(), 10)
         };
-        chart.draw_series(rows.iter().map(whisker))?;
+        if whiskers {
+            chart.draw_series(rows.iter().map(whisker))?;
+        }
         let exact = rows.iter().filter_map(|r| r.exact.map(|x| Circle::new((r.value as f64, x), 4, EXACT.filled())));
         chart.draw_series(exact)?;
         Ok(())

@@ -354,10 +354,11 @@ impl Cell {
 
 /// Which rules a config plays, as the facts line names them.
 fn rules_name(config: &RawConfig) -> &'static str {
-    match (&config.cavalry, &config.naval, &config.step_race) {
+    match (&config.cavalry, &config.naval, &config.step_race, &config.board) {
         (Some(_), ..) => "cavalry rules (Musket & Pike)",
-        (_, Some(_), _) => "naval rules (A World at War)",
-        (.., Some(_)) => "tactical step race (GITM)",
+        (_, Some(_), ..) => "naval rules (A World at War)",
+        (_, _, Some(_), _) => "tactical step race (GITM)",
+        (.., Some(_)) => "the board game Intercept (self-play)",
         _ => "card-game intercept (Sorcery: Contested Realm)",
     }
 }

@@ -11,9 +11,10 @@ use std::path::{Path, PathBuf};
 use super::{Cell, Page, Row, Table, rules_name, shell_word, thousands};
 use crate::export::{ExportError, Output, RunRecord};
 use crate::models::is_place;
+use crate::plot::board::Board;
 use crate::plot::coverage::Heatmap;
 use crate::plot::final_location::Stacked;
-use crate::plot::{Distribution, Headline};
+use crate::plot::{Distribution, Headline, seen};
 use crate::stats::fraction;
 use crate::summary::MetricRow;
 
@@ -33,6 +34,7 @@ pub(crate) fn page(record: &RunRecord) -> Result<Page, ExportError> {
     page.facts(facts(record));
     page.section("The scenario");
     page.paragraph(&format!("From {}.", record.config_file)).list(&record.plain);
+    board(&mut page, record)?;
     headline(&mut page, record)?;
     coverage(&mut page, record)?;
     final_locations(&mut page, record)?;
@@ -41,6 +43,19 @@ pub(crate) fn page(record: &RunRecord) -> Result<Page, ExportError> {
     let config = toml::to_string_pretty(&record.config).expect("a resolved config serialises as TOML");
     page.reproduce(&command(record), Some(&config));
     Ok(page)
+}
+
+/// A self-play run's start position, as a board diagram.
+fn board(page: &mut Page, record: &RunRecord) -> Result<(), ExportError> {
+    let Some(board) = Board::of(record) else { return Ok(()) };
+    page.paragraph(
+        "Each game starts here: White's stacks at the bottom, Black's at the top, the goals (green) in the \
+         middle of the back rows and the ball (orange) alone in the centre. P is a passage stone, R a rest \
+         stack of two, D3 the double; `intercept-sim replay` prints any game of the run turn by turn.",
+    );
+    let caption = board.caption.clone();
+    page.chart(&caption, &board)?;
+    Ok(())
 }
 
 /// A step race's coverage map: P(intercepted | destination) square by square.
@@ -189,13 +204,17 @@ fn distributions(page: &mut Page, record: &RunRecord) -> Result<(), ExportError>
         return Ok(());
     }
     page.section("Distributions");
-    page.paragraph("How often each count took each value, with 95% Wilson intervals and the exact probabilities.");
+    page.paragraph(
+        "How often each count took each value, with 95% Wilson intervals and the exact probabilities. Values \
+         no trial took (and none can take, where solved) are left out of the tables; distributions.parquet \
+         holds every value.",
+    );
     for chart in &charts {
         let (metric, rows) = (chart.metric, &chart.rows);
         page.subheading(metric);
         page.chart(&format!("{metric}: probability of each value (bars, 95% intervals) and exact (red)"), chart)?;
         let mut table = Table::new(&["value", "trials", "probability", "95% low", "95% high", "exact"]);
-        for r in rows {
+        for r in rows.iter().filter(|r| seen(r)) {
             let cells = vec![
                 Cell::number(r.value.to_string()),
                 Cell::number(thousands(r.count)),

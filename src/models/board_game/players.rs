@@ -5,14 +5,15 @@
 //! attacks, ties broken at random. [`play_game`] plays one game to a win or to the turn limit (a draw) and
 //! returns a [`Game`]: who won, in how many turns, and how often each side stole the ball.
 
-use rand::{Rng, RngExt};
+use crate::chance::Chance;
 
 use super::position::{Colour, Position};
 use super::turns::{Turn, Variant};
 
 /// Chooses a turn: an index into `turns`, which is never empty.
+/// Every random choice goes through the [`Chance`] interface, so a game is one trial of the engine.
 pub trait Player {
-    fn choose<R: Rng>(&self, p: &Position, turns: &[Turn], rng: &mut R) -> usize;
+    fn choose<C: Chance>(&self, p: &Position, turns: &[Turn], chance: &mut C) -> usize;
 }
 
 /// Every legal turn equally likely.
@@ -20,8 +21,8 @@ pub trait Player {
 pub struct Random;
 
 impl Player for Random {
-    fn choose<R: Rng>(&self, _: &Position, turns: &[Turn], rng: &mut R) -> usize {
-        rng.random_range(0..turns.len())
+    fn choose<C: Chance>(&self, _: &Position, turns: &[Turn], chance: &mut C) -> usize {
+        chance.uniform(turns.len())
     }
 }
 
@@ -31,17 +32,20 @@ impl Player for Random {
 pub struct Greedy;
 
 impl Player for Greedy {
-    fn choose<R: Rng>(&self, p: &Position, turns: &[Turn], rng: &mut R) -> usize {
-        let Some(goal) = p.goal_of(p.to_move.other()) else { return rng.random_range(0..turns.len()) };
-        let score = |t: &Turn| {
-            let ball = t.ball_to.unwrap_or(p.ball);
-            (p.distance(ball, goal), crowding(&p.acted(t.action), ball))
-        };
-        let scores: Vec<_> = turns.iter().map(score).collect();
+    fn choose<C: Chance>(&self, p: &Position, turns: &[Turn], chance: &mut C) -> usize {
+        let scores: Vec<_> = turns.iter().map(|t| aim(p, t)).collect();
         let best = scores.iter().min().copied().unwrap_or_default();
         let nearest: Vec<usize> = (0..turns.len()).filter(|&i| scores[i] == best).collect();
-        nearest[rng.random_range(0..nearest.len())]
+        nearest[chance.uniform(nearest.len())]
     }
+}
+
+/// How good `t` looks to the greedy player, lower being better: the ball's distance from the goal the side
+/// to move attacks (0 for a win), then how far its stacks stand from the ball.
+pub fn aim(p: &Position, t: &Turn) -> (u8, u32) {
+    let ball = t.ball_to.unwrap_or(p.ball);
+    let goal_distance = p.goal_of(p.to_move.other()).map_or(0, |goal| p.distance(ball, goal));
+    (goal_distance, crowding(&p.acted(t.action), ball))
 }
 
 /// How far the side to move's stacks stand from the ball, all told: the greedy player's second aim,
@@ -61,26 +65,28 @@ pub struct Game {
     pub steals: [u32; 2],
 }
 
-/// Plays `white` against `black` from `start` until a win or `limit` turns.
-pub fn play_game<W: Player, B: Player, R: Rng>(
+/// Plays `white` against `black` from `start` until a win or `limit` turns. `seen` hears each turn with the
+/// position it was played in (a replay prints them; a run ignores them).
+pub fn play_game<W: Player, B: Player, C: Chance>(
     start: &Position,
     white: &W,
     black: &B,
     v: Variant,
     limit: u32,
-    rng: &mut R,
+    chance: &mut C,
+    seen: &mut dyn FnMut(&Position, Turn),
 ) -> Game {
     let mut p = start.clone();
     let mut game = Game { winner: None, turns: 0, steals: [0; 2] };
     while game.turns < limit {
         let turns = p.turns(v);
         let i = match p.to_move {
-            Colour::White => white.choose(&p, &turns, rng),
-            Colour::Black => black.choose(&p, &turns, rng),
+            Colour::White => white.choose(&p, &turns, chance),
+            Colour::Black => black.choose(&p, &turns, chance),
         };
         let turn = turns[i];
-        let stolen = p.at(p.ball).is_some_and(|x| x.top.colour != p.to_move);
-        if stolen && turn.ball_to.is_some() {
+        seen(&p, turn);
+        if p.steals(turn) {
             game.steals[p.to_move as usize] += 1;
         }
         p = p.play(turn);

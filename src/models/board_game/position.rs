@@ -251,7 +251,8 @@ impl fmt::Display for Position {
     }
 }
 
-fn glyph(s: Stack) -> String {
+/// A stack's letters on a board: `P`, `R`, `D3`/`D4`, upper case for White, lower case for Black.
+pub fn glyph(s: Stack) -> String {
     let g = match s.size {
         1 => "P".to_owned(),
         2 => "R".to_owned(),

@@ -321,4 +321,30 @@ impl Position {
     pub fn turns(&self, v: Variant) -> Vec<Turn> {
         turns(self, v)
     }
+
+    /// Whether `turn` takes the ball off an enemy stone (a steal, I-14).
+    pub fn steals(&self, turn: Turn) -> bool {
+        turn.ball_to.is_some() && self.at(self.ball).is_some_and(|x| x.top.colour != self.to_move)
+    }
+
+    /// `turn` in words, for a replay: `g2-g4`, `f3-f12 covers`, `g1 resizes to 4`, `pass`, then where the
+    /// transfers leave the ball (`ball g7-e9`), marked when it is a steal.
+    pub fn notation(&self, turn: Turn) -> String {
+        let action = match turn.action {
+            Action::Move { from, to, cover } => {
+                format!("{}-{}{}", self.name(from), self.name(to), if cover { " covers" } else { "" })
+            }
+            Action::Resize { at } => {
+                format!("{} resizes to {}", self.name(at), 7 - self.at(at).map_or(0, |x| x.top.size))
+            }
+            Action::Pass => "pass".to_owned(),
+        };
+        match turn.ball_to {
+            None => action,
+            Some(to) => {
+                let steal = if self.steals(turn) { " (steal)" } else { "" };
+                format!("{action}, ball {}-{}{steal}", self.name(self.ball), self.name(to))
+            }
+        }
+    }
 }

@@ -1,0 +1,140 @@
+//! The `[board]` config as written, and its validation into a [`BoardGame`].
+//!
+//! [`BoardConfig`] mirrors the TOML one to one: the two seats ([`SeatConfig`], a player kind and, for the
+//! tree search, its budget and depth), who moves first (I-A1), the turn limit after which a game is a draw,
+//! and the rule variants ([`VariantConfig`], one key per open question's flag). Unknown keys, players and
+//! variant names are refused by serde; [`BoardConfig::resolve`] checks the numbers.
+
+use serde::{Deserialize, Serialize};
+
+use super::mcts::Mcts;
+use super::turns::Variant;
+use super::{BoardGame, FirstPlayer, Seat};
+use crate::config::{Invalid, KeyPath, in_range};
+
+/// The most turns a game may last before it is a draw: the turn metrics count every value up to it.
+pub const MAX_TURN_LIMIT: i64 = 2_000;
+/// The most playouts per turn of the tree search: beyond it one game takes minutes.
+pub const MAX_BUDGET: i64 = 100_000;
+/// The most random turns per playout.
+pub const MAX_DEPTH: i64 = 1_000;
+
+/// `[board]`: a self-play match of the board game Intercept, one game per trial.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct BoardConfig {
+    pub white: SeatConfig,
+    pub black: SeatConfig,
+    /// Who moves first (I-A1): `white` (the rules' reading), `black`, or `random`, a coin toss per game.
+    #[serde(default)]
+    pub first_player: FirstPlayer,
+    /// A game not won after this many turns (both sides' together) is a draw.
+    #[serde(default = "default_turn_limit")]
+    pub turn_limit: i64,
+    #[serde(default)]
+    pub variant: VariantConfig,
+}
+
+fn default_turn_limit() -> i64 {
+    200
+}
+
+/// The kinds of player a seat may hold.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PlayerKind {
+    /// Every legal turn equally likely.
+    #[default]
+    Random,
+    /// A winning transfer, else the ball nearest the goal, else its stones nearest the ball.
+    Greedy,
+    /// Monte Carlo tree search with `budget` playouts per turn.
+    Mcts,
+}
+
+impl PlayerKind {
+    /// The name as written in a config.
+    pub fn name(self) -> &'static str {
+        match self {
+            PlayerKind::Random => "random",
+            PlayerKind::Greedy => "greedy",
+            PlayerKind::Mcts => "mcts",
+        }
+    }
+}
+
+/// `[board.white]`, `[board.black]`: who plays a side.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct SeatConfig {
+    pub player: PlayerKind,
+    /// Tree search only: playouts per turn (default 200).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget: Option<i64>,
+    /// Tree search only: turns per playout before it is scored by where the ball lies (default 8).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth: Option<i64>,
+}
+
+/// `[board.variant]`: the readings of the rules' open questions that may be switched (I-A4, I-A7).
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct VariantConfig {
+    /// I-11, I-A4: a size change still allows the turn's transfer (default true; false is the strict
+    /// "whole turn" reading).
+    #[serde(default = "yes")]
+    pub size_change_allows_transfer: bool,
+    /// I-16, I-A7: a steal needs the passer or the receiver to be the stack moved this turn (default false).
+    #[serde(default)]
+    pub steal_requires_moved_piece: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl Default for VariantConfig {
+    fn default() -> Self {
+        let v = Variant::default();
+        VariantConfig {
+            size_change_allows_transfer: v.size_change_allows_transfer,
+            steal_requires_moved_piece: v.steal_requires_moved_piece,
+        }
+    }
+}
+
+impl BoardConfig {
+    /// Checks every value and builds the model.
+    pub fn resolve(&self) -> Result<BoardGame, Invalid> {
+        let base = || KeyPath::root().key("board");
+        in_range(self.turn_limit, 1, MAX_TURN_LIMIT, || base().key("turn_limit"))?;
+        let variant = Variant {
+            size_change_allows_transfer: self.variant.size_change_allows_transfer,
+            steal_requires_moved_piece: self.variant.steal_requires_moved_piece,
+        };
+        let white = self.white.resolve(variant, || base().key("white"))?;
+        let black = self.black.resolve(variant, || base().key("black"))?;
+        Ok(BoardGame::new([white, black], self.first_player, self.turn_limit as u32, variant))
+    }
+}
+
+impl SeatConfig {
+    fn resolve(&self, variant: Variant, path: impl Fn() -> KeyPath) -> Result<Seat, Invalid> {
+        if self.player != PlayerKind::Mcts {
+            let given = [("budget", self.budget), ("depth", self.depth)];
+            if let Some((key, _)) = given.iter().find(|(_, v)| v.is_some()) {
+                let msg = format!("{key} applies to player = \"mcts\" only; this seat is {}", self.player.name());
+                return Err(Invalid::new(path().key(key), msg));
+            }
+        }
+        let budget = self.budget.unwrap_or(200);
+        in_range(budget, 1, MAX_BUDGET, || path().key("budget"))?;
+        let depth = self.depth.unwrap_or(8);
+        in_range(depth, 0, MAX_DEPTH, || path().key("depth"))?;
+        Ok(match self.player {
+            PlayerKind::Random => Seat::Random,
+            PlayerKind::Greedy => Seat::Greedy,
+            PlayerKind::Mcts => Seat::Mcts(Mcts { budget: budget as u32, depth: depth as u32, variant }),
+        })
+    }
+}
