@@ -37,10 +37,10 @@ struct Node {
 
 impl Player for Mcts {
     fn choose<C: Chance>(&self, p: &Position, turns: &[Turn], chance: &mut C) -> usize {
-        if let Some(win) = turns.iter().position(|&t| p.play(t).winner() == Some(p.to_move)) {
+        if let Some(win) = turns.iter().position(|t| wins(p, t)) {
             return win;
         }
-        let order = ranking(p, turns);
+        let order = self.candidates(p, turns);
         let ranked_turns = order.iter().map(|&i| turns[i]).collect();
         let root = Node { position: p.clone(), turns: ranked_turns, children: Vec::new(), visits: 0, score: 0.0 };
         let mut tree = vec![root];
@@ -55,6 +55,15 @@ impl Player for Mcts {
 }
 
 impl Mcts {
+    /// The root's turns the search weighs, best ranked first: those after which the opponent cannot score
+    /// at once, when there are any ("anti-decisive" turns). Widening from greedy's favourites, the search
+    /// might otherwise never look at the one turn that parries a threat.
+    fn candidates(&self, p: &Position, turns: &[Turn]) -> Vec<usize> {
+        let ranked = ranking(p, turns);
+        let safe: Vec<usize> = ranked.iter().copied().filter(|&i| !can_win(&p.play(turns[i]), self.variant)).collect();
+        if safe.is_empty() { ranked } else { safe }
+    }
+
     fn node(&self, position: Position) -> Node {
         let turns =
             if position.winner().is_some() { Vec::new() } else { ranked(&position, position.turns(self.variant)) };
@@ -169,4 +178,14 @@ const WIDEN: f64 = 0.5;
 /// and a budget of hundreds of playouts, plain UCT would try each root turn once and learn nothing.
 fn widened(node: &Node) -> usize {
     (1 + (f64::from(node.visits).sqrt() * WIDEN) as usize).min(node.turns.len())
+}
+
+/// Whether `t` puts the ball on the goal its side attacks (I-18).
+fn wins(p: &Position, t: &Turn) -> bool {
+    t.ball_to.is_some() && t.ball_to == p.goal_of(p.to_move.other())
+}
+
+/// Whether the side to move in `p` has a turn that wins at once.
+fn can_win(p: &Position, variant: Variant) -> bool {
+    p.goal_of(p.to_move.other()).is_some() && p.turns(variant).iter().any(|t| wins(p, t))
 }
