@@ -20,11 +20,24 @@ pub struct ExactTally {
     pub leaves: u64,
 }
 
-/// The tree has more leaves than the budget allows.
+/// The tree has more leaves than the budget allows, or is one no budget would cover ([`Model::EXACT`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("the chance tree has more than {limit} leaves; solve it by sampling (`run`) or raise run.max_exact_leaves")]
+#[error("{}", too_large(*.limit, *.unbounded))]
 pub struct TooLarge {
     pub limit: u64,
+    /// Whether the model's tree is never walked, whatever the limit (self-play).
+    pub unbounded: bool,
+}
+
+fn too_large(limit: u64, unbounded: bool) -> String {
+    match unbounded {
+        true => "the chance tree holds every choice of every turn of a game, far too many leaves to walk; solve it \
+                 by sampling (`run`)"
+            .to_owned(),
+        false => format!(
+            "the chance tree has more than {limit} leaves; solve it by sampling (`run`) or raise run.max_exact_leaves"
+        ),
+    }
 }
 
 /// One pick on the current path.
@@ -67,14 +80,14 @@ fn next_live(dist: &Dist, from: u32) -> Option<u32> {
 /// The exact probability of every slot of `model`'s metrics, visiting at most `max_leaves` leaves.
 pub fn enumerate<M: Model>(model: &M, max_leaves: u64) -> Result<ExactTally, TooLarge> {
     if !M::EXACT {
-        return Err(TooLarge { limit: max_leaves });
+        return Err(TooLarge { limit: max_leaves, unbounded: true });
     }
     let mut tally = ExactTally { probs: vec![0.0; model.metrics().slots()], leaves: 0 };
     let mut path = Vec::new();
     let mut slots = Vec::new();
     loop {
         if tally.leaves == max_leaves {
-            return Err(TooLarge { limit: max_leaves });
+            return Err(TooLarge { limit: max_leaves, unbounded: false });
         }
         let prob = run_leaf(model, &mut path, &mut slots);
         slots.drain(..).for_each(|s| tally.probs[s] += prob);

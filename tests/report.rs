@@ -228,17 +228,24 @@ fn shows(shown: &str, value: f64) -> bool {
 
 /// Runs `config` into a temporary folder, loads its report, and checks it against `summary.parquet`.
 fn check_run_report(config: &str) {
+    check_run_report_of(config, 20_000);
+}
+
+/// [`check_run_report`] with `trials` trials; returns the page as loaded.
+fn check_run_report_of(config: &str, trials: u64) -> String {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
+    let trials = trials.to_string();
     sim()
-        .args(["run", shipped(config).to_str().unwrap(), "--trials", "20000", "--seed", "7", "--out"])
+        .args(["run", shipped(config).to_str().unwrap(), "--trials", &trials, "--seed", "7", "--out"])
         .arg(&out)
         .assert()
         .success();
     let page = load(&out.join("report.html"));
     assert!(page.console.is_empty(), "{config}: console messages:\n{}", page.console.join("\n"));
     assert!(page.dom.contains("</html>") && page.dom.contains("<h1>"), "{config}: the page did not load");
-    assert!(page.dom.contains("--seed 7 --trials 20000"), "{config}: the reproduce command is on the page");
+    let command = format!("--seed 7 --trials {trials}");
+    assert!(page.dom.contains(&command), "{config}: the reproduce command is on the page");
 
     let expected = summary(&out);
     let shown = shown_metric_rows(&page.dom);
@@ -267,6 +274,7 @@ fn check_run_report(config: &str) {
             None => assert_eq!(cell("exact"), "\u{2014}", "{config}: {metric} has no exact value"),
         }
     }
+    page.dom
 }
 
 #[test]
@@ -287,6 +295,13 @@ fn step_race_run_report_with_its_coverage_map_loads_cleanly() {
 #[test]
 fn card_game_run_report_with_its_final_locations_loads_cleanly() {
     check_run_report("configs/card-game/nomads-open-path.toml");
+}
+
+#[test]
+fn board_game_run_report_with_its_start_position_loads_cleanly() {
+    let dom = check_run_report_of("configs/board/greedy-vs-random.toml", 64);
+    assert!(dom.contains("aria-label=\"The start position (C.2)"), "the board is drawn on the page");
+    assert!(dom.contains("board.turns"), "the game lengths are on the page");
 }
 
 #[test]

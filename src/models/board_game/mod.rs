@@ -61,12 +61,12 @@ impl Player for Seat {
 }
 
 impl Seat {
-    /// The player in a few words: `greedy`, `MCTS (200 playouts, depth 8)`.
+    /// The player in a few words: `greedy`, `MCTS, 50 playouts, depth 6`.
     pub fn describe(&self) -> String {
         match self {
             Seat::Random => "random".into(),
             Seat::Greedy => "greedy".into(),
-            Seat::Mcts(m) => format!("MCTS ({} playouts, depth {})", m.budget, m.depth),
+            Seat::Mcts(m) => format!("MCTS, {} playouts, depth {}", m.budget, m.depth),
         }
     }
 }
