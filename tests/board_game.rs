@@ -191,6 +191,18 @@ fn the_moved_piece_steal_variant() {
     assert!(moved_receiver, "b4 may step to b5 or b6 and receive the stolen ball there");
 }
 
+/// I-A2 switched: a side may pass although it could act, and still transfer after the pass.
+#[test]
+fn the_optional_action_variant() {
+    let optional = Variant { action_mandatory: false, ..Variant::default() };
+    let start = Position::start();
+    assert_eq!(start.turns(optional).len(), start.turns(Variant::default()).len() + 1, "the pass is one more");
+    let p = white("6,6,....../..6[eeerxx]../.7..../....../....../.....6");
+    let pass_and_steal = Turn { action: Action::Pass, ball_to: p.named("b4") };
+    assert!(p.turns(optional).contains(&pass_and_steal), "c5 steals to b4 without a move first");
+    assert!(!p.turns(Variant::default()).contains(&pass_and_steal), "by default White must act");
+}
+
 /// Greedy (White) beats uniform random with a 99% Wilson interval above one half.
 #[test]
 fn greedy_beats_random() {

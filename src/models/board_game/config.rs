@@ -76,7 +76,7 @@ pub struct SeatConfig {
     pub depth: Option<i64>,
 }
 
-/// `[board.variant]`: the readings of the rules' open questions that may be switched (I-A4, I-A7).
+/// `[board.variant]`: the readings of the rules' open questions that may be switched (I-A2, I-A4, I-A7).
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
 pub struct VariantConfig {
@@ -87,6 +87,9 @@ pub struct VariantConfig {
     /// I-16, I-A7: a steal needs the passer or the receiver to be the stack moved this turn (default false).
     #[serde(default)]
     pub steal_requires_moved_piece: bool,
+    /// I-2, I-A2: a side with a legal action must take one (default true); false lets it pass instead.
+    #[serde(default = "yes")]
+    pub action_mandatory: bool,
 }
 
 fn yes() -> bool {
@@ -99,6 +102,7 @@ impl Default for VariantConfig {
         VariantConfig {
             size_change_allows_transfer: v.size_change_allows_transfer,
             steal_requires_moved_piece: v.steal_requires_moved_piece,
+            action_mandatory: v.action_mandatory,
         }
     }
 }
@@ -111,6 +115,7 @@ impl BoardConfig {
         let variant = Variant {
             size_change_allows_transfer: self.variant.size_change_allows_transfer,
             steal_requires_moved_piece: self.variant.steal_requires_moved_piece,
+            action_mandatory: self.variant.action_mandatory,
         };
         let white = self.white.resolve(variant, || base().key("white"))?;
         let black = self.black.resolve(variant, || base().key("black"))?;

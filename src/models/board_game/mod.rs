@@ -156,6 +156,7 @@ impl BoardGame {
             "turn_limit": self.turn_limit,
             "size_change_allows_transfer": self.variant.size_change_allows_transfer,
             "steal_requires_moved_piece": self.variant.steal_requires_moved_piece,
+            "action_mandatory": self.variant.action_mandatory,
             "legal_turns_at_start": self.starts[0].turns(self.variant).len(),
         })
     }
@@ -170,6 +171,11 @@ impl BoardGame {
         let v = self.variant;
         let transfer = if v.size_change_allows_transfer { "still allows" } else { "ends the turn without" };
         let steal = if v.steal_requires_moved_piece { "only by the stack moved this turn" } else { "by any stack" };
+        let pass = if v.action_mandatory {
+            "must act when it can (I-A2)"
+        } else {
+            "may pass instead of acting (I-A2 switched)"
+        };
         vec![
             format!(
                 "One trial is one game of Intercept: White ({}) against Black ({}); {first}.",
@@ -178,6 +184,7 @@ impl BoardGame {
             ),
             format!("A game not won within {} turns is a draw.", self.turn_limit),
             format!("A size change {transfer} a transfer (I-11, I-A4); the ball may be stolen {steal} (I-16, I-A7)."),
+            format!("A side {pass}."),
         ]
     }
 }

@@ -38,11 +38,14 @@ pub struct Variant {
     /// I-16, I-A7: whether a steal (the ball taken from an enemy stone) needs the passer or the receiver to
     /// be the stack that moved this turn.
     pub steal_requires_moved_piece: bool,
+    /// I-2, I-A2: whether a side with a legal action must take one; when false it may always pass (and still
+    /// transfer).
+    pub action_mandatory: bool,
 }
 
 impl Default for Variant {
     fn default() -> Self {
-        Variant { size_change_allows_transfer: true, steal_requires_moved_piece: false }
+        Variant { size_change_allows_transfer: true, steal_requires_moved_piece: false, action_mandatory: true }
     }
 }
 
@@ -213,7 +216,11 @@ fn around(p: &Position, c: Cell) -> impl Iterator<Item = Cell> + '_ {
 /// transfer chain.
 pub fn turns(p: &Position, v: Variant) -> Vec<Turn> {
     let mut out = Vec::new();
-    for action in actions(p) {
+    let mut all = actions(p);
+    if !v.action_mandatory && all != [Action::Pass] {
+        all.push(Action::Pass);
+    }
+    for action in all {
         let after = p.acted(action);
         out.push(Turn { action, ball_to: None });
         if matches!(action, Action::Resize { .. }) && !v.size_change_allows_transfer {
