@@ -220,12 +220,17 @@ pub fn turns(p: &Position, v: Variant) -> Vec<Turn> {
     if !v.action_mandatory && all != [Action::Pass] {
         all.push(Action::Pass);
     }
+    let passer_near =
+        around(p, p.ball).any(|c| p.at(c).is_some_and(|x| x.top.colour == p.to_move && x.top.is_passage_type()));
     for action in all {
-        let after = p.acted(action);
         out.push(Turn { action, ball_to: None });
         if matches!(action, Action::Resize { .. }) && !v.size_change_allows_transfer {
             continue;
         }
+        if !may_transfer(p, action, passer_near) {
+            continue;
+        }
+        let after = p.acted(action);
         let moved = match action {
             Action::Move { to, .. } => Some(to),
             _ => None,
@@ -235,6 +240,19 @@ pub fn turns(p: &Position, v: Variant) -> Vec<Turn> {
         }
     }
     out
+}
+
+/// Whether a transfer may follow `action`. A transfer needs a passage-type stone of the side to move next
+/// to the ball (I-13), and an action changes only the cell it moves to or resizes, so with no such stone
+/// beforehand only an action on a cell next to the ball can make one. Most turns of a game with the ball
+/// lying alone need no position built to know they have no transfer.
+fn may_transfer(p: &Position, action: Action, passer_near: bool) -> bool {
+    passer_near
+        || match action {
+            Action::Move { to, .. } => p.distance(to, p.ball) == 1,
+            Action::Resize { at } => p.distance(at, p.ball) == 1,
+            Action::Pass => false,
+        }
 }
 
 /// Every action of the side to move; `Pass` alone when there is none (I-A2).
