@@ -2,7 +2,7 @@
 //!
 //! [`BoardConfig`] mirrors the TOML one to one: the two seats ([`SeatConfig`], a player kind and, for the
 //! tree search, its budget and depth), who moves first (I-A1), the turn limit after which a game is a draw,
-//! and the rule variants ([`VariantConfig`], one key per open question's flag). Unknown keys, players and
+//! and the rule variants (the engine's [`Variant`], read as written: one key per open question's flag). Unknown keys, players and
 //! variant names are refused by serde; [`BoardConfig::resolve`] checks the numbers.
 
 use serde::{Deserialize, Serialize};
@@ -18,6 +18,9 @@ pub const MAX_TURN_LIMIT: i64 = 2_000;
 pub const MAX_BUDGET: i64 = 100_000;
 /// The most random turns per playout.
 pub const MAX_DEPTH: i64 = 1_000;
+/// The tree search's playouts per turn and turns per playout when a config leaves them out.
+pub const DEFAULT_BUDGET: i64 = 200;
+pub const DEFAULT_DEPTH: i64 = 8;
 
 /// `[board]`: a self-play match of the board game Intercept, one game per trial.
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
@@ -31,8 +34,10 @@ pub struct BoardConfig {
     /// A game not won after this many turns (both sides' together) is a draw.
     #[serde(default = "default_turn_limit")]
     pub turn_limit: i64,
+    /// `[board.variant]`: the rules engine's [`Variant`] as written, every flag defaulting to the rules
+    /// file's reading.
     #[serde(default)]
-    pub variant: VariantConfig,
+    pub variant: Variant,
 }
 
 fn default_turn_limit() -> i64 {
@@ -76,47 +81,12 @@ pub struct SeatConfig {
     pub depth: Option<i64>,
 }
 
-/// `[board.variant]`: the readings of the rules' open questions that may be switched (I-A2, I-A4, I-A7).
-#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
-#[serde(deny_unknown_fields)]
-pub struct VariantConfig {
-    /// I-11, I-A4: a size change still allows the turn's transfer (default true; false is the strict
-    /// "whole turn" reading).
-    #[serde(default = "yes")]
-    pub size_change_allows_transfer: bool,
-    /// I-16, I-A7: a steal needs the passer or the receiver to be the stack moved this turn (default false).
-    #[serde(default)]
-    pub steal_requires_moved_piece: bool,
-    /// I-2, I-A2: a side with a legal action must take one (default true); false lets it pass instead.
-    #[serde(default = "yes")]
-    pub action_mandatory: bool,
-}
-
-fn yes() -> bool {
-    true
-}
-
-impl Default for VariantConfig {
-    fn default() -> Self {
-        let v = Variant::default();
-        VariantConfig {
-            size_change_allows_transfer: v.size_change_allows_transfer,
-            steal_requires_moved_piece: v.steal_requires_moved_piece,
-            action_mandatory: v.action_mandatory,
-        }
-    }
-}
-
 impl BoardConfig {
     /// Checks every value and builds the model.
     pub fn resolve(&self) -> Result<BoardGame, Invalid> {
         let base = || KeyPath::root().key("board");
         in_range(self.turn_limit, 1, MAX_TURN_LIMIT, || base().key("turn_limit"))?;
-        let variant = Variant {
-            size_change_allows_transfer: self.variant.size_change_allows_transfer,
-            steal_requires_moved_piece: self.variant.steal_requires_moved_piece,
-            action_mandatory: self.variant.action_mandatory,
-        };
+        let variant = self.variant;
         let white = self.white.resolve(variant, || base().key("white"))?;
         let black = self.black.resolve(variant, || base().key("black"))?;
         Ok(BoardGame::new([white, black], self.first_player, self.turn_limit as u32, variant))
@@ -132,9 +102,9 @@ impl SeatConfig {
                 return Err(Invalid::new(path().key(key), msg));
             }
         }
-        let budget = self.budget.unwrap_or(200);
+        let budget = self.budget.unwrap_or(DEFAULT_BUDGET);
         in_range(budget, 1, MAX_BUDGET, || path().key("budget"))?;
-        let depth = self.depth.unwrap_or(8);
+        let depth = self.depth.unwrap_or(DEFAULT_DEPTH);
         in_range(depth, 0, MAX_DEPTH, || path().key("depth"))?;
         Ok(match self.player {
             PlayerKind::Random => Seat::Random,

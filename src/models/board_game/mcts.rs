@@ -12,7 +12,7 @@
 
 use crate::chance::Chance;
 
-use super::players::{Player, aim};
+use super::players::{Player, aim, goal_distance};
 use super::position::{Colour, Position};
 use super::turns::{Turn, Variant};
 
@@ -141,10 +141,12 @@ fn lean(p: &Position) -> f64 {
 /// first of all), ties broken uniformly. Plain random playouts almost never score, so they tell a search
 /// nothing about a position; this is greedy's first aim without its costlier second one.
 fn forward<C: Chance>(p: &Position, turns: &[Turn], chance: &mut C) -> usize {
-    let Some(goal) = p.goal_of(p.to_move.other()) else { return chance.uniform(turns.len()) };
+    if p.target().is_none() {
+        return chance.uniform(turns.len());
+    }
     let (mut best, mut best_d, mut ties) = (0, u8::MAX, 0);
     for (i, t) in turns.iter().enumerate() {
-        let d = p.distance(t.ball_to.unwrap_or(p.ball), goal);
+        let d = goal_distance(p, t);
         if d < best_d {
             (best, best_d, ties) = (i, d, 1);
         } else if d == best_d {
@@ -182,10 +184,10 @@ fn widened(node: &Node) -> usize {
 
 /// Whether `t` puts the ball on the goal its side attacks (I-18).
 fn wins(p: &Position, t: &Turn) -> bool {
-    t.ball_to.is_some() && t.ball_to == p.goal_of(p.to_move.other())
+    t.ball_to.is_some() && t.ball_to == p.target()
 }
 
 /// Whether the side to move in `p` has a turn that wins at once.
 fn can_win(p: &Position, variant: Variant) -> bool {
-    p.goal_of(p.to_move.other()).is_some() && p.turns(variant).iter().any(|t| wins(p, t))
+    p.target().is_some() && p.turns(variant).iter().any(|t| wins(p, t))
 }

@@ -118,14 +118,21 @@ impl BoardGame {
         BoardGame { seats, first, turn_limit, variant, starts, metrics, m }
     }
 
-    /// Plays one game from the start position with `first` to move; `seen` hears each turn played.
-    pub fn play<C: Chance>(&self, first: Colour, chance: &mut C, seen: &mut dyn FnMut(&Position, Turn)) -> Game {
+    /// One game, as a trial plays it: who moves first (a coin toss, if so configured), then the game from
+    /// the start position; `seen` hears each turn played. A replay calls this too, so it plays the same game.
+    pub fn game<C: Chance>(&self, chance: &mut C, seen: &mut dyn FnMut(&Position, Turn)) -> (Colour, Game) {
+        let first = self.first_player(chance);
         let [white, black] = &self.seats;
-        play_game(&self.starts[first as usize], white, black, self.variant, self.turn_limit, chance, seen)
+        (first, play_game(self.start(first), white, black, self.variant, self.turn_limit, chance, seen))
+    }
+
+    /// The start position with `first` to move (C.2, I-A1).
+    pub fn start(&self, first: Colour) -> &Position {
+        &self.starts[first.index()]
     }
 
     /// Who moves first in this game: the config's side, or a coin toss.
-    pub fn first_player<C: Chance>(&self, chance: &mut C) -> Colour {
+    fn first_player<C: Chance>(&self, chance: &mut C) -> Colour {
         match self.first {
             FirstPlayer::White => Colour::White,
             FirstPlayer::Black => Colour::Black,
@@ -139,7 +146,7 @@ impl BoardGame {
         rec.flag(self.m.first_losses, game.winner == Some(first.other()));
         rec.flag(self.m.draws, game.winner.is_none());
         if let Some(w) = game.winner {
-            rec.hit(self.m.wins[w as usize]);
+            rec.hit(self.m.wins[w.index()]);
         }
         rec.value(self.m.turns, game.turns);
         rec.value(self.m.steals, game.steals[0] + game.steals[1]);
@@ -199,8 +206,7 @@ impl Model for BoardGame {
     }
 
     fn trial<C: Chance, R: Recorder>(&self, chance: &mut C, rec: &mut R) {
-        let first = self.first_player(chance);
-        let game = self.play(first, chance, &mut |_, _| {});
+        let (first, game) = self.game(chance, &mut |_, _| {});
         self.record(first, &game, rec);
     }
 }

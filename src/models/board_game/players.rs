@@ -8,7 +8,7 @@
 use crate::chance::Chance;
 
 use super::position::{Colour, Position};
-use super::turns::{Turn, Variant};
+use super::turns::{Action, Turn, Variant};
 
 /// Chooses a turn: an index into `turns`, which is never empty.
 /// Every random choice goes through the [`Chance`] interface, so a game is one trial of the engine.
@@ -43,16 +43,27 @@ impl Player for Greedy {
 /// How good `t` looks to the greedy player, lower being better: the ball's distance from the goal the side
 /// to move attacks (0 for a win), then how far its stacks stand from the ball.
 pub fn aim(p: &Position, t: &Turn) -> (u8, u32) {
-    let ball = t.ball_to.unwrap_or(p.ball);
-    let goal_distance = p.goal_of(p.to_move.other()).map_or(0, |goal| p.distance(ball, goal));
-    (goal_distance, crowding(&p.acted(t.action), ball))
+    (goal_distance(p, t), crowding(p, t))
 }
 
-/// How far the side to move's stacks stand from the ball, all told: the greedy player's second aim,
-/// bringing its stones up to pass and receive.
-fn crowding(p: &Position, ball: u8) -> u32 {
+/// How far `t` leaves the ball from the goal the side to move attacks: 0 for a win, and 0 on a board
+/// without that goal (the test diagrams), where the aim cannot tell turns apart.
+pub fn goal_distance(p: &Position, t: &Turn) -> u8 {
+    p.target().map_or(0, |goal| p.distance(t.ball_to.unwrap_or(p.ball), goal))
+}
+
+/// How far the side to move's stacks stand from the ball after `t`, all told: the greedy player's second
+/// aim, bringing its stones up to pass and receive. Only a move changes where they stand, and only the
+/// moving stack's cell (a covered enemy stack left behind is not ours), so no position is built.
+fn crowding(p: &Position, t: &Turn) -> u32 {
+    let ball = t.ball_to.unwrap_or(p.ball);
+    let away = |c| u32::from(p.distance(c, ball));
     let mine = p.cells().filter(|&c| p.at(c).is_some_and(|x| x.top.colour == p.to_move));
-    mine.map(|c| u32::from(p.distance(c, ball))).sum()
+    let before: u32 = mine.map(away).sum();
+    match t.action {
+        Action::Move { from, to, .. } => before - away(from) + away(to),
+        Action::Resize { .. } | Action::Pass => before,
+    }
 }
 
 /// How one game went.
@@ -87,7 +98,7 @@ pub fn play_game<W: Player, B: Player, C: Chance>(
         let turn = turns[i];
         seen(&p, turn);
         if p.steals(turn) {
-            game.steals[p.to_move as usize] += 1;
+            game.steals[p.to_move.index()] += 1;
         }
         p = p.play(turn);
         game.turns += 1;

@@ -29,7 +29,8 @@ impl Colour {
         }
     }
 
-    fn index(self) -> usize {
+    /// White 0, Black 1: the index of per-side arrays.
+    pub fn index(self) -> usize {
         self as usize
     }
 }
@@ -184,6 +185,21 @@ impl Position {
     /// `side`'s own goal: the cell its opponent scores in.
     pub fn goal_of(&self, side: Colour) -> Option<Cell> {
         self.goals[side.index()]
+    }
+
+    /// The goal the side to move attacks: its opponent's own goal (I-18).
+    pub fn target(&self) -> Option<Cell> {
+        self.goal_of(self.to_move.other())
+    }
+
+    /// Whether the ball lies on an enemy stone of the side to move: taking it from there is a steal (I-14).
+    pub fn ball_on_enemy(&self) -> bool {
+        self.at(self.ball).is_some_and(|x| x.top.colour != self.to_move)
+    }
+
+    /// Whether the stack on `c` is one of the side to move's that may pass the ball (I-4, I-13).
+    pub fn passer(&self, c: Cell) -> bool {
+        self.at(c).is_some_and(|x| x.top.colour == self.to_move && x.top.is_passage_type())
     }
 
     pub fn is_goal(&self, c: Cell) -> bool {

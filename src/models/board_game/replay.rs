@@ -31,10 +31,9 @@ impl Replay {
     /// played, turn for turn.
     pub fn of(model: &BoardGame, seed: u64, chunk_size: u64, index: u64) -> Replay {
         let mut chance = Sampler::at_trial(seed, chunk_size, index);
-        let first = model.first_player(&mut chance);
         let mut turns = Vec::new();
-        let game = model.play(first, &mut chance, &mut |p, t| turns.push((p.clone(), t)));
-        let start = turns.first().map_or_else(|| Position::start_with(first), |(p, _)| p.clone());
+        let (first, game) = model.game(&mut chance, &mut |p, t| turns.push((p.clone(), t)));
+        let start = model.start(first).clone();
         Replay { index, first, start, turns, game, seats: model.seats, boards: true }
     }
 
@@ -42,7 +41,7 @@ impl Replay {
     pub fn result(&self) -> String {
         let [w, b] = self.game.steals;
         let how = match self.game.winner {
-            Some(side) => format!("{} ({}) wins", name(side), self.seats[side as usize].describe()),
+            Some(side) => format!("{} ({}) wins", name(side), self.seats[side.index()].describe()),
             None => "Draw: no goal".to_owned(),
         };
         format!("{how} after {} turns; steals: White {w}, Black {b}.", self.game.turns)

@@ -7,6 +7,8 @@
 //! since nothing is captured (I-6), and two transfer chains that leave the ball on the same cell make the
 //! same turn, so a turn is identified by its action and the ball's final cell.
 
+use serde::{Deserialize, Serialize};
+
 use super::position::{Cell, Colour, NO_BALL, Piece, Position};
 
 /// The eight directions (I-1).
@@ -30,10 +32,13 @@ pub struct Turn {
     pub ball_to: Option<Cell>,
 }
 
-/// Rule variants the open questions leave to a config (C.5).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Rule variants the open questions leave to a config (C.5): `[board.variant]`, each key defaulting to the
+/// rules file's reading.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct Variant {
-    /// I-11, I-A4: whether a size change still allows the turn's transfer.
+    /// I-11, I-A4: whether a size change still allows the turn's transfer (false: the strict "whole turn"
+    /// reading).
     pub size_change_allows_transfer: bool,
     /// I-16, I-A7: whether a steal (the ball taken from an enemy stone) needs the passer or the receiver to
     /// be the stack that moved this turn.
@@ -194,13 +199,12 @@ fn transfers_at(p: &Position, ball: Cell, visited: &[Cell]) -> Vec<(Cell, Cell)>
     if ball == NO_BALL {
         return Vec::new();
     }
-    let passes = |c: Cell| p.at(c).is_some_and(|x| x.top.colour == me && x.top.is_passage_type());
     let receives = |c: Cell| match p.at(c) {
         Some(x) => x.top.colour == me && x.top.is_rest_type(),
-        None => p.goal_of(me.other()) == Some(c), // I-17: only the adversary's goal
+        None => p.target() == Some(c), // I-17: only the adversary's goal
     };
     let mut found = Vec::new();
-    for passer in around(p, ball).filter(|&c| passes(c)) {
+    for passer in around(p, ball).filter(|&c| p.passer(c)) {
         let receivers = around(p, passer).filter(|&r| p.distance(ball, r) == 2 && !visited.contains(&r));
         found.extend(receivers.filter(|&r| receives(r)).map(|r| (passer, r)));
     }
@@ -220,8 +224,7 @@ pub fn turns(p: &Position, v: Variant) -> Vec<Turn> {
     if !v.action_mandatory && all != [Action::Pass] {
         all.push(Action::Pass);
     }
-    let passer_near =
-        around(p, p.ball).any(|c| p.at(c).is_some_and(|x| x.top.colour == p.to_move && x.top.is_passage_type()));
+    let passer_near = around(p, p.ball).any(|c| p.passer(c));
     for action in all {
         out.push(Turn { action, ball_to: None });
         if matches!(action, Action::Resize { .. }) && !v.size_change_allows_transfer {
@@ -278,7 +281,7 @@ pub fn actions(p: &Position) -> Vec<Action> {
 fn chain_ends(p: &Position, moved: Option<Cell>, v: Variant) -> Vec<Cell> {
     let mut ends = Vec::new();
     let mut visited = vec![p.ball];
-    let stolen = p.at(p.ball).is_some_and(|x| x.top.colour != p.to_move);
+    let stolen = p.ball_on_enemy();
     let allowed = |(passer, to): (Cell, Cell)| {
         !(v.steal_requires_moved_piece && stolen) || moved.is_some_and(|m| m == passer || m == to)
     };
@@ -293,7 +296,7 @@ fn follow(p: &Position, to: Cell, visited: &mut Vec<Cell>, ends: &mut Vec<Cell>)
     if !ends.contains(&to) {
         ends.push(to);
     }
-    if p.goal_of(p.to_move.other()) != Some(to) {
+    if p.target() != Some(to) {
         visited.push(to);
         extend_chain(p, to, visited, ends);
         visited.pop();
@@ -349,7 +352,7 @@ impl Position {
 
     /// Whether `turn` takes the ball off an enemy stone (a steal, I-14).
     pub fn steals(&self, turn: Turn) -> bool {
-        turn.ball_to.is_some() && self.at(self.ball).is_some_and(|x| x.top.colour != self.to_move)
+        turn.ball_to.is_some() && self.ball_on_enemy()
     }
 
     /// `turn` in words, for a replay: `g2-g4`, `f3-f12 covers`, `g1 resizes to 4`, `pass`, then where the
