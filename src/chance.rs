@@ -156,9 +156,18 @@ impl Sampler {
     /// The sampler of trial `trial` of a run seeded with `seed` in chunks of `chunk_size`, ready to draw:
     /// how one game of a self-play run is replayed on its own.
     pub fn at_trial(seed: u64, chunk_size: u64, trial: u64) -> Sampler {
-        let mut s = Sampler::new(chunk_rng(seed, trial / chunk_size));
-        (0..=trial % chunk_size).for_each(|_| s.next_trial());
+        let mut s = Sampler::in_chunk(seed, trial / chunk_size, trial % chunk_size);
+        s.next_trial();
         s
+    }
+
+    /// The sampler of chunk `chunk` with its first `skip` trials passed over: the next [`Sampler::next_trial`]
+    /// starts trial `skip` of the chunk. Each trial takes one output of the chunk generator, so passing over
+    /// trials is advancing the generator, which PCG does in a number of steps logarithmic in `skip`.
+    pub fn in_chunk(seed: u64, chunk: u64, skip: u64) -> Sampler {
+        let mut rng = chunk_rng(seed, chunk);
+        rng.advance(u128::from(skip));
+        Sampler::new(rng)
     }
 }
 
@@ -237,7 +246,7 @@ fn splitmix_next(state: &mut u64) -> u64 {
 }
 
 /// The SplitMix64 finaliser: a bijective mix in which every input bit affects every output bit.
-fn splitmix64(x: u64) -> u64 {
+pub(crate) fn splitmix64(x: u64) -> u64 {
     let mut z = x;
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);

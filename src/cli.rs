@@ -174,11 +174,11 @@ pub struct ReachArgs {
 #[derive(Args, Debug)]
 pub struct Sampling {
     /// Number of trials (overrides run.trials): per point of a sweep, per value of a sensitivity run.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_parser = parse_trials)]
     pub trials: Option<u64>,
     /// Seed (overrides run.seed), shared by every point of a sweep. The same config and seed give the same
     /// results on any number of threads.
-    #[arg(long)]
+    #[arg(long, value_parser = parse_seed)]
     pub seed: Option<u64>,
     /// Worker threads [default: all cores]. Does not change the results.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
@@ -216,8 +216,11 @@ pub struct RunArgs {
     #[arg(long, value_parser = parse_precision, conflicts_with = "trials", allow_negative_numbers = true)]
     pub precision: Option<f64>,
     /// With --precision: the most trials to run [default: 1000000000].
-    #[arg(long, requires = "precision", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, requires = "precision", value_parser = parse_trials)]
     pub max_trials: Option<u64>,
+    /// With --per-trial: write trials.parquet even when its rows would exceed 64 GB before compression.
+    #[arg(long, requires = "per_trial")]
+    pub allow_large: bool,
     /// Run only shard K of N (K from 0 to N-1): a contiguous share of the chunks, written as a partial result
     /// for `merge`. Every shard takes the same config, seed and trial count.
     #[arg(long, value_name = "K/N", value_parser = parse_shard, allow_hyphen_values = true, conflicts_with_all = ["precision", "per_trial"])]
@@ -226,6 +229,41 @@ pub struct RunArgs {
     /// exactly the files an uninterrupted run writes.
     #[arg(long, value_name = "DIR", conflicts_with_all = ["config", "trials", "seed", "precision", "per_trial", "shard"])]
     pub resume: Option<PathBuf>,
+}
+
+/// The most bytes of trial rows (before compression) a `--per-trial` run writes without `--allow-large`.
+pub const PER_TRIAL_MOST: u64 = 64_000_000_000;
+
+/// The largest number a config can hold (TOML integers are 64-bit signed), so a seed or trial count given
+/// on the command line can always be written in the config a run records.
+const MOST: u64 = i64::MAX as u64;
+
+/// A seed: a whole number from 0 to 2^63 - 1.
+fn parse_seed(s: &str) -> Result<u64, String> {
+    whole(s, 0)
+}
+
+/// A trial count: a whole number from 1 to 2^63 - 1.
+fn parse_trials(s: &str) -> Result<u64, String> {
+    whole(s, 1)
+}
+
+fn whole(s: &str, least: u64) -> Result<u64, String> {
+    let allowed = format!("allowed: {least} to {MOST}");
+    match s.trim().parse::<u128>() {
+        Ok(n) if (u128::from(least)..=u128::from(MOST)).contains(&n) => Ok(n as u64),
+        Ok(n) if n < u128::from(least) => Err(format!("{n} is too small; {allowed}")),
+        Ok(_) => Err(format!("{} is too large; {allowed}", clip(s))),
+        Err(_) if s.trim().chars().all(|c| c.is_ascii_digit()) && !s.trim().is_empty() => {
+            Err(format!("{} is too large; {allowed}", clip(s)))
+        }
+        Err(_) => Err(format!("{:?} is not a whole number; {allowed}", clip(s))),
+    }
+}
+
+/// A value quoted in a message, cut to a readable length.
+fn clip(s: &str) -> String {
+    intercept_sim::config::clip(s, 40)
 }
 
 /// `K/N` with `K < N`, both whole numbers, N at least 1.
@@ -292,11 +330,16 @@ pub struct SensitivityArgs {
     pub out: Option<PathBuf>,
 }
 
-/// A decimal step: a finite number above 0.
+/// A decimal step: from 10^-9 (stepped values are rounded to 9 decimals, so a smaller step would be no
+/// step at all) to 10^9, with no more than 9 decimals.
 fn parse_step(s: &str) -> Result<f64, String> {
+    let allowed = "allowed: 0.000000001 to 1000000000, with at most 9 decimals, such as 0.05";
     match s.parse::<f64>() {
-        Ok(x) if x > 0.0 && x.is_finite() => Ok(x),
-        _ => Err(format!("{s:?} is not a usable step; allowed: a number above 0, such as 0.05")),
+        Ok(x) if (1e-9..=1e9).contains(&x) && ((x * 1e9).round() / 1e9 - x).abs() <= x * 1e-12 => Ok(x),
+        Ok(x) if (1e-9..=1e9).contains(&x) => {
+            Err(format!("{x} has more than 9 decimals, which a stepped value is rounded to; {allowed}"))
+        }
+        _ => Err(format!("{:?} is not a usable step; {allowed}", clip(s))),
     }
 }
 
@@ -308,7 +351,7 @@ pub struct ReplayArgs {
     #[arg(long, default_value_t = 0, value_name = "N")]
     pub game: u64,
     /// The run's seed, instead of the config's (as `run --seed`).
-    #[arg(long)]
+    #[arg(long, value_parser = parse_seed)]
     pub seed: Option<u64>,
     /// Print the moves only, without the board after each turn.
     #[arg(long)]

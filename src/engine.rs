@@ -3,8 +3,9 @@
 //! A [`Plan`] cuts a run's trials into fixed-size chunks. Chunk `i` runs on its own [`Sampler`] seeded from
 //! `(seed, i)` only ([`chunk_rng`]), so what a chunk draws never depends on which thread runs it. Chunks run in
 //! parallel in windows and their results are consumed strictly in chunk order: [`run`] merges [`Tally`]s,
-//! [`run_rows`] also hands each chunk's per-trial [`TrialRows`] to a writer as its window completes, with a
-//! window of a few chunks per thread, so memory stays bounded whatever the trial count.
+//! [`run_rows`] also hands per-trial [`TrialRows`] to a writer as its window completes. Rows are made a
+//! [`Slice`] of at most [`SLICE_TRIALS`] trials at a time (a slice starts its chunk's generator part-way,
+//! [`Sampler::in_chunk`]), so what is in memory depends neither on the trial count nor on the chunk size.
 //!
 //! A [`Span`] says which chunks to run (all of them, a shard's share, or the rest of an interrupted run), the
 //! counts of the chunks before it, and when to stop early: a stopping rule ([`Enough`]) or an interrupt
@@ -25,8 +26,14 @@ use crate::models::Model;
 /// How many chunks of counts run in parallel before their results are consumed in order.
 pub const WINDOW: u64 = 64;
 
-/// How many chunks of per-trial rows (or of a run with a stopping rule) each thread runs per window.
+/// How many chunks of a run with a stopping rule each thread runs per window.
 pub const ROWS_WINDOW_PER_THREAD: u64 = 2;
+
+/// The most trials whose per-trial rows are made at once: a chunk's rows are made in slices of this many.
+pub const SLICE_TRIALS: u64 = 1 << 13;
+
+/// How many slices of per-trial rows each thread runs per window.
+pub const SLICES_PER_THREAD: u64 = 8;
 
 /// The trials of a run, cut into chunks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,6 +63,27 @@ impl Plan {
     pub fn chunk_len(&self, i: u64) -> u64 {
         self.chunk_size.min(self.trials - self.first_trial(i))
     }
+
+    /// The chunks of `chunks` cut into slices of at most [`SLICE_TRIALS`] trials, in order.
+    pub fn slices(&self, chunks: Range<u64>) -> impl Iterator<Item = Slice> + '_ {
+        chunks.flat_map(move |chunk| {
+            let len = self.chunk_len(chunk);
+            (0..len.div_ceil(SLICE_TRIALS)).map(move |k| {
+                let skip = k * SLICE_TRIALS;
+                Slice { chunk, skip, len: SLICE_TRIALS.min(len - skip), last: skip + SLICE_TRIALS >= len }
+            })
+        })
+    }
+}
+
+/// A run of consecutive trials within one chunk: trials `skip..skip + len` of chunk `chunk`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Slice {
+    pub chunk: u64,
+    pub skip: u64,
+    pub len: u64,
+    /// Whether it ends its chunk.
+    pub last: bool,
 }
 
 /// A stopping rule: asked about the running total after each chunk is merged, in chunk order, so a run
@@ -146,9 +174,14 @@ fn take(total: &mut Ran, i: u64, tally: Option<&Tally>, span: &Span) -> ControlF
     stop_if(span.enough, &total.tally)
 }
 
-/// A few chunks per thread: the window of runs that stop early and of per-trial rows.
+/// A few chunks per thread: the window of runs that stop early.
 pub(crate) fn small_window() -> u64 {
     ROWS_WINDOW_PER_THREAD * rayon::current_num_threads() as u64
+}
+
+/// A few slices per thread: the window of per-trial rows.
+pub(crate) fn rows_window() -> u64 {
+    SLICES_PER_THREAD * rayon::current_num_threads() as u64
 }
 
 fn stop_if(enough: Option<Enough>, total: &Tally) -> ControlFlow<()> {
@@ -193,7 +226,9 @@ pub struct TrialRows {
     pub columns: Vec<Vec<u32>>,
 }
 
-/// Runs the span's chunks like [`run_span`], handing each chunk's rows to `write` in chunk order.
+/// Runs the span's chunks like [`run_span`], handing their rows to `write` in trial order, a slice at a
+/// time. An interrupt stops at a chunk boundary: the slices of a chunk already begun all run, so the rows
+/// written are exactly the trials of the chunks the counts cover.
 pub fn run_rows<M: Model, E: Send>(
     model: &M,
     plan: &Plan,
@@ -202,43 +237,53 @@ pub fn run_rows<M: Model, E: Send>(
     mut write: impl FnMut(&TrialRows) -> Result<(), E>,
 ) -> Result<Ran, E> {
     let mut total = span.start();
-    let work = |i| {
-        if span.interrupted() {
+    let mut chunk = Tally::new(model.metrics());
+    let work = |s: Slice| {
+        if s.skip == 0 && span.interrupted() {
             return None;
         }
-        let out = run_chunk_rows(model, plan, i);
+        let out = run_slice_rows(model, plan, s);
         progress(out.0.trials);
         Some(out)
     };
-    in_windows(span.chunks.clone(), small_window(), work, |i, out: Option<(Tally, TrialRows)>| {
-        if let Some((_, rows)) = &out {
-            write(rows)?;
+    in_windows(plan.slices(span.chunks.clone()), rows_window(), work, |s, out: Option<(Tally, TrialRows)>| {
+        let Some((tally, rows)) = out else { return Ok(take(&mut total, s.chunk, None, &span)) };
+        write(&rows)?;
+        chunk.merge(&tally);
+        if !s.last {
+            return Ok(ControlFlow::Continue(()));
         }
-        Ok(take(&mut total, i, out.as_ref().map(|(t, _)| t), &span))
+        let done = std::mem::replace(&mut chunk, Tally::new(model.metrics()));
+        Ok(take(&mut total, s.chunk, Some(&done), &span))
     })?;
     Ok(total)
 }
 
 /// One chunk's counts and rows: the same draws as [`run_chunk`], so the counts agree.
 pub fn run_chunk_rows<M: Model>(model: &M, plan: &Plan, i: u64) -> (Tally, TrialRows) {
+    run_slice_rows(model, plan, Slice { chunk: i, skip: 0, len: plan.chunk_len(i), last: true })
+}
+
+/// One slice's counts and rows: the trials of its chunk it covers, on the same streams as the whole chunk.
+pub fn run_slice_rows<M: Model>(model: &M, plan: &Plan, s: Slice) -> (Tally, TrialRows) {
     let metrics = model.metrics();
     let owners = metrics.slot_owners();
-    let n = plan.chunk_len(i);
-    let mut sampler = Sampler::new(chunk_rng(plan.seed, i));
+    let mut sampler = Sampler::in_chunk(plan.seed, s.chunk, s.skip);
     let mut rec = RowRecorder {
         owners: &owners,
         tally: Tally::new(metrics),
-        columns: vec![Vec::with_capacity(n as usize); metrics.defs().len()],
+        // Built one by one: `vec![v; n]` clones `v`, and a clone of an empty vector has no capacity.
+        columns: (0..metrics.defs().len()).map(|_| Vec::with_capacity(s.len as usize)).collect(),
     };
-    for _ in 0..n {
+    for _ in 0..s.len {
         rec.columns.iter_mut().for_each(|c| c.push(0));
         sampler.next_trial();
         model.trial(&mut sampler, &mut rec);
     }
-    rec.tally.trials = n;
-    metrics.complete(&mut rec.tally.counts, n);
+    rec.tally.trials = s.len;
+    metrics.complete(&mut rec.tally.counts, s.len);
     metrics.complete_rows(&mut rec.columns);
-    (rec.tally, TrialRows { first_trial: plan.first_trial(i), columns: rec.columns })
+    (rec.tally, TrialRows { first_trial: plan.first_trial(s.chunk) + s.skip, columns: rec.columns })
 }
 
 /// Counts like a [`Tally`] and also keeps each trial's value of every metric.
@@ -256,24 +301,26 @@ impl Recorder for RowRecorder<'_> {
     }
 }
 
-/// Runs `work` on every chunk of `chunks`, `window` chunks at a time in parallel, and `consume`s the results
-/// in chunk order. Stops at the first error from `consume`, or when it breaks (results after it are dropped).
-pub(crate) fn in_windows<T: Send, E>(
-    chunks: Range<u64>,
+/// Runs `work` on every item of `items` (chunks, or slices), `window` items at a time in parallel, and
+/// `consume`s the results in order. Stops at the first error from `consume`, or when it breaks (results
+/// after it are dropped).
+pub(crate) fn in_windows<I: Copy + Send + Sync, T: Send, E>(
+    items: impl IntoIterator<Item = I>,
     window: u64,
-    work: impl Fn(u64) -> T + Sync,
-    mut consume: impl FnMut(u64, T) -> Result<ControlFlow<()>, E>,
+    work: impl Fn(I) -> T + Sync,
+    mut consume: impl FnMut(I, T) -> Result<ControlFlow<()>, E>,
 ) -> Result<(), E> {
-    let mut start = chunks.start;
-    while start < chunks.end {
-        let end = (start + window).min(chunks.end);
-        let results: Vec<T> = (start..end).into_par_iter().map(&work).collect();
-        for (i, r) in (start..end).zip(results) {
+    let mut items = items.into_iter();
+    loop {
+        let batch: Vec<I> = items.by_ref().take(window as usize).collect();
+        if batch.is_empty() {
+            return Ok(());
+        }
+        let results: Vec<T> = batch.par_iter().map(|&i| work(i)).collect();
+        for (i, r) in batch.into_iter().zip(results) {
             if consume(i, r)?.is_break() {
                 return Ok(());
             }
         }
-        start = end;
     }
-    Ok(())
 }

@@ -5,8 +5,15 @@
 //! of the trial visits one leaf. The path then advances like an odometer (depth first: the deepest node that
 //! still has an untried outcome moves on, the nodes below it are forgotten) and the trial runs again, until
 //! every leaf has been visited. A leaf's probability is the product of the picks along its path; an
-//! [`ExactTally`] adds it to every slot the trial reported. A leaf budget turns a tree that is too large into
-//! [`TooLarge`] rather than a hang.
+//! [`ExactTally`] adds it to every slot the trial reported.
+//!
+//! A tree that is too large is [`TooLarge`] within about a second, never a hang. The walk replays a leaf's
+//! whole path, so its cost is the number of picks over all leaves, not the leaves alone: it stops at
+//! `max_leaves` leaves or at [`PICKS_PER_LEAF`] times that many picks (at least [`LEAST_PICKS`]),
+//! whichever comes first. Before it starts, a few random descents estimate both (Knuth's estimator: the
+//! product of the branching along a path uniformly chosen at each node has the tree's leaf count as its
+//! mean), and a tree whose estimates are a hundred times over the budget in most descents is refused at
+//! once, so a scenario with thousands of units is not walked up to the limit first.
 
 use crate::chance::{Chance, Dist};
 use crate::metrics::{Metrics, SlotLog};
@@ -20,7 +27,22 @@ pub struct ExactTally {
     pub leaves: u64,
 }
 
-/// The tree has more leaves than the budget allows, or is one no budget would cover ([`Model::EXACT`]).
+/// The picks a walk may make per leaf of its budget: replaying paths this long costs about as much as the
+/// leaves themselves.
+pub const PICKS_PER_LEAF: u64 = 16;
+
+/// The fewest picks a walk may make, whatever the leaf budget: a small budget still lets a small but deep
+/// tree be walked, in well under a second.
+pub const LEAST_PICKS: u64 = 1 << 24;
+
+/// How many random descents estimate a tree's size before it is walked.
+const DESCENTS: u32 = 32;
+
+/// How far over the budget a descent's estimate must be to count against the tree.
+const OVER: f64 = 100.0;
+
+/// The tree has more leaves than the budget allows, paths too long to replay within it, or is one no
+/// budget would cover ([`Model::EXACT`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{}", too_large(*.limit, *.unbounded))]
 pub struct TooLarge {
@@ -35,7 +57,8 @@ fn too_large(limit: u64, unbounded: bool) -> String {
                  by sampling (`run`)"
             .to_owned(),
         false => format!(
-            "the chance tree has more than {limit} leaves; solve it by sampling (`run`) or raise run.max_exact_leaves"
+            "the chance tree has more than {limit} leaves, or paths too long to replay {limit} of them; solve it \
+             by sampling (`run`) or raise run.max_exact_leaves"
         ),
     }
 }
@@ -77,27 +100,69 @@ fn next_live(dist: &Dist, from: u32) -> Option<u32> {
     (from as usize..dist.len()).find(|&i| dist.weight(i) > 0).map(|i| i as u32)
 }
 
-/// The exact probability of every slot of `model`'s metrics, visiting at most `max_leaves` leaves.
+/// The exact probability of every slot of `model`'s metrics, visiting at most `max_leaves` leaves and
+/// [`PICKS_PER_LEAF`] times as many picks (at least [`LEAST_PICKS`]).
 pub fn enumerate<M: Model>(model: &M, max_leaves: u64) -> Result<ExactTally, TooLarge> {
-    if !M::EXACT {
-        return Err(TooLarge { limit: max_leaves, unbounded: true });
+    let too_large = TooLarge { limit: max_leaves, unbounded: !M::EXACT };
+    let max_picks = max_leaves.saturating_mul(PICKS_PER_LEAF).max(LEAST_PICKS);
+    if !M::EXACT || far_too_large(model, max_leaves, max_picks) {
+        return Err(too_large);
     }
     let mut tally = ExactTally { probs: vec![0.0; model.metrics().slots()], leaves: 0 };
     let mut path = Vec::new();
     let mut slots = Vec::new();
+    let mut picks = 0u64;
     loop {
-        if tally.leaves == max_leaves {
-            return Err(TooLarge { limit: max_leaves, unbounded: false });
+        if tally.leaves == max_leaves || picks > max_picks {
+            return Err(too_large);
         }
         let prob = run_leaf(model, &mut path, &mut slots);
         slots.drain(..).for_each(|s| tally.probs[s] += prob);
         tally.leaves += 1;
+        picks += path.len() as u64;
         if !advance(&mut path) {
             model.metrics().complete(&mut tally.probs, 1.0);
             // Completion subtracts floats: keep "1 - (sum of the rest)" from showing as -0.000000.
             tally.probs.iter_mut().for_each(|p| *p = p.clamp(0.0, 1.0));
             return Ok(tally);
         }
+    }
+}
+
+/// Whether most of [`DESCENTS`] random descents put the tree's leaves or picks [`OVER`] times over budget.
+///
+/// A descent's leaf estimate exceeds `x` with probability at most (leaves / x), and its pick estimate
+/// likewise, so a tree within budget has each descent over by a factor of 100 with probability at most
+/// 2%, and most of 32 descents over with a probability below 10^-18. The descents are seeded, so the
+/// answer is the same every time.
+fn far_too_large<M: Model>(model: &M, max_leaves: u64, max_picks: u64) -> bool {
+    let mut descent = Descent { state: 0x5EED, width: 1.0, picks: 0 };
+    let over = (0..DESCENTS).filter(|_| {
+        descent.width = 1.0;
+        descent.picks = 0;
+        model.trial(&mut descent, &mut crate::metrics::Ignore);
+        let (leaves, picks) = (descent.width, descent.width * (descent.picks as f64 + 1.0));
+        leaves >= OVER * max_leaves as f64 || picks >= OVER * max_picks as f64
+    });
+    over.count() as u32 > DESCENTS / 2
+}
+
+/// A chance source that picks uniformly among the live outcomes of each node and multiplies their numbers.
+struct Descent {
+    state: u64,
+    /// The product of the live outcomes of the nodes picked so far.
+    width: f64,
+    picks: u64,
+}
+
+impl Chance for Descent {
+    fn pick(&mut self, dist: &Dist) -> usize {
+        let live: Vec<usize> = (0..dist.len()).filter(|&i| dist.weight(i) > 0).collect();
+        self.width *= live.len() as f64;
+        self.picks += 1;
+        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let r = crate::chance::splitmix64(self.state);
+        live[((u128::from(r) * live.len() as u128) >> 64) as usize]
     }
 }
 

@@ -1,6 +1,7 @@
 //! Ctrl-C and SIGTERM during a run: the first asks the engine to stop at the next chunk boundary, so the
-//! chunks already finished are written out as a partial result; a second quits at once. Every output file
-//! is written under a temporary name and renamed, so even quitting at once leaves no truncated file.
+//! chunks already finished are written out as a partial result; a second quits at once. Outputs are written
+//! to a staging folder and put in place only when whole ([`intercept_sim::folder`]), and quitting at once
+//! removes the staging folder first, so it leaves neither a truncated file nor a temporary one.
 
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -16,13 +17,24 @@ static STOP: AtomicBool = AtomicBool::new(false);
 pub fn install() -> &'static AtomicBool {
     let handler = || {
         if STOP.swap(true, Ordering::Relaxed) {
-            std::process::exit(130);
+            quit();
         }
         eprintln!("\nstopping: finishing the chunks in progress and writing a partial result (again to quit now)");
     };
     // Failing to install the handler only loses the graceful stop: the run itself is unaffected.
     let _ = ctrlc::set_handler(handler);
     &STOP
+}
+
+/// Installs a handler that quits at once, leaving nothing behind: for commands with no partial result.
+pub fn install_abort() {
+    let _ = ctrlc::set_handler(quit);
+}
+
+/// Removes what this process was staging (after a commit in progress, if any) and exits with status 130.
+fn quit() {
+    intercept_sim::folder::abandon();
+    std::process::exit(130);
 }
 
 /// The failure an interrupted run ends with (exit status 130), saying how to go on.

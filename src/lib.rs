@@ -3,8 +3,9 @@
 //! A config ([`config`]) resolves into a [`config::Scenario`] holding one rule set ([`models`]). Rules meet
 //! chance only through [`chance::Chance`], so the same trial code runs under the seeded, chunked, parallel
 //! [`engine`] and under the exact enumerator ([`exact`]). Counts become estimates with intervals ([`stats`],
-//! [`summary`]), written as Parquet and JSON ([`export`]), charts ([`plot`]) and a self-contained HTML page ([`report`]).
-//! [`runner`] strings these together for the command line.
+//! [`summary`]), written as Parquet and JSON ([`export`]), charts ([`plot`]) and a self-contained HTML page
+//! ([`report`]) into an output [`folder`] that takes a whole run or none. [`runner`] strings these together for
+//! the command line.
 
 pub mod chance;
 pub mod config;
@@ -13,6 +14,7 @@ pub mod engine;
 pub mod exact;
 pub mod export;
 pub mod final_location;
+pub mod folder;
 pub mod memo;
 pub mod metrics;
 pub mod models;

@@ -9,7 +9,7 @@ mod progress;
 mod show;
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Parser;
@@ -18,6 +18,7 @@ use cli::{
     SensitivityArgs, StepRaceArgs, SweepArgs,
 };
 use intercept_sim::config::{self, ConfigError, Overrides, Scenario, set};
+use intercept_sim::folder::{Folder, FolderError};
 use intercept_sim::metrics::MetricKind;
 use intercept_sim::models::ModelSpec;
 use intercept_sim::models::board_game::replay::Replay;
@@ -69,23 +70,30 @@ fn main() -> ExitCode {
 }
 
 fn run(args: RunArgs) -> Result<(), Failure> {
-    let (scenario, mut opts) = match &args.resume {
-        Some(dir) => resumed(dir)?,
-        None => fresh(&args)?,
+    let new = args.resume.is_none().then(|| fresh(&args)).transpose()?;
+    let (dir, flag) = match (&args.resume, &new) {
+        (Some(from), _) => out_or(args.out.clone(), (from.clone(), "--resume")),
+        (None, Some((scenario, _))) => out_or(args.out.clone(), (Path::new("reports").join(&scenario.run.name), "")),
+        (None, None) => unreachable!("a fresh run was resolved above"),
     };
-    let default_dir = || Path::new("reports").join(&scenario.run.name);
-    let dir = args.out.clone().or(args.resume.clone()).unwrap_or_else(default_dir);
-    create_dir(&dir)?;
+    // The folder is locked before an interrupted run is read from it, so no other run changes it meanwhile.
+    let folder = open(&dir, flag)?;
+    let (scenario, mut opts) = match (new, &args.resume) {
+        (Some(new), _) => new,
+        (None, Some(from)) => resumed(from)?,
+        (None, None) => unreachable!("clap asks for a config or --resume"),
+    };
     opts.threads = args.sampling.threads();
-    opts.per_trial = args.per_trial.then(|| dir.clone());
+    opts.per_trial = args.per_trial.then(|| folder.staging().to_owned());
     opts.interrupt = Some(interrupt::install());
     let bar = progress::Progress::new(scenario.run.trials - opts.resume.as_ref().map_or(0, |r| r.before.trials));
     let record = runner::sample(&scenario, &opts, &|n| bar.advance(n)).map_err(failed)?;
     bar.finish();
-    let written = runner::export(&record, &dir).map_err(failed)?;
+    runner::export(&record, folder.staging()).map_err(failed)?;
+    let written = folder.commit().map_err(folder_failure)?;
     emit(match args.json {
         true => show::summary_json(&record),
-        false => show::run_table(&record, &dir, written.len() + usize::from(args.per_trial)),
+        false => show::run_table(&record, &dir, written.len()),
     })?;
     match record.unfinished() {
         true => Err(interrupt::stopped(&record, &dir)),
@@ -98,8 +106,43 @@ fn fresh(args: &RunArgs) -> Result<(Scenario, SampleOptions), Failure> {
     let most = args.precision.map(|_| args.max_trials.unwrap_or(1_000_000_000));
     let overrides = Overrides { trials: args.sampling.trials.or(most), ..args.sampling.overrides() };
     let scenario = config::load(args.config.as_deref().expect("clap requires a config without --resume"), overrides)?;
-    let wanted = args.shard.map(|(k, n)| runner::shard_chunks(&runner::plan(&scenario), k, n));
+    let wanted = args.shard.map(|(k, n)| shard(&scenario, k, n)).transpose()?;
+    if args.per_trial {
+        per_trial_size(&scenario, args.allow_large)?;
+    }
     Ok((scenario, SampleOptions { precision: args.precision, wanted, ..SampleOptions::default() }))
+}
+
+/// The chunks of shard `k` of `n`, refusing more shards than the run has chunks (a shard with none).
+fn shard(scenario: &Scenario, k: u64, n: u64) -> Result<std::ops::Range<u64>, Failure> {
+    let plan = runner::plan(scenario);
+    if n > plan.chunks() {
+        let (trials, size, chunks) = (plan.trials, plan.chunk_size, plan.chunks());
+        let message = format!(
+            "--shard {k}/{n}: the run has {chunks} chunks ({trials} trials of {size} a chunk), so at most {chunks} \
+             shards; use --shard K/N with N up to {chunks}, or set a smaller run.chunk_size"
+        );
+        return Err(Failure { code: 2, message });
+    }
+    Ok(runner::shard_chunks(&plan, k, n))
+}
+
+/// Refuses a `--per-trial` run whose `trials.parquet` would be larger than is sane, unless `--allow-large`
+/// says so.
+fn per_trial_size(scenario: &Scenario, allow_large: bool) -> Result<(), Failure> {
+    let row = intercept_sim::export::row_bytes(scenario.model.metrics());
+    let bytes = u128::from(scenario.run.trials) * u128::from(row);
+    if allow_large || bytes <= u128::from(cli::PER_TRIAL_MOST) {
+        return Ok(());
+    }
+    let message = format!(
+        "--per-trial: {} trials make up to {} of trial rows before compression ({row} bytes a trial), more than \
+         the {} allowed without --allow-large; add --allow-large to write it anyway, or ask for fewer trials",
+        scenario.run.trials,
+        show::bytes(bytes),
+        show::bytes(u128::from(cli::PER_TRIAL_MOST))
+    );
+    Err(Failure { code: 2, message })
 }
 
 /// The interrupted run in `dir`, set to go on where it stopped.
@@ -116,8 +159,9 @@ fn resumed(dir: &Path) -> Result<(Scenario, SampleOptions), Failure> {
 
 fn merge(args: MergeArgs) -> Result<(), Failure> {
     let record = partial::merge(&args.dirs).map_err(partial_failure)?;
-    create_dir(&args.out)?;
-    let written = runner::export(&record, &args.out).map_err(failed)?;
+    let folder = open(&args.out, "--out")?;
+    runner::export(&record, folder.staging()).map_err(failed)?;
+    let written = folder.commit().map_err(folder_failure)?;
     emit(show::run_table(&record, &args.out, written.len()))
 }
 
@@ -129,14 +173,18 @@ fn partial_failure(e: PartialError) -> Failure {
 fn sweep(args: SweepArgs) -> Result<(), Failure> {
     let scenario = config::load(&args.config, args.sampling.overrides())?;
     let axes: Vec<Axis> = args.sets.into_iter().map(|(key, values)| Axis { key, values }).collect();
+    intercept_sim::sweep::check(&axes).map_err(|message| Failure { code: 2, message })?;
     let points = intercept_sim::sweep::resolve(&scenario, &axes)?;
-    let dir = args.out.unwrap_or_else(|| Path::new("reports").join(format!("{}-sweep", scenario.run.name)));
-    create_dir(&dir)?;
+    let (dir, flag) = out_or(args.out, (Path::new("reports").join(format!("{}-sweep", scenario.run.name)), ""));
+    let folder = open(&dir, flag)?;
+    interrupt::install_abort();
     let opts = SampleOptions { threads: args.sampling.threads(), ..SampleOptions::default() };
     let points = intercept_sim::sweep::run(points, &opts).map_err(failed)?;
-    let mut written = SweepParquet { axes: &axes, points: &points }.write(&dir).map_err(failed)?;
-    written.extend(SweepCharts { points: &points }.write(&dir).map_err(failed)?);
-    written.extend(SweepReport { scenario: &scenario, axes: &axes, points: &points }.write(&dir).map_err(failed)?);
+    let staging = folder.staging();
+    SweepParquet { axes: &axes, points: &points }.write(staging).map_err(failed)?;
+    SweepCharts { points: &points }.write(staging).map_err(failed)?;
+    SweepReport { scenario: &scenario, axes: &axes, points: &points }.write(staging).map_err(failed)?;
+    let written = folder.commit().map_err(folder_failure)?;
     emit(show::sweep_table(&points, &dir, written.len()))
 }
 
@@ -153,18 +201,22 @@ fn sensitivity(args: SensitivityArgs) -> Result<(), Failure> {
         );
         return Err(Failure { code: 2, message });
     }
-    let dir = args.out.unwrap_or_else(|| Path::new("reports").join(format!("{}-sensitivity", scenario.run.name)));
-    create_dir(&dir)?;
+    let default = Path::new("reports").join(format!("{}-sensitivity", scenario.run.name));
+    let (dir, flag) = out_or(args.out, (default, ""));
+    let folder = open(&dir, flag)?;
+    interrupt::install_abort();
     let solved = sensitivity::solve(&scenario, steps);
     let bar = progress::Progress::new(solved.trials_to_sample());
     let s = runner::pool(args.sampling.threads()).install(|| solved.sample(&|n| bar.advance(n)));
     bar.finish();
     let probabilities = (0..s.metrics.len()).filter(|&m| s.metrics[m].kind == MetricKind::Probability);
-    let mut written = SensitivityParquet(&s).write(&dir).map_err(failed)?;
+    let staging = folder.staging();
+    SensitivityParquet(&s).write(staging).map_err(failed)?;
     let charted: Vec<usize> = probabilities.collect();
-    written.extend(TornadoCharts { sensitivity: &s, metrics: &charted }.write(&dir).map_err(failed)?);
+    TornadoCharts { sensitivity: &s, metrics: &charted }.write(staging).map_err(failed)?;
     let report = SensitivityReport { scenario: &scenario, scope: &scope, sensitivity: &s };
-    written.extend(report.write(&dir).map_err(failed)?);
+    report.write(staging).map_err(failed)?;
+    let written = folder.commit().map_err(folder_failure)?;
     let table = |m: &String| show::sensitivity_table(&scenario.run.name, &s, s.metric(m).expect("checked"));
     emit(shown.iter().map(table).collect::<Vec<_>>().join("\n") + &show::sensitivity_footer(&s, &dir, written.len()))
 }
@@ -282,9 +334,25 @@ fn emit(text: String) -> Result<(), Failure> {
     }
 }
 
-fn create_dir(dir: &Path) -> Result<(), Failure> {
-    std::fs::create_dir_all(dir)
-        .map_err(|e| Failure { code: 1, message: format!("{}: cannot create the output folder: {e}", dir.display()) })
+/// The folder `--out` gives, or else `default`, each with the flag that named it (none for a default folder).
+fn out_or(out: Option<PathBuf>, default: (PathBuf, &'static str)) -> (PathBuf, &'static str) {
+    out.map_or(default, |dir| (dir, "--out"))
+}
+
+/// The output folder, locked and checked writable before any work: a folder another run holds, or one that
+/// cannot be written, is bad input, named by the `flag` that gave it (none for the default folder).
+fn open(dir: &Path, flag: &str) -> Result<Folder, Failure> {
+    Folder::open(dir).map_err(|e| {
+        let mut failure = folder_failure(e);
+        if !flag.is_empty() {
+            failure.message = format!("{flag} {}", failure.message);
+        }
+        failure
+    })
+}
+
+fn folder_failure(e: FolderError) -> Failure {
+    Failure { code: if e.before_work() { 2 } else { 1 }, message: e.to_string() }
 }
 
 fn failed(e: impl std::fmt::Display) -> Failure {

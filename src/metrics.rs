@@ -169,6 +169,45 @@ impl Metrics {
         }
     }
 
+    /// Checks counts read back from a file against these metrics and `trials`: one count per slot, no
+    /// probability counted in more trials than there were, each distribution's counts adding up to the
+    /// trials, and the filled-in counts ([`Metrics::complete`]) what they must be. Says what is wrong.
+    pub fn check_counts(&self, counts: &[u64], trials: u64) -> Result<(), String> {
+        if counts.len() != self.slots {
+            return Err(format!("it holds {} counts where the run's metrics have {}", counts.len(), self.slots));
+        }
+        for def in &self.defs {
+            let mine = &counts[def.slot..def.slot + def.width()];
+            let name = &def.name;
+            match def.kind {
+                MetricKind::Probability if mine[0] > trials => {
+                    return Err(format!("{name} is counted in {} trials of {trials}", mine[0]));
+                }
+                MetricKind::Distribution { .. } if checked_sum(mine) != Some(trials) => {
+                    return Err(format!("the counts of {name} do not add up to its {trials} trials"));
+                }
+                _ => {}
+            }
+            let due = def.completion.map(|c| self.completion_count(counts, trials, c));
+            if let Some(due) = due.filter(|&d| d != Some(mine[0])) {
+                let due = due.map_or("more than fit in 64 bits".to_owned(), |d| d.to_string());
+                return Err(format!("{name} is counted in {} trials where the other counts give {due}", mine[0]));
+            }
+        }
+        Ok(())
+    }
+
+    /// What a [`Completion`] gives, from consistent `counts`; `None` on overflow.
+    fn completion_count(&self, counts: &[u64], trials: u64, completion: Completion) -> Option<u64> {
+        match completion {
+            Completion::Fixed(happens) => Some(if happens { trials } else { 0 }),
+            Completion::AtLeast { source, at_least } => {
+                let src = &self.defs[source];
+                checked_sum(&counts[src.slot + at_least as usize..src.slot + src.width()])
+            }
+        }
+    }
+
     /// For every slot, the index of its metric and the value it counts (0 or 1 for probability metrics).
     pub fn slot_owners(&self) -> Vec<(usize, u32)> {
         let mut owners = Vec::with_capacity(self.slots);
@@ -225,6 +264,16 @@ impl Tally {
         Tally { trials: 0, counts: vec![0; metrics.slots()] }
     }
 
+    /// Adds `other`'s counts into this one, or says it would overflow (for counts read back from files; the
+    /// engine's own counts are bounded by the trials, which fit).
+    pub fn checked_merge(&mut self, other: &Tally) -> Option<()> {
+        self.trials = self.trials.checked_add(other.trials)?;
+        for (a, b) in self.counts.iter_mut().zip(&other.counts) {
+            *a = a.checked_add(*b)?;
+        }
+        Some(())
+    }
+
     /// Adds `other`'s counts into this one.
     pub fn merge(&mut self, other: &Tally) {
         self.trials += other.trials;
@@ -239,6 +288,18 @@ impl Recorder for Tally {
     fn slot(&mut self, slot: usize) {
         self.counts[slot] += 1;
     }
+}
+
+/// The sum of `counts`, or `None` if it overflows.
+fn checked_sum(counts: &[u64]) -> Option<u64> {
+    counts.iter().try_fold(0u64, |sum, &c| sum.checked_add(c))
+}
+
+/// Counts nothing: for running a trial only for the picks it makes.
+pub struct Ignore;
+
+impl Recorder for Ignore {
+    fn slot(&mut self, _: usize) {}
 }
 
 /// Lists the slots a trial reports, in order: one leaf of the exact tree, or one path of a memo.
@@ -282,5 +343,24 @@ mod tests {
         m.complete_rows(&mut rows);
         assert_eq!(rows[1], vec![0, 1, 1]);
         assert_eq!(rows[2], vec![1, 1, 1]);
+    }
+
+    #[test]
+    fn counts_read_back_are_checked_against_the_metrics() {
+        let mut m = Metrics::default();
+        let d = m.distribution("d", 2);
+        m.at_least("any", d, 1);
+        m.fixed("always", true);
+        m.probability("p");
+        assert_eq!(m.check_counts(&[5, 3, 2, 5, 10, 4], 10), Ok(()));
+        let refused = |counts: &[u64], trials| m.check_counts(counts, trials).unwrap_err();
+        assert!(refused(&[5, 3, 2, 5, 10], 10).contains("holds 5 counts where the run's metrics have 6"));
+        assert!(refused(&[5, 3, 2, 5, 10, 11], 10).contains("p is counted in 11 trials of 10"));
+        assert!(refused(&[5, 3, 3, 6, 10, 4], 10).contains("the counts of d do not add up"));
+        assert!(refused(&[u64::MAX, 3, 2, 5, 10, 4], 10).contains("the counts of d do not add up"));
+        assert!(refused(&[5, 3, 2, 4, 10, 4], 10).contains("any is counted in 4 trials"));
+        assert!(refused(&[5, 3, 2, 5, 9, 4], 10).contains("always is counted in 9 trials"));
+        let mut t = Tally { trials: 1, counts: vec![u64::MAX] };
+        assert_eq!(t.checked_merge(&Tally { trials: 1, counts: vec![1] }), None);
     }
 }

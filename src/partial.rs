@@ -7,14 +7,21 @@
 //! and [`merge`] checks that a set of shards tiles the chunks of one run exactly and adds their counts.
 //! Counts are integers merged in chunk order, so a resumed or merged run writes the same bytes as a run made
 //! in one go. [`PartialError`] says, in one line, why a folder cannot be resumed or merged.
+//!
+//! Nothing read back is believed unchecked: a manifest must carry the digest of its own contents (so an
+//! edit is caught), and its counts must fit its config ([`Stored::scenario`]): one count per slot, no
+//! probability counted in more trials than ran, distributions adding up to the trials, and the trials
+//! those of the chunks it says it covers. Sums of shards are checked for overflow.
 
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+use crate::config::clip;
 use crate::config::{self, ConfigError, Overrides, RawConfig, Scenario};
 use crate::engine::Plan;
-use crate::export::{ChunkRange, RunRecord};
+use crate::export::{ChunkRange, RunRecord, Sealed};
 use crate::metrics::Tally;
 use crate::runner::{self, Resume, RunFacts};
 
@@ -45,33 +52,97 @@ pub struct Stored {
     pub chunks: ChunkRange,
     pub wanted: ChunkRange,
     pub precision: Option<f64>,
+    pub exact_leaves: Option<u64>,
     pub counts: Vec<u64>,
+    /// Missing in a manifest of an earlier version, which is refused by its version first.
+    #[serde(default)]
+    pub digest: String,
     /// The folder it was read from.
     #[serde(skip)]
     pub dir: PathBuf,
 }
 
 impl Stored {
-    /// Reads `dir/manifest.json`, refusing one written by another version (its numbers would differ).
+    /// Reads `dir/manifest.json`, refusing one written by another version (its numbers would differ) or
+    /// edited since (its digest would not match).
     pub fn read(dir: &Path) -> Result<Stored, PartialError> {
         let path = dir.join("manifest.json");
-        let text =
-            std::fs::read_to_string(&path).map_err(|source| PartialError::Read { path: path.clone(), source })?;
-        let mut stored: Stored = serde_json::from_str(&text)
-            .map_err(|e| PartialError::Format { path: path.clone(), message: e.to_string() })?;
+        let text = read_capped(&path)?;
+        Stored::parse(&text, dir)
+    }
+
+    /// A manifest's text, read back from the run folder `dir`.
+    pub fn parse(text: &str, dir: &Path) -> Result<Stored, PartialError> {
+        let path = dir.join("manifest.json");
+        let mut stored: Stored = serde_json::from_str(text)
+            .map_err(|e| PartialError::Format { path: path.clone(), message: clip(&e.to_string(), 200) })?;
         stored.dir = dir.to_owned();
         let version = env!("CARGO_PKG_VERSION");
         if stored.tool != "intercept-sim" || stored.version != version {
-            let message = format!("written by {} {}, not intercept-sim {version}", stored.tool, stored.version);
-            return Err(stored.refused(message));
+            let (tool, theirs) = (clip(&stored.tool, 40), clip(&stored.version, 40));
+            return Err(stored.refused(format!("written by {tool} {theirs}, not intercept-sim {version}")));
+        }
+        if stored.digest != stored.sealed().digest() {
+            let message = "manifest.json was changed after the run wrote it (its digest does not match its contents)";
+            return Err(stored.refused(message.to_owned()));
         }
         Ok(stored)
     }
 
-    /// The scenario the run was made from, resolved again from the config it recorded.
+    /// The fields the digest covers.
+    pub fn sealed(&self) -> Sealed<'_> {
+        Sealed {
+            tool: &self.tool,
+            version: &self.version,
+            config_file: &self.config_file,
+            config: &self.config,
+            seed: self.seed,
+            trials: self.trials,
+            chunk_size: self.chunk_size,
+            partial: self.partial,
+            chunks: self.chunks,
+            wanted: self.wanted,
+            precision: self.precision,
+            exact_leaves: self.exact_leaves,
+            counts: &self.counts,
+        }
+    }
+
+    /// The scenario the run was made from, resolved again from the config it recorded, once the counts are
+    /// checked against it.
     pub fn scenario(&self) -> Result<Scenario, PartialError> {
-        let src = toml::to_string(&self.config).expect("a resolved config is TOML");
-        Ok(config::from_str(&src, Path::new(&self.config_file), Overrides::default())?)
+        let src = toml::to_string(&self.config).map_err(|e| self.refused(format!("its config: {e}")))?;
+        let scenario = config::from_str(&src, Path::new(&self.config_file), Overrides::default())?;
+        self.verify(&scenario)?;
+        Ok(scenario)
+    }
+
+    /// Refuses a manifest whose chunks, trials and counts are not those of a run of `scenario`.
+    pub fn verify(&self, scenario: &Scenario) -> Result<(), PartialError> {
+        self.check(scenario).map_err(|m| self.refused(format!("manifest.json does not hold a whole run: {m}")))
+    }
+
+    /// Whether the chunks, trials and counts are those of a run of `scenario`.
+    fn check(&self, scenario: &Scenario) -> Result<(), String> {
+        let plan = runner::plan(scenario);
+        if (self.seed, self.chunk_size) != (plan.seed, plan.chunk_size) {
+            return Err("its seed or chunk size differs from its config's".to_owned());
+        }
+        let (all, wanted, chunks) = (plan.chunks(), self.wanted, self.chunks);
+        let within = wanted.from <= wanted.to && wanted.to <= all;
+        if !within || chunks.from != wanted.from || chunks.to < chunks.from || chunks.to > wanted.to {
+            let (w, c) = (format!("{}..{}", wanted.from, wanted.to), format!("{}..{}", chunks.from, chunks.to));
+            return Err(format!("chunks {c} of {w} are not chunks of a run of {all}"));
+        }
+        let whole = wanted.from == 0 && wanted.to == all && (chunks.to == all || self.precision.is_some());
+        if !self.partial && !whole {
+            return Err("it says it is whole but covers only some of the run's chunks".to_owned());
+        }
+        let due = plan.trials_in(chunks.from..chunks.to);
+        if self.trials != due {
+            return Err(format!("it counts {} trials where its chunks hold {due}", self.trials));
+        }
+        scenario.model.metrics().check_counts(&self.counts, self.trials)
     }
 
     /// The counts, as the engine holds them.
@@ -103,9 +174,27 @@ pub fn resume(dir: &Path) -> Result<Resumed, PartialError> {
         let message = "a --per-trial run cannot be resumed (trials.parquet cannot be extended); run it again";
         return Err(stored.refused(message.to_owned()));
     }
+    let scenario = stored.scenario()?;
     let resume = Resume { next: stored.chunks.to, before: stored.tally() };
     let wanted = stored.wanted.from..stored.wanted.to;
-    Ok(Resumed { scenario: stored.scenario()?, wanted, resume, precision: stored.precision })
+    Ok(Resumed { scenario, wanted, resume, precision: stored.precision })
+}
+
+/// The most bytes a manifest may hold: far more than any run's counts and config take.
+pub const MANIFEST_MOST: u64 = 64 << 20;
+
+/// The text of the manifest at `path`, refusing one too large to be a manifest.
+fn read_capped(path: &Path) -> Result<String, PartialError> {
+    let read_error = |source| PartialError::Read { path: path.to_owned(), source };
+    let file = std::fs::File::open(path).map_err(read_error)?;
+    let mut bytes = Vec::new();
+    file.take(MANIFEST_MOST + 1).read_to_end(&mut bytes).map_err(read_error)?;
+    if bytes.len() as u64 > MANIFEST_MOST {
+        let message = format!("larger than {} MB, which no manifest is", MANIFEST_MOST >> 20);
+        return Err(PartialError::Format { path: path.to_owned(), message });
+    }
+    String::from_utf8(bytes)
+        .map_err(|_| PartialError::Format { path: path.to_owned(), message: "not UTF-8 text".into() })
 }
 
 /// The shards in `dirs` merged into the record of the whole run, after checking that they come from one run
@@ -116,10 +205,13 @@ pub fn merge(dirs: &[PathBuf]) -> Result<RunRecord, PartialError> {
     let first = shards.first().expect("clap asks for at least one folder").clone();
     shards.iter().try_for_each(|s| same_run(&first, s))?;
     let scenario = first.scenario()?;
+    shards.iter().skip(1).try_for_each(|s| s.verify(&scenario))?;
     let plan = runner::plan(&scenario);
     tiles(&shards, &plan)?;
-    let mut tally = Tally { trials: 0, counts: vec![0; first.counts.len()] };
-    shards.iter().for_each(|s| tally.merge(&s.tally()));
+    let mut tally = Tally::new(scenario.model.metrics());
+    for s in &shards {
+        tally.checked_merge(&s.tally()).ok_or_else(|| s.refused("its counts overflow the sum of the shards".into()))?;
+    }
     let all = 0..plan.chunks();
     let run = RunFacts { timing: None, chunks: all.clone(), wanted: all, partial: false, precision: None };
     Ok(runner::summarise(&scenario, run, tally))

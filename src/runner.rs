@@ -138,7 +138,7 @@ pub fn plan(scenario: &Scenario) -> Plan {
 }
 
 fn record(scenario: &Scenario, run: RunFacts, exact_leaves: Option<u64>, summary: Summary, tally: Tally) -> RunRecord {
-    RunRecord {
+    let mut record = RunRecord {
         tool: "intercept-sim",
         version: env!("CARGO_PKG_VERSION"),
         config_file: scenario.file.display().to_string(),
@@ -152,10 +152,13 @@ fn record(scenario: &Scenario, run: RunFacts, exact_leaves: Option<u64>, summary
         precision: run.precision,
         exact_leaves,
         counts: tally.counts,
+        digest: String::new(),
         timing: run.timing,
         summary,
         plain: scenario.model.plain_words(&scenario.config),
-    }
+    };
+    record.digest = record.sealed().digest();
+    record
 }
 
 struct Sample<'a> {

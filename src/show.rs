@@ -435,3 +435,19 @@ pub fn card_game_json(game: &CardGame, path: Option<&[String]>) -> String {
     });
     serde_json::to_string_pretty(&body).expect("JSON")
 }
+
+/// A size in bytes, in decimal units: `356 MB`, `1.7 TB`.
+pub fn bytes(n: u128) -> String {
+    let units = ["bytes", "kB", "MB", "GB", "TB", "PB", "EB", "ZB"];
+    let mut size = n as f64;
+    let mut unit = 0;
+    while size >= 1000.0 && unit + 1 < units.len() {
+        size /= 1000.0;
+        unit += 1;
+    }
+    match unit {
+        0 => format!("{n} bytes"),
+        _ if size < 10.0 => format!("{size:.1} {}", units[unit]),
+        _ => format!("{size:.0} {}", units[unit]),
+    }
+}

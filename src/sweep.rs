@@ -22,6 +22,34 @@ pub struct Axis {
     pub values: Vec<String>,
 }
 
+/// The most points a sweep may have: each is a whole run.
+pub const MOST_POINTS: u64 = 10_000;
+
+/// Refuses axes that name a key twice, list a value twice, or make a grid of more than [`MOST_POINTS`]
+/// points: a repeated key would give every point two values for it, and a repeated value two equal points.
+pub fn check(axes: &[Axis]) -> Result<(), String> {
+    for (i, axis) in axes.iter().enumerate() {
+        let key = crate::config::clip(&axis.key, 80);
+        if axes[..i].iter().any(|a| a.key == axis.key) {
+            return Err(format!(
+                "--set {key} is given twice; give each key once, with all its values: --set {key}=V1,V2,..."
+            ));
+        }
+        let repeated = axis.values.iter().enumerate().find(|(j, v)| axis.values[..*j].contains(v));
+        if let Some((_, value)) = repeated {
+            let value = crate::config::clip(value, 40);
+            return Err(format!("--set {key}: the value {value} is listed twice; list each value once"));
+        }
+    }
+    let points = axes.iter().try_fold(1u64, |n, a| n.checked_mul(a.values.len() as u64)).unwrap_or(u64::MAX);
+    if points > MOST_POINTS {
+        return Err(format!(
+            "--set: the grid has {points} points (every combination of the values); allowed: up to {MOST_POINTS}"
+        ));
+    }
+    Ok(())
+}
+
 /// Every combination of the axes' values, the first axis varying slowest.
 pub fn grid(axes: &[Axis]) -> Vec<Vec<Setting>> {
     axes.iter().fold(vec![Vec::new()], |points, axis| {

@@ -110,9 +110,10 @@ pub struct Overrides {
     pub seed: Option<u64>,
 }
 
-/// A config that cannot be used: where, which key, and what is allowed.
+/// A config that cannot be used: where, which key, and what is allowed. Shown on one line, with any long
+/// value from the file cut short ([`one_line`]).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{}{}: {}{message}", file.display(), line.map(|l| format!(":{l}")).unwrap_or_default(), key.as_ref().map(|k| format!("key '{k}': ")).unwrap_or_default())]
+#[error("{}{}: {}{}", file.display(), line.map(|l| format!(":{l}")).unwrap_or_default(), key.as_ref().map(|k| format!("key '{}': ", one_line(k))).unwrap_or_default(), one_line(message))]
 pub struct ConfigError {
     pub file: PathBuf,
     pub line: Option<usize>,
@@ -120,15 +121,56 @@ pub struct ConfigError {
     pub message: String,
 }
 
+/// The largest config file read: far above any real scenario, far below what would exhaust memory.
+pub const MOST_BYTES: u64 = 1 << 20;
+
 /// Reads, parses and resolves the config at `file`.
 pub fn load(file: &Path, overrides: Overrides) -> Result<Scenario, ConfigError> {
-    let src = std::fs::read_to_string(file).map_err(|e| ConfigError {
-        file: file.to_owned(),
-        line: None,
-        key: None,
-        message: format!("cannot read the config: {e}"),
-    })?;
-    from_str(&src, file, overrides)
+    from_str(&read(file)?, file, overrides)
+}
+
+/// The text of the config at `file`, refusing a file too large to be a config or not text.
+fn read(file: &Path) -> Result<String, ConfigError> {
+    use std::io::Read;
+    let error = |message: String| ConfigError { file: file.to_owned(), line: None, key: None, message };
+    let cannot = |e: std::io::Error| error(format!("cannot read the config: {e}"));
+    let mut bytes = Vec::new();
+    std::fs::File::open(file).map_err(cannot)?.take(MOST_BYTES + 1).read_to_end(&mut bytes).map_err(cannot)?;
+    if bytes.len() as u64 > MOST_BYTES {
+        return Err(error(format!("the file is larger than {} MiB, which no config is", MOST_BYTES >> 20)));
+    }
+    String::from_utf8(bytes)
+        .map_err(|e| error(format!("not UTF-8 text (byte {} is not)", e.utf8_error().valid_up_to() + 1)))
+}
+
+/// A message on one line and of a readable length: control characters become spaces, a run of more than
+/// 80 characters without a space (a value pasted from the file) keeps its first 60, and a message still
+/// longer than 600 characters keeps its start and its end, which says what is allowed.
+pub fn one_line(message: &str) -> String {
+    let spaced: String = message.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+    let words: Vec<String> = spaced.split(' ').map(short_word).collect();
+    let line = words.join(" ");
+    let chars: Vec<char> = line.chars().collect();
+    if chars.len() <= 600 {
+        return line;
+    }
+    let head: String = chars[..300].iter().collect();
+    let tail: String = chars[chars.len() - 250..].iter().collect();
+    format!("{head} ... {tail}")
+}
+
+fn short_word(word: &str) -> String {
+    if word.chars().count() <= 80 { word.to_owned() } else { clip(word, 60) }
+}
+
+/// `text` on one line, cut to `most` characters with a mark where it was cut: how a value from a file or
+/// the command line is quoted in a message.
+pub fn clip(text: &str, most: usize) -> String {
+    let one_line: String = text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+    match one_line.char_indices().nth(most) {
+        Some((at, _)) => format!("{}... ({} characters in all)", &one_line[..at], one_line.chars().count()),
+        None => one_line,
+    }
 }
 
 /// Parses and resolves config text; `file` names it in errors and gives the default run name.
@@ -136,8 +178,18 @@ pub fn from_str(src: &str, file: &Path, overrides: Overrides) -> Result<Scenario
     let mut config: RawConfig = toml::from_str(src).map_err(|e| locate::parse_error(src, file, &e))?;
     let named = config.run.name.is_some();
     config.run.name.get_or_insert_with(|| default_name(file));
-    overrides.trials.inspect(|&t| config.run.trials = t.min(i64::MAX as u64) as i64);
-    overrides.seed.inspect(|&s| config.run.seed = s as i64);
+    let too_large = |key: &str, v: u64| ConfigError {
+        file: file.to_owned(),
+        line: None,
+        key: Some(format!("run.{key}")),
+        message: format!("{v} (from the command line) is too large; allowed: up to {}", i64::MAX),
+    };
+    if let Some(t) = overrides.trials {
+        config.run.trials = i64::try_from(t).map_err(|_| too_large("trials", t))?;
+    }
+    if let Some(s) = overrides.seed {
+        config.run.seed = i64::try_from(s).map_err(|_| too_large("seed", s))?;
+    }
     resolve(config, file).map_err(|mut e| {
         if !named && e.path == KeyPath::root().key("run").key("name") {
             e.message += "; it comes from the config file's name, so rename the file or set name in [run]";

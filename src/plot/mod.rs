@@ -18,7 +18,7 @@ pub mod final_location;
 pub mod sweep;
 pub mod tornado;
 
-use crate::export::{ExportError, Output, RunRecord, write_atomic};
+use crate::export::{ExportError, Output, RunRecord, write_file};
 use crate::models::is_place;
 use crate::summary::{DistRow, MetricRow, Summary};
 
@@ -66,8 +66,8 @@ fn register_font() {
 fn both(dir: &Path, stem: &str, chart: &impl Chart) -> Result<Vec<PathBuf>, ExportError> {
     let png = dir.join(format!("{stem}.png"));
     let svg = dir.join(format!("{stem}.svg"));
-    write_atomic(&png, |tmp| render(tmp, BitMapBackend::new(tmp, chart.size()), chart))?;
-    write_atomic(&svg, |tmp| render(tmp, SVGBackend::new(tmp, chart.size()), chart))?;
+    write_file(&png, |p| render(p, BitMapBackend::new(p, chart.size()), chart))?;
+    write_file(&svg, |p| render(p, SVGBackend::new(p, chart.size()), chart))?;
     Ok(vec![png, svg])
 }
 

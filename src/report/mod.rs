@@ -4,7 +4,7 @@
 //! paragraphs, lists, [`Table`]s (rows of [`Cell`]s, optionally tagged with `data-` attributes through
 //! [`Row::data`] so that tests and scripts can find them), inline SVG charts (any crate-private `plot::Chart`,
 //! drawn in memory, never read back from disk) and a reproduce block. [`Page::write`] writes `report.html`
-//! through [`crate::export::write_atomic`].
+//! through [`crate::export::write_file`].
 //!
 //! The page is self-contained: styles are inline, charts are inline SVG, and there is no script. A strict
 //! Content-Security-Policy (`default-src 'none'`) makes the browser refuse, and log to its console, any
@@ -38,7 +38,7 @@ pub use self::run::RunReport;
 pub use self::sensitivity::SensitivityReport;
 pub use self::sweep::SweepReport;
 use crate::config::RawConfig;
-use crate::export::{ExportError, write_atomic};
+use crate::export::{ExportError, create, write_file};
 use crate::plot::{Chart, svg_string};
 
 /// The file every report page is written to.
@@ -178,12 +178,13 @@ impl Page {
         out
     }
 
-    /// Writes the page to `dir/report.html`, atomically; returns the path written.
+    /// Writes the page to `dir/report.html`; returns the path written.
     pub fn write(&self, dir: &Path) -> Result<PathBuf, ExportError> {
         let path = dir.join(FILE);
         let html = self.html();
-        write_atomic(&path, |tmp| {
-            std::fs::write(tmp, &html).map_err(|source| ExportError::Io { path: tmp.to_owned(), source })
+        write_file(&path, |p| {
+            use std::io::Write;
+            create(p)?.write_all(html.as_bytes()).map_err(|source| ExportError::Io { path: p.to_owned(), source })
         })?;
         Ok(path)
     }

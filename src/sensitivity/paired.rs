@@ -2,13 +2,13 @@
 //!
 //! Trial `t` of chunk `i` draws from a stream fixed by `(seed, i, t)` alone ([`crate::chance::Sampler`]), so
 //! running two scenarios on the same plan pairs their trials. [`run`] plays every chunk once for the base and
-//! once for each stepped scenario, on the chunk's per-trial rows ([`engine::run_chunk_rows`]), and keeps for
+//! once for each stepped scenario, on per-trial rows a slice at a time ([`engine::run_slice_rows`]), and keeps for
 //! each metric the integer sums of the per-trial differences ([`PairSums`]). The interval on a change then
 //! comes from the spread of those differences, which shared random numbers make small: most trials come out
 //! the same at both values.
 
 use crate::config::Scenario;
-use crate::engine::{self, Plan, TrialRows};
+use crate::engine::{self, Plan, Slice, TrialRows};
 use crate::metrics::Tally;
 use crate::models::{Model, ModelVisitor};
 use crate::stats::{Interval, Z95, wilson};
@@ -60,12 +60,12 @@ pub struct Paired {
 pub fn run(base: &Scenario, stepped: &[&Scenario], plan: &Plan, progress: &(dyn Fn(u64) + Sync)) -> Paired {
     let matches: Vec<Vec<Option<usize>>> = stepped.iter().map(|s| matching_metrics(base, s)).collect();
     let mut total = Paired { base: Tally::new(base.model.metrics()), pairs: blank(&matches) };
-    let work = |i| {
-        let out = chunk(base, stepped, &matches, plan, i);
+    let work = |s: Slice| {
+        let out = slice(base, stepped, &matches, plan, s);
         progress(out.base.trials * (1 + stepped.len() as u64));
         out
     };
-    let Ok(()) = engine::in_windows(0..plan.chunks(), engine::small_window(), work, |_, chunk: Paired| {
+    let Ok(()) = engine::in_windows(plan.slices(0..plan.chunks()), engine::rows_window(), work, |_, chunk: Paired| {
         merge(&mut total, &chunk);
         Ok::<_, std::convert::Infallible>(std::ops::ControlFlow::Continue(()))
     });
@@ -82,14 +82,14 @@ fn blank(matches: &[Vec<Option<usize>>]) -> Vec<Vec<Option<PairSums>>> {
     matches.iter().map(|m| m.iter().map(|i| i.map(|_| PairSums::default())).collect()).collect()
 }
 
-/// Chunk `i` of the base and of every stepped scenario, paired.
-fn chunk(base: &Scenario, stepped: &[&Scenario], matches: &[Vec<Option<usize>>], plan: &Plan, i: u64) -> Paired {
-    let (tally, rows) = base.model.visit(ChunkRows { plan, chunk: i });
+/// One slice of the base and of every stepped scenario, paired.
+fn slice(base: &Scenario, stepped: &[&Scenario], matches: &[Vec<Option<usize>>], plan: &Plan, s: Slice) -> Paired {
+    let (tally, rows) = base.model.visit(SliceRows { plan, slice: s });
     let pairs = stepped
         .iter()
         .zip(matches)
-        .map(|(s, matched)| {
-            let (_, theirs) = s.model.visit(ChunkRows { plan, chunk: i });
+        .map(|(st, matched)| {
+            let (_, theirs) = st.model.visit(SliceRows { plan, slice: s });
             matched.iter().enumerate().map(|(m, t)| t.map(|t| sums(&rows.columns[m], &theirs.columns[t]))).collect()
         })
         .collect();
@@ -117,16 +117,16 @@ fn merge(total: &mut Paired, chunk: &Paired) {
     }
 }
 
-/// One chunk's counts and per-trial rows, for whichever model a scenario holds.
-struct ChunkRows<'a> {
+/// One slice's counts and per-trial rows, for whichever model a scenario holds.
+struct SliceRows<'a> {
     plan: &'a Plan,
-    chunk: u64,
+    slice: Slice,
 }
 
-impl ModelVisitor for ChunkRows<'_> {
+impl ModelVisitor for SliceRows<'_> {
     type Output = (Tally, TrialRows);
     fn visit<M: Model>(self, model: &M) -> Self::Output {
-        engine::run_chunk_rows(model, self.plan, self.chunk)
+        engine::run_slice_rows(model, self.plan, self.slice)
     }
 }
 

@@ -1,19 +1,22 @@
 //! Writing results: Parquet tables, the JSON manifest, and the atomic write every file goes through.
 //!
 //! Each output file is one small type behind the [`Output`] trait, written from a [`RunRecord`] (the
-//! summary plus what the manifest needs). [`write_atomic`] writes to a hidden temporary name in the same
-//! folder and renames it into place, so a killed run never leaves a truncated file under a real name.
-//! [`TrialsWriter`] streams `trials.parquet` one row group per chunk as chunks finish.
+//! summary plus what the manifest needs). Outputs are written into the private staging folder of a
+//! [`crate::folder::Folder`], which puts the whole run in place only once every file is written, so
+//! [`write_file`] only has to create each file exclusively and remove it if writing fails.
+//! [`TrialsWriter`] ([`trials`]) streams `trials.parquet` as the trials finish.
 
 use std::fs::File;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use polars::prelude::*;
 use serde::Serialize;
 
+mod trials;
+
+pub use self::trials::{ROW_GROUP_BYTES, TrialsWriter, row_bytes};
 use crate::config::RawConfig;
-use crate::engine::TrialRows;
-use crate::metrics::{MetricKind, Metrics};
 use crate::summary::Summary;
 
 /// A failure while writing an output file.
@@ -55,6 +58,9 @@ pub struct RunRecord {
     pub exact_leaves: Option<u64>,
     /// The raw counter of every slot, from which a partial result is resumed or merged.
     pub counts: Vec<u64>,
+    /// The SHA-256 of everything above ([`Sealed::digest`]): `merge` and `run --resume` refuse a manifest
+    /// edited since it was written.
+    pub digest: String,
     /// How the trials ran, for the terminal; `None` for a merge, which runs none.
     #[serde(skip)]
     pub timing: Option<Timing>,
@@ -87,7 +93,53 @@ impl From<std::ops::Range<u64>> for ChunkRange {
     }
 }
 
+/// What a manifest's digest covers: every field of it but the digest itself, in the manifest's order.
+#[derive(Serialize)]
+pub struct Sealed<'a> {
+    pub tool: &'a str,
+    pub version: &'a str,
+    pub config_file: &'a str,
+    pub config: &'a RawConfig,
+    pub seed: u64,
+    pub trials: u64,
+    pub chunk_size: u64,
+    pub partial: bool,
+    pub chunks: ChunkRange,
+    pub wanted: ChunkRange,
+    pub precision: Option<f64>,
+    pub exact_leaves: Option<u64>,
+    pub counts: &'a [u64],
+}
+
+impl Sealed<'_> {
+    /// The SHA-256 of the fields as compact JSON, in hexadecimal.
+    pub fn digest(&self) -> String {
+        use sha2::Digest;
+        let json = serde_json::to_vec(self).expect("a manifest serialises");
+        sha2::Sha256::digest(&json).iter().map(|b| format!("{b:02x}")).collect()
+    }
+}
+
 impl RunRecord {
+    /// The fields the digest covers.
+    pub fn sealed(&self) -> Sealed<'_> {
+        Sealed {
+            tool: self.tool,
+            version: self.version,
+            config_file: &self.config_file,
+            config: &self.config,
+            seed: self.seed,
+            trials: self.trials,
+            chunk_size: self.chunk_size,
+            partial: self.partial,
+            chunks: self.chunks,
+            wanted: self.wanted,
+            precision: self.precision,
+            exact_leaves: self.exact_leaves,
+            counts: &self.counts,
+        }
+    }
+
     /// Whether the run stopped before its chunks were done (interrupted), so `run --resume` can go on.
     pub fn unfinished(&self) -> bool {
         self.partial && self.chunks.to < self.wanted.to
@@ -125,7 +177,7 @@ impl Output for Manifest {
     fn write(&self, record: &RunRecord, dir: &Path) -> Result<Vec<PathBuf>, ExportError> {
         let path = dir.join("manifest.json");
         let json = serde_json::to_string_pretty(record).expect("a run record serialises");
-        write_atomic(&path, |tmp| std::fs::write(tmp, json + "\n").map_err(|e| io_err(tmp, e)))?;
+        write_file(&path, |p| create(p)?.write_all((json + "\n").as_bytes()).map_err(|e| io_err(p, e)))?;
         Ok(vec![path])
     }
 }
@@ -160,92 +212,37 @@ pub fn distributions_frame(summary: &Summary) -> PolarsResult<DataFrame> {
 }
 
 pub(crate) fn write_parquet(path: &Path, df: &mut DataFrame) -> Result<Vec<PathBuf>, ExportError> {
-    write_atomic(path, |tmp| {
-        let file = File::create(tmp).map_err(|e| io_err(tmp, e))?;
-        parquet_writer(file).finish(df).map_err(|e| parquet_err(tmp, e))?;
+    write_file(path, |p| {
+        parquet_writer(create(p)?).finish(df).map_err(|e| parquet_err(p, e))?;
         Ok(())
     })?;
     Ok(vec![path.to_owned()])
 }
 
-fn parquet_writer(file: File) -> ParquetWriter<File> {
+pub(crate) fn parquet_writer(file: File) -> ParquetWriter<File> {
     // Statistics off and a fixed compression: the bytes depend on the data alone.
     ParquetWriter::new(file)
         .with_compression(ParquetCompression::Zstd(None))
         .with_statistics(StatisticsOptions::empty())
 }
 
-/// The hidden temporary name `path` is written under before it is renamed into place. The extension is
-/// kept, since chart backends pick their format from it.
-pub fn temp_path(path: &Path) -> PathBuf {
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    path.with_file_name(format!(".partial-{name}"))
+/// Creates `path`, which must not exist yet: a file of the staging folder is written once.
+pub(crate) fn create(path: &Path) -> Result<File, ExportError> {
+    File::create_new(path).map_err(|e| io_err(path, e))
 }
 
-/// Writes `path` through `write(temp)` and renames the temporary file into place; removes it on failure.
-pub fn write_atomic(path: &Path, write: impl FnOnce(&Path) -> Result<(), ExportError>) -> Result<(), ExportError> {
-    let tmp = temp_path(path);
-    if let Err(e) = write(&tmp) {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(e);
-    }
-    std::fs::rename(&tmp, path).map_err(|e| io_err(path, e))
+/// Writes `path` through `write(path)`; removes what was written if it fails, so a failed output leaves
+/// no half-written file in the staging folder.
+pub fn write_file(path: &Path, write: impl FnOnce(&Path) -> Result<(), ExportError>) -> Result<(), ExportError> {
+    write(path).inspect_err(|_| {
+        let _ = std::fs::remove_file(path);
+    })
 }
 
-fn io_err(path: &Path, source: std::io::Error) -> ExportError {
+pub(crate) fn io_err(path: &Path, source: std::io::Error) -> ExportError {
     ExportError::Io { path: path.to_owned(), source }
 }
 
-fn parquet_err(path: &Path, source: PolarsError) -> ExportError {
+pub(crate) fn parquet_err(path: &Path, source: PolarsError) -> ExportError {
     ExportError::Parquet { path: path.to_owned(), source }
-}
-
-/// Streams `trials.parquet`: one row group per chunk, written as chunks finish, renamed into place by
-/// [`TrialsWriter::finish`].
-pub struct TrialsWriter {
-    path: PathBuf,
-    tmp: PathBuf,
-    writer: polars::io::parquet::write::BatchedWriter<File>,
-    names: Vec<String>,
-    flags: Vec<bool>,
-}
-
-impl TrialsWriter {
-    /// Starts `dir/trials.parquet` with a `trial` column and one column per metric of `metrics`.
-    pub fn create(dir: &Path, metrics: &Metrics) -> Result<TrialsWriter, ExportError> {
-        let path = dir.join("trials.parquet");
-        let tmp = temp_path(&path);
-        let names: Vec<String> = metrics.defs().iter().map(|d| d.name.clone()).collect();
-        let flags: Vec<bool> = metrics.defs().iter().map(|d| d.kind == MetricKind::Probability).collect();
-        let mut schema = Schema::default();
-        schema.with_column("trial".into(), DataType::UInt64);
-        for (name, flag) in names.iter().zip(&flags) {
-            schema.with_column(name.as_str().into(), if *flag { DataType::Boolean } else { DataType::UInt32 });
-        }
-        let file = File::create(&tmp).map_err(|e| io_err(&tmp, e))?;
-        let writer = parquet_writer(file).batched(&schema).map_err(|e| parquet_err(&tmp, e))?;
-        Ok(TrialsWriter { path, tmp, writer, names, flags })
-    }
-
-    /// Appends one chunk's trials as a row group.
-    pub fn write(&mut self, rows: &TrialRows) -> Result<(), ExportError> {
-        let n = rows.columns.first().map_or(0, Vec::len) as u64;
-        let mut cols =
-            vec![Column::new("trial".into(), (rows.first_trial..rows.first_trial + n).collect::<Vec<u64>>())];
-        for ((name, flag), values) in self.names.iter().zip(&self.flags).zip(&rows.columns) {
-            cols.push(match flag {
-                true => Column::new(name.as_str().into(), values.iter().map(|&v| v == 1).collect::<Vec<bool>>()),
-                false => Column::new(name.as_str().into(), values.as_slice()),
-            });
-        }
-        let df = DataFrame::new_infer_height(cols).map_err(|e| parquet_err(&self.tmp, e))?;
-        self.writer.write_batch(&df).map_err(|e| parquet_err(&self.tmp, e))
-    }
-
-    /// Closes the file and renames it into place.
-    pub fn finish(self) -> Result<PathBuf, ExportError> {
-        self.writer.finish().map_err(|e| parquet_err(&self.tmp, e))?;
-        std::fs::rename(&self.tmp, &self.path).map_err(|e| io_err(&self.path, e))?;
-        Ok(self.path)
-    }
 }
