@@ -16,12 +16,12 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::config::clip;
 use crate::config::{self, ConfigError, Overrides, RawConfig, Scenario};
 use crate::engine::Plan;
-use crate::export::{ChunkRange, RunRecord, Sealed};
+use crate::export::{self, ChunkRange, RunRecord};
 use crate::metrics::Tally;
 use crate::runner::{self, Resume, RunFacts};
 
@@ -38,8 +38,9 @@ pub enum PartialError {
     Config(#[from] ConfigError),
 }
 
-/// A run's `manifest.json`, read back.
-#[derive(Clone, Debug, Deserialize)]
+/// A run's `manifest.json`, read back: the fields of a [`RunRecord`]'s manifest, serialised alike so that
+/// the digest can be computed again.
+#[derive(Clone, Debug, Deserialize, Serialize)]
 pub struct Stored {
     pub tool: String,
     pub version: String,
@@ -51,6 +52,7 @@ pub struct Stored {
     pub partial: bool,
     pub chunks: ChunkRange,
     pub wanted: ChunkRange,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub precision: Option<f64>,
     pub exact_leaves: Option<u64>,
     pub counts: Vec<u64>,
@@ -82,30 +84,16 @@ impl Stored {
             let (tool, theirs) = (clip(&stored.tool, 40), clip(&stored.version, 40));
             return Err(stored.refused(format!("written by {tool} {theirs}, not intercept-sim {version}")));
         }
-        if stored.digest != stored.sealed().digest() {
+        if stored.digest != stored.digest_now() {
             let message = "manifest.json was changed after the run wrote it (its digest does not match its contents)";
             return Err(stored.refused(message.to_owned()));
         }
         Ok(stored)
     }
 
-    /// The fields the digest covers.
-    pub fn sealed(&self) -> Sealed<'_> {
-        Sealed {
-            tool: &self.tool,
-            version: &self.version,
-            config_file: &self.config_file,
-            config: &self.config,
-            seed: self.seed,
-            trials: self.trials,
-            chunk_size: self.chunk_size,
-            partial: self.partial,
-            chunks: self.chunks,
-            wanted: self.wanted,
-            precision: self.precision,
-            exact_leaves: self.exact_leaves,
-            counts: &self.counts,
-        }
+    /// The digest of the contents as they are now.
+    pub fn digest_now(&self) -> String {
+        export::digest(&Stored { digest: String::new(), ..self.clone() })
     }
 
     /// The scenario the run was made from, resolved again from the config it recorded, once the counts are

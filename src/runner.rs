@@ -157,7 +157,7 @@ fn record(scenario: &Scenario, run: RunFacts, exact_leaves: Option<u64>, summary
         summary,
         plain: scenario.model.plain_words(&scenario.config),
     };
-    record.digest = record.sealed().digest();
+    record.seal();
     record
 }
 

@@ -161,3 +161,86 @@ fn a_bad_shard_is_refused() {
         assert!(!out.exists(), "{shard}: nothing written");
     }
 }
+
+/// Rewrites `dir/manifest.json` through `edit`; with `reseal`, its digest is made to match again, as a
+/// careful forger would, so that only the checks of the counts against the config can catch the edit.
+fn edit_manifest(dir: &Path, reseal: bool, edit: impl FnOnce(&mut serde_json::Value)) {
+    let path = dir.join("manifest.json");
+    let mut doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    edit(&mut doc);
+    if reseal {
+        let stored: intercept_sim::partial::Stored = serde_json::from_value(doc.clone()).unwrap();
+        doc["digest"] = stored.digest_now().into();
+    }
+    std::fs::write(&path, serde_json::to_string_pretty(&doc).unwrap()).unwrap();
+}
+
+/// A copy of the shard folders with `edit` made to shard `k`'s manifest.
+fn edited(
+    tmp: &Path,
+    parts: &[PathBuf],
+    k: usize,
+    reseal: bool,
+    edit: impl FnOnce(&mut serde_json::Value),
+) -> Vec<PathBuf> {
+    static EDITS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let copy = tmp.join(format!("edited-{}", EDITS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)));
+    let dirs: Vec<PathBuf> = parts
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let to = copy.join(i.to_string());
+            std::fs::create_dir_all(&to).unwrap();
+            std::fs::copy(p.join("manifest.json"), to.join("manifest.json")).unwrap();
+            to
+        })
+        .collect();
+    edit_manifest(&dirs[k], reseal, edit);
+    dirs
+}
+
+/// A shard's manifest edited by hand is refused by `merge`, in one line, exit 2, whether its digest was left
+/// as it was or made to match: a count beyond the trials, a count that wraps a sum, trials that are not the
+/// chunks', counts cut short in the first shard or a later one.
+#[test]
+fn merge_refuses_an_edited_manifest() {
+    let tmp = tempfile::tempdir().unwrap();
+    let parts = shards(tmp.path(), "5");
+    let plus_a_billion =
+        |d: &mut serde_json::Value| d["counts"][0] = (d["counts"][0].as_u64().unwrap() + 1_000_000_000).into();
+    let cases: Vec<(Vec<PathBuf>, &str)> = vec![
+        (edited(tmp.path(), &parts, 1, false, plus_a_billion), "was changed after the run wrote it"),
+        (edited(tmp.path(), &parts, 1, true, plus_a_billion), "mission.intercepted is counted in"),
+        (edited(tmp.path(), &parts, 2, true, |d| d["counts"][0] = u64::MAX.into()), "is counted in"),
+        (
+            edited(tmp.path(), &parts, 0, true, |d| d["trials"] = (d["trials"].as_u64().unwrap() * 10).into()),
+            "trials where its chunks hold",
+        ),
+        (
+            edited(tmp.path(), &parts, 0, true, |d| drop(d["counts"].as_array_mut().unwrap().pop())),
+            "counts where the run's metrics have",
+        ),
+        (
+            edited(tmp.path(), &parts, 2, true, |d| drop(d["counts"].as_array_mut().unwrap().remove(3))),
+            "counts where the run's metrics have",
+        ),
+    ];
+    for (dirs, message) in cases {
+        let refs: Vec<&PathBuf> = dirs.iter().collect();
+        merge_refused(tmp.path(), &refs, message);
+    }
+}
+
+/// An interrupted run whose manifest was edited is refused by `--resume` before any trial runs.
+#[test]
+fn resume_refuses_an_edited_manifest_before_running() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cut = tmp.path().join("cut");
+    interrupted(&cut, "40000000", &[], Duration::from_millis(1500));
+    edit_manifest(&cut, true, |d| drop(d["counts"].as_array_mut().unwrap().pop()));
+    let before = std::fs::read(cut.join("manifest.json")).unwrap();
+    let assert = sim().args(["run", "--resume"]).arg(&cut).assert().code(2);
+    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    assert!(stderr.contains("counts where the run's metrics have") && stderr.trim().lines().count() == 1, "{stderr}");
+    assert_eq!(std::fs::read(cut.join("manifest.json")).unwrap(), before, "nothing ran, nothing written");
+}

@@ -58,8 +58,8 @@ pub struct RunRecord {
     pub exact_leaves: Option<u64>,
     /// The raw counter of every slot, from which a partial result is resumed or merged.
     pub counts: Vec<u64>,
-    /// The SHA-256 of everything above ([`Sealed::digest`]): `merge` and `run --resume` refuse a manifest
-    /// edited since it was written.
+    /// The SHA-256 of everything above ([`digest`]): `merge` and `run --resume` refuse a manifest edited
+    /// since it was written.
     pub digest: String,
     /// How the trials ran, for the terminal; `None` for a merge, which runs none.
     #[serde(skip)]
@@ -93,51 +93,19 @@ impl From<std::ops::Range<u64>> for ChunkRange {
     }
 }
 
-/// What a manifest's digest covers: every field of it but the digest itself, in the manifest's order.
-#[derive(Serialize)]
-pub struct Sealed<'a> {
-    pub tool: &'a str,
-    pub version: &'a str,
-    pub config_file: &'a str,
-    pub config: &'a RawConfig,
-    pub seed: u64,
-    pub trials: u64,
-    pub chunk_size: u64,
-    pub partial: bool,
-    pub chunks: ChunkRange,
-    pub wanted: ChunkRange,
-    pub precision: Option<f64>,
-    pub exact_leaves: Option<u64>,
-    pub counts: &'a [u64],
-}
-
-impl Sealed<'_> {
-    /// The SHA-256 of the fields as compact JSON, in hexadecimal.
-    pub fn digest(&self) -> String {
-        use sha2::Digest;
-        let json = serde_json::to_vec(self).expect("a manifest serialises");
-        sha2::Sha256::digest(&json).iter().map(|b| format!("{b:02x}")).collect()
-    }
+/// The SHA-256, in hexadecimal, of `manifest` as compact JSON with its digest left empty: what a manifest's
+/// `digest` holds. [`RunRecord`] and [`crate::partial::Stored`] serialise the same fields in the same order.
+pub fn digest<T: Serialize>(manifest: &T) -> String {
+    use sha2::Digest;
+    let json = serde_json::to_vec(manifest).expect("a manifest serialises");
+    sha2::Sha256::digest(&json).iter().map(|b| format!("{b:02x}")).collect()
 }
 
 impl RunRecord {
-    /// The fields the digest covers.
-    pub fn sealed(&self) -> Sealed<'_> {
-        Sealed {
-            tool: self.tool,
-            version: self.version,
-            config_file: &self.config_file,
-            config: &self.config,
-            seed: self.seed,
-            trials: self.trials,
-            chunk_size: self.chunk_size,
-            partial: self.partial,
-            chunks: self.chunks,
-            wanted: self.wanted,
-            precision: self.precision,
-            exact_leaves: self.exact_leaves,
-            counts: &self.counts,
-        }
+    /// Sets the digest to that of the record's contents.
+    pub fn seal(&mut self) {
+        self.digest.clear();
+        self.digest = digest(self);
     }
 
     /// Whether the run stopped before its chunks were done (interrupted), so `run --resume` can go on.
