@@ -55,6 +55,28 @@ fn chunks_merge_to_the_whole_run() {
     assert_eq!(rows.columns[0].len(), 30_000, "the last chunk is short");
 }
 
+/// Per-trial rows made a slice at a time (each slice starting its chunk's generator part-way) are the rows
+/// and counts of the whole chunk: the chunk size never changes what `trials.parquet` holds.
+#[test]
+fn slices_of_a_chunk_are_the_chunk() {
+    use intercept_sim::engine::{self, Plan, SLICE_TRIALS};
+    let scenario = config::load(Path::new("configs/naval/three-level-chain.toml"), Overrides::default()).unwrap();
+    let intercept_sim::models::ModelSpec::Naval(model) = &scenario.model else { panic!("a naval config") };
+    let plan = Plan { trials: 100_000, seed: 7, chunk_size: 3 * SLICE_TRIALS + 5 };
+    for chunk in 0..plan.chunks() {
+        let (whole_tally, whole) = engine::run_chunk_rows(model.as_ref(), &plan, chunk);
+        let mut tally = Tally::new(scenario.model.metrics());
+        let mut columns = vec![Vec::new(); whole.columns.len()];
+        for slice in plan.slices(chunk..chunk + 1) {
+            let (t, rows) = engine::run_slice_rows(model.as_ref(), &plan, slice);
+            assert_eq!(rows.first_trial, plan.first_trial(chunk) + slice.skip);
+            tally.merge(&t);
+            columns.iter_mut().zip(rows.columns).for_each(|(c, r)| c.extend(r));
+        }
+        assert_eq!((tally, columns), (whole_tally, whole.columns), "chunk {chunk}");
+    }
+}
+
 /// The path memo replays the rules from memory: on every shipped config, a run through memos (roomy, tiny
 /// and none) counts exactly what running the rules for every trial counts.
 #[test]
