@@ -21,8 +21,9 @@ Examples:
   intercept-sim run --resume reports/three-level-chain              finish a run stopped with Ctrl-C
   intercept-sim run CONFIG --shard 0/3 --out shards/0               one third of a run; then `merge` the shards
 
-Exit status: 0 success, 1 the run failed (I/O, a tree too large to solve), 2 bad input (config or arguments),
-130 a run interrupted (its finished chunks are written as a partial result).";
+Exit status: 0 success, 1 the run failed (I/O, a tree too large to solve), 2 bad input (config, arguments, an
+output folder another run holds or that cannot be written, a manifest that cannot be trusted), 130 a run
+interrupted (its finished chunks are written as a partial result).";
 
 /// Odds of interception rules: seeded Monte Carlo and exact enumeration from one rules implementation.
 #[derive(Parser, Debug)]
@@ -202,10 +203,11 @@ pub struct RunArgs {
     pub config: Option<PathBuf>,
     #[command(flatten)]
     pub sampling: Sampling,
-    /// Output folder [default: reports/<run.name>].
+    /// Output folder [default: reports/<run.name>]. It is locked while the run writes it: a second run into
+    /// the same folder is refused.
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Also write every trial's outcome to trials.parquet (one row group per chunk).
+    /// Also write every trial's outcome to trials.parquet (in row groups of 64 MB of values).
     #[arg(long)]
     pub per_trial: bool,
     /// Print the summary as JSON on stdout instead of a table.

@@ -16,12 +16,10 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use serde::{Deserialize, Serialize};
-
 use crate::config::clip;
-use crate::config::{self, ConfigError, Overrides, RawConfig, Scenario};
+use crate::config::{self, ConfigError, Overrides, Scenario};
 use crate::engine::Plan;
-use crate::export::{self, ChunkRange, RunRecord};
+use crate::export::RunRecord;
 use crate::metrics::Tally;
 use crate::runner::{self, Resume, RunFacts};
 
@@ -38,30 +36,20 @@ pub enum PartialError {
     Config(#[from] ConfigError),
 }
 
-/// A run's `manifest.json`, read back: the fields of a [`RunRecord`]'s manifest, serialised alike so that
-/// the digest can be computed again.
-#[derive(Clone, Debug, Deserialize, Serialize)]
+/// A run's `manifest.json`, read back as the [`RunRecord`] that wrote it (without the summary, which is
+/// worked out again from the counts), and the folder it came from.
+#[derive(Clone, Debug)]
 pub struct Stored {
-    pub tool: String,
-    pub version: String,
-    pub config_file: String,
-    pub config: RawConfig,
-    pub seed: u64,
-    pub trials: u64,
-    pub chunk_size: u64,
-    pub partial: bool,
-    pub chunks: ChunkRange,
-    pub wanted: ChunkRange,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub precision: Option<f64>,
-    pub exact_leaves: Option<u64>,
-    pub counts: Vec<u64>,
-    /// Missing in a manifest of an earlier version, which is refused by its version first.
-    #[serde(default)]
-    pub digest: String,
-    /// The folder it was read from.
-    #[serde(skip)]
+    pub record: RunRecord,
     pub dir: PathBuf,
+}
+
+impl std::ops::Deref for Stored {
+    type Target = RunRecord;
+
+    fn deref(&self) -> &RunRecord {
+        &self.record
+    }
 }
 
 impl Stored {
@@ -76,9 +64,9 @@ impl Stored {
     /// A manifest's text, read back from the run folder `dir`.
     pub fn parse(text: &str, dir: &Path) -> Result<Stored, PartialError> {
         let path = dir.join("manifest.json");
-        let mut stored: Stored = serde_json::from_str(text)
+        let record: RunRecord = serde_json::from_str(text)
             .map_err(|e| PartialError::Format { path: path.clone(), message: clip(&e.to_string(), 200) })?;
-        stored.dir = dir.to_owned();
+        let stored = Stored { record, dir: dir.to_owned() };
         let version = env!("CARGO_PKG_VERSION");
         if stored.tool != "intercept-sim" || stored.version != version {
             let (tool, theirs) = (clip(&stored.tool, 40), clip(&stored.version, 40));
@@ -89,11 +77,6 @@ impl Stored {
             return Err(stored.refused(message.to_owned()));
         }
         Ok(stored)
-    }
-
-    /// The digest of the contents as they are now.
-    pub fn digest_now(&self) -> String {
-        export::digest(&Stored { digest: String::new(), ..self.clone() })
     }
 
     /// The scenario the run was made from, resolved again from the config it recorded, once the counts are

@@ -139,8 +139,8 @@ pub fn plan(scenario: &Scenario) -> Plan {
 
 fn record(scenario: &Scenario, run: RunFacts, exact_leaves: Option<u64>, summary: Summary, tally: Tally) -> RunRecord {
     let mut record = RunRecord {
-        tool: "intercept-sim",
-        version: env!("CARGO_PKG_VERSION"),
+        tool: "intercept-sim".to_owned(),
+        version: env!("CARGO_PKG_VERSION").to_owned(),
         config_file: scenario.file.display().to_string(),
         config: scenario.config.clone(),
         seed: scenario.run.seed,

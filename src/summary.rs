@@ -39,7 +39,7 @@ pub struct DistRow {
 }
 
 /// Every metric's estimate, and every value of every distribution.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Summary {
     pub metrics: Vec<MetricRow>,
     pub distributions: Vec<DistRow>,

@@ -10,6 +10,7 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use intercept_sim::config::{self, Overrides};
+use intercept_sim::export::RunRecord;
 use intercept_sim::partial::Stored;
 use intercept_sim::runner::{self, SampleOptions};
 use proptest::prelude::*;
@@ -167,8 +168,8 @@ fn resealed_manifest() -> impl Strategy<Value = String> {
 
 /// The manifest with its digest recomputed; unchanged if it no longer reads as one.
 fn reseal(mut doc: Value) -> String {
-    if let Ok(stored) = serde_json::from_value::<Stored>(doc.clone()) {
-        doc["digest"] = Value::String(stored.digest_now());
+    if let Ok(record) = serde_json::from_value::<RunRecord>(doc.clone()) {
+        doc["digest"] = Value::String(record.digest_now());
     }
     serde_json::to_string_pretty(&doc).unwrap()
 }

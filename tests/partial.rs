@@ -169,8 +169,8 @@ fn edit_manifest(dir: &Path, reseal: bool, edit: impl FnOnce(&mut serde_json::Va
     let mut doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     edit(&mut doc);
     if reseal {
-        let stored: intercept_sim::partial::Stored = serde_json::from_value(doc.clone()).unwrap();
-        doc["digest"] = stored.digest_now().into();
+        let record: intercept_sim::export::RunRecord = serde_json::from_value(doc.clone()).unwrap();
+        doc["digest"] = record.digest_now().into();
     }
     std::fs::write(&path, serde_json::to_string_pretty(&doc).unwrap()).unwrap();
 }

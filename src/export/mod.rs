@@ -11,7 +11,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use polars::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 mod trials;
 
@@ -33,11 +33,12 @@ pub enum ExportError {
 /// Everything the output files are written from.
 ///
 /// What is serialised is `manifest.json`, and it holds nothing that depends on how the run went (threads,
-/// timing), so the same config and seed write the same bytes however, and in how many pieces, they ran.
-#[derive(Clone, Debug, Serialize)]
+/// timing), so the same config and seed write the same bytes however, and in how many pieces, they ran. It
+/// is read back the same way ([`crate::partial::Stored`]), so the digest is computed from the same fields.
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct RunRecord {
-    pub tool: &'static str,
-    pub version: &'static str,
+    pub tool: String,
+    pub version: String,
     pub config_file: String,
     /// The config with every default filled in.
     pub config: RawConfig,
@@ -58,8 +59,9 @@ pub struct RunRecord {
     pub exact_leaves: Option<u64>,
     /// The raw counter of every slot, from which a partial result is resumed or merged.
     pub counts: Vec<u64>,
-    /// The SHA-256 of everything above ([`digest`]): `merge` and `run --resume` refuse a manifest edited
-    /// since it was written.
+    /// The SHA-256 of everything above ([`RunRecord::digest_now`]): `merge` and `run --resume` refuse a
+    /// manifest edited since it was written.
+    #[serde(default)]
     pub digest: String,
     /// How the trials ran, for the terminal; `None` for a merge, which runs none.
     #[serde(skip)]
@@ -93,19 +95,19 @@ impl From<std::ops::Range<u64>> for ChunkRange {
     }
 }
 
-/// The SHA-256, in hexadecimal, of `manifest` as compact JSON with its digest left empty: what a manifest's
-/// `digest` holds. [`RunRecord`] and [`crate::partial::Stored`] serialise the same fields in the same order.
-pub fn digest<T: Serialize>(manifest: &T) -> String {
-    use sha2::Digest;
-    let json = serde_json::to_vec(manifest).expect("a manifest serialises");
-    sha2::Sha256::digest(&json).iter().map(|b| format!("{b:02x}")).collect()
-}
-
 impl RunRecord {
+    /// The SHA-256, in hexadecimal, of the manifest as compact JSON with its digest left empty: what its
+    /// `digest` must hold.
+    pub fn digest_now(&self) -> String {
+        use sha2::Digest;
+        let unsealed = RunRecord { digest: String::new(), ..self.clone() };
+        let json = serde_json::to_vec(&unsealed).expect("a manifest serialises");
+        sha2::Sha256::digest(&json).iter().map(|b| format!("{b:02x}")).collect()
+    }
+
     /// Sets the digest to that of the record's contents.
     pub fn seal(&mut self) {
-        self.digest.clear();
-        self.digest = digest(self);
+        self.digest = self.digest_now();
     }
 
     /// Whether the run stopped before its chunks were done (interrupted), so `run --resume` can go on.
