@@ -56,10 +56,15 @@ fn too_large(limit: u64, unbounded: bool) -> String {
         true => "the chance tree holds every choice of every turn of a game, far too many leaves to walk; solve it \
                  by sampling (`run`)"
             .to_owned(),
-        false => format!(
-            "the chance tree has more than {limit} leaves, or paths too long to replay {limit} of them; solve it \
-             by sampling (`run`) or raise run.max_exact_leaves"
-        ),
+        false => {
+            let most = crate::config::MOST_EXACT_LEAVES;
+            let raise =
+                if limit < most as u64 { format!(" or raise run.max_exact_leaves (up to {most})") } else { "".into() };
+            format!(
+                "the chance tree has more than {limit} leaves, or paths too long to replay {limit} of them; solve it \
+                 by sampling (`run`){raise}"
+            )
+        }
     }
 }
 

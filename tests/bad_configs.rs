@@ -44,6 +44,7 @@ const CASES: &[Case] = &[
     case("wrong_type_distance_float.toml", Some(27), Some("cavalry.interceptor[1].distance"), &["2.5", "expected an integer"]),
     case("interceptor_as_table.toml", Some(15), Some("cavalry.interceptor"), &["expected an array", "[[cavalry.interceptor]]"]),
     case("trials_too_large.toml", Some(4), Some("run.trials"), &["99999999999999999999", "out of range", "9223372036854775807"]),
+    case("max_exact_leaves_too_large.toml", Some(4), Some("run.max_exact_leaves"), &["10000001 is out of range", "allowed: 1 to 10000000"]),
     // Names that are not one of the choices.
     case("unknown_order_gallop.toml", Some(26), Some("cavalry.interceptor[1].order"), &["`gallop`", "expected one of `charge`, `make_ready`, `receive_charge`, `rally`"]),
     case("unknown_kind_dragon.toml", Some(31), Some("cavalry.target.kind"), &["`dragon`", "`artillery`", "`heavy_infantry`"]),

@@ -83,6 +83,10 @@ fn default_max_exact_leaves() -> i64 {
     1_000_000
 }
 
+/// The largest `run.max_exact_leaves`: a walk to this many leaves takes a few seconds at most, so that
+/// `exact` never hangs on a tree it will not finish; larger trees are for sampling.
+pub const MOST_EXACT_LEAVES: i64 = 10_000_000;
+
 /// The run settings, validated.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct RunSettings {
@@ -251,7 +255,10 @@ fn resolve_run(run: &RunConfig) -> Result<RunSettings, Invalid> {
         trials: at_least(run.trials, 1, "trials")?,
         seed: at_least(run.seed, 0, "seed")?,
         chunk_size: at_least(run.chunk_size, 1, "chunk_size")?,
-        max_exact_leaves: at_least(run.max_exact_leaves, 1, "max_exact_leaves")?,
+        max_exact_leaves: {
+            in_range(run.max_exact_leaves, 1, MOST_EXACT_LEAVES, || path("max_exact_leaves"))?;
+            run.max_exact_leaves as u64
+        },
         name,
     })
 }
