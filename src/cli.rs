@@ -251,21 +251,20 @@ fn parse_trials(s: &str) -> Result<u64, String> {
 }
 
 fn whole(s: &str, least: u64) -> Result<u64, String> {
-    let allowed = format!("allowed: {least} to {MOST}");
-    match s.trim().parse::<u128>() {
-        Ok(n) if (u128::from(least)..=u128::from(MOST)).contains(&n) => Ok(n as u64),
-        Ok(n) if n < u128::from(least) => Err(format!("{n} is too small; {allowed}")),
-        Ok(_) => Err(format!("{} is too large; {allowed}", clip(s))),
-        Err(_) if s.trim().chars().all(|c| c.is_ascii_digit()) && !s.trim().is_empty() => {
-            Err(format!("{} is too large; {allowed}", clip(s)))
-        }
-        Err(_) => Err(format!("{:?} is not a whole number; {allowed}", clip(s))),
+    let (digits, allowed) = (s.trim(), format!("allowed: {least} to {MOST}"));
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!("{:?} is not a whole number; {allowed}", clip(s)));
+    }
+    match digits.parse::<u64>() {
+        Ok(n) if n < least => Err(format!("{n} is too small; {allowed}")),
+        Ok(n) if n <= MOST => Ok(n),
+        _ => Err(format!("{} is too large; {allowed}", clip(digits))),
     }
 }
 
 /// A value quoted in a message, cut to a readable length.
 fn clip(s: &str) -> String {
-    intercept_sim::config::clip(s, 40)
+    intercept_sim::text::clip(s, 40)
 }
 
 /// `K/N` with `K < N`, both whole numbers, N at least 1.
@@ -335,14 +334,8 @@ pub struct SensitivityArgs {
 /// A decimal step: from 10^-9 (stepped values are rounded to 9 decimals, so a smaller step would be no
 /// step at all) to 10^9, with no more than 9 decimals.
 fn parse_step(s: &str) -> Result<f64, String> {
-    let allowed = "allowed: 0.000000001 to 1000000000, with at most 9 decimals, such as 0.05";
-    match s.parse::<f64>() {
-        Ok(x) if (1e-9..=1e9).contains(&x) && ((x * 1e9).round() / 1e9 - x).abs() <= x * 1e-12 => Ok(x),
-        Ok(x) if (1e-9..=1e9).contains(&x) => {
-            Err(format!("{x} has more than 9 decimals, which a stepped value is rounded to; {allowed}"))
-        }
-        _ => Err(format!("{:?} is not a usable step; {allowed}", clip(s))),
-    }
+    let step = s.parse::<f64>().map_err(|_| format!("{:?} is not a number, such as 0.05", clip(s)))?;
+    set::check_float_step(step)
 }
 
 #[derive(Args, Debug)]

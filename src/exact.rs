@@ -162,12 +162,13 @@ struct Descent {
 
 impl Chance for Descent {
     fn pick(&mut self, dist: &Dist) -> usize {
-        let live: Vec<usize> = (0..dist.len()).filter(|&i| dist.weight(i) > 0).collect();
-        self.width *= live.len() as f64;
+        let live = || (0..dist.len()).filter(|&i| dist.weight(i) > 0);
+        let n = live().count();
+        self.width *= n as f64;
         self.picks += 1;
         self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let r = crate::chance::splitmix64(self.state);
-        live[((u128::from(r) * live.len() as u128) >> 64) as usize]
+        live().nth(((u128::from(r) * n as u128) >> 64) as usize).expect("a distribution has a live outcome")
     }
 }
 

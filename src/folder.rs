@@ -16,11 +16,11 @@
 //! the tool did not write are never touched.
 
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, PoisonError};
 
-use crate::config::clip;
+use crate::text::{clip, read_capped};
 
 /// The lock file held while a writer works in the folder.
 pub const LOCK: &str = ".intercept-sim.lock";
@@ -210,8 +210,7 @@ impl Drop for Lock {
 /// it takes the lock, so an empty file is read again for a moment.
 fn holder(path: &Path) -> String {
     for _ in 0..40 {
-        let text = open_no_follow(path, false).and_then(|f| read_capped(f, 400)).unwrap_or_default();
-        let line = clip(text.trim(), 200);
+        let line = clip(read_own(path).unwrap_or_default().trim(), 200);
         if !line.is_empty() {
             return line;
         }
@@ -259,11 +258,10 @@ fn same_file(file: &File, path: &Path) -> bool {
     }
 }
 
-/// At most `most` bytes of `file` as text, with anything that is not printable replaced.
-fn read_capped(file: File, most: u64) -> io::Result<String> {
-    let mut bytes = Vec::new();
-    file.take(most).read_to_end(&mut bytes)?;
-    Ok(String::from_utf8_lossy(&bytes).chars().map(|c| if c.is_control() && c != '\n' { '?' } else { c }).collect())
+/// The text of one of the folder's own small files (the lock, the index, a journal), read without following
+/// a link; `None` if it is missing, a link, too large or not text.
+fn read_own(path: &Path) -> Option<String> {
+    read_capped(open_no_follow(path, false).ok()?, MOST_READ).ok()
 }
 
 /// Creates this writer's staging folder, exclusively and private to its owner.
@@ -327,7 +325,7 @@ fn file_names(staging: &Path) -> io::Result<Vec<String>> {
 /// The files of the run in `dir` now: those its index lists. (A folder written before the index existed
 /// has none: its files are replaced where the new run writes the same names, and otherwise left.)
 fn earlier(dir: &Path) -> Vec<String> {
-    let text = open_no_follow(&dir.join(INDEX), false).and_then(|f| read_capped(f, MOST_READ)).unwrap_or_default();
+    let text = read_own(&dir.join(INDEX)).unwrap_or_default();
     text.lines().filter(|n| plain(n)).map(str::to_owned).collect()
 }
 
@@ -370,7 +368,7 @@ impl Journal {
 
     /// The journal a killed writer left in `staging`, if it got as far as writing one.
     fn read(staging: &Path) -> Option<Journal> {
-        let text = open_no_follow(&staging.join(JOURNAL), false).and_then(|f| read_capped(f, MOST_READ)).ok()?;
+        let text = read_own(&staging.join(JOURNAL))?;
         let mut journal = Journal { new: Vec::new(), old: Vec::new() };
         for line in text.lines() {
             match line.split_once(' ') {

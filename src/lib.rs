@@ -27,3 +27,4 @@ pub mod sensitivity;
 pub mod stats;
 pub mod summary;
 pub mod sweep;
+pub mod text;

@@ -70,18 +70,18 @@ fn main() -> ExitCode {
 }
 
 fn run(args: RunArgs) -> Result<(), Failure> {
-    let new = args.resume.is_none().then(|| fresh(&args)).transpose()?;
-    let (dir, flag) = match (&args.resume, &new) {
-        (Some(from), _) => out_or(args.out.clone(), (from.clone(), "--resume")),
-        (None, Some((scenario, _))) => out_or(args.out.clone(), (Path::new("reports").join(&scenario.run.name), "")),
-        (None, None) => unreachable!("a fresh run was resolved above"),
+    let from = args.resume.as_deref();
+    let new = from.is_none().then(|| fresh(&args)).transpose()?;
+    let default = match (&new, from) {
+        (Some((scenario, _)), _) => (Path::new("reports").join(&scenario.run.name), ""),
+        (None, from) => (from.expect("clap asks for a config or --resume").to_owned(), "--resume"),
     };
+    let (dir, flag) = out_or(args.out.clone(), default);
     // The folder is locked before an interrupted run is read from it, so no other run changes it meanwhile.
     let folder = open(&dir, flag)?;
-    let (scenario, mut opts) = match (new, &args.resume) {
+    let (scenario, mut opts) = match (new, from) {
         (Some(new), _) => new,
-        (None, Some(from)) => resumed(from)?,
-        (None, None) => unreachable!("clap asks for a config or --resume"),
+        (None, from) => resumed(from.expect("clap asks for a config or --resume"))?,
     };
     opts.threads = args.sampling.threads();
     opts.per_trial = args.per_trial.then(|| folder.staging().to_owned());

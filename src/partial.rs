@@ -13,15 +13,14 @@
 //! probability counted in more trials than ran, distributions adding up to the trials, and the trials
 //! those of the chunks it says it covers. Sums of shards are checked for overflow.
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use crate::config::clip;
 use crate::config::{self, ConfigError, Overrides, Scenario};
 use crate::engine::Plan;
 use crate::export::RunRecord;
 use crate::metrics::Tally;
 use crate::runner::{self, Resume, RunFacts};
+use crate::text::{ReadError, clip, read_capped};
 
 /// Why a folder cannot be resumed or merged.
 #[derive(Debug, thiserror::Error)]
@@ -57,7 +56,7 @@ impl Stored {
     /// edited since (its digest would not match).
     pub fn read(dir: &Path) -> Result<Stored, PartialError> {
         let path = dir.join("manifest.json");
-        let text = read_capped(&path)?;
+        let text = read_manifest(&path)?;
         Stored::parse(&text, dir)
     }
 
@@ -155,17 +154,15 @@ pub fn resume(dir: &Path) -> Result<Resumed, PartialError> {
 pub const MANIFEST_MOST: u64 = 64 << 20;
 
 /// The text of the manifest at `path`, refusing one too large to be a manifest.
-fn read_capped(path: &Path) -> Result<String, PartialError> {
-    let read_error = |source| PartialError::Read { path: path.to_owned(), source };
-    let file = std::fs::File::open(path).map_err(read_error)?;
-    let mut bytes = Vec::new();
-    file.take(MANIFEST_MOST + 1).read_to_end(&mut bytes).map_err(read_error)?;
-    if bytes.len() as u64 > MANIFEST_MOST {
-        let message = format!("larger than {} MB, which no manifest is", MANIFEST_MOST >> 20);
-        return Err(PartialError::Format { path: path.to_owned(), message });
-    }
-    String::from_utf8(bytes)
-        .map_err(|_| PartialError::Format { path: path.to_owned(), message: "not UTF-8 text".into() })
+fn read_manifest(path: &Path) -> Result<String, PartialError> {
+    let text = std::fs::File::open(path).map_err(ReadError::from).and_then(|f| read_capped(f, MANIFEST_MOST));
+    text.map_err(|e| match e {
+        ReadError::Io(source) => PartialError::Read { path: path.to_owned(), source },
+        ReadError::TooLarge { .. } => {
+            PartialError::Format { path: path.to_owned(), message: format!("{e}, which no manifest is") }
+        }
+        ReadError::NotText { .. } => PartialError::Format { path: path.to_owned(), message: e.to_string() },
+    })
 }
 
 /// The shards in `dirs` merged into the record of the whole run, after checking that they come from one run

@@ -29,7 +29,7 @@ pub const MOST_POINTS: u64 = 10_000;
 /// points: a repeated key would give every point two values for it, and a repeated value two equal points.
 pub fn check(axes: &[Axis]) -> Result<(), String> {
     for (i, axis) in axes.iter().enumerate() {
-        let key = crate::config::clip(&axis.key, 80);
+        let key = crate::text::clip(&axis.key, 80);
         if axes[..i].iter().any(|a| a.key == axis.key) {
             return Err(format!(
                 "--set {key} is given twice; give each key once, with all its values: --set {key}=V1,V2,..."
@@ -37,7 +37,7 @@ pub fn check(axes: &[Axis]) -> Result<(), String> {
         }
         let repeated = axis.values.iter().enumerate().find(|(j, v)| axis.values[..*j].contains(v));
         if let Some((_, value)) = repeated {
-            let value = crate::config::clip(value, 40);
+            let value = crate::text::clip(value, 40);
             return Err(format!("--set {key}: the value {value} is listed twice; list each value once"));
         }
     }

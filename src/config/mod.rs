@@ -20,6 +20,7 @@ use crate::models::card_game::config::CardGameConfig;
 use crate::models::cavalry::config::CavalryConfig;
 use crate::models::naval::config::NavalConfig;
 use crate::models::step_race::config::StepRaceConfig;
+use crate::text::{ReadError, one_line, read_capped};
 
 /// A config file as written, with every default filled in.
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
@@ -135,46 +136,13 @@ pub fn load(file: &Path, overrides: Overrides) -> Result<Scenario, ConfigError> 
 
 /// The text of the config at `file`, refusing a file too large to be a config or not text.
 fn read(file: &Path) -> Result<String, ConfigError> {
-    use std::io::Read;
     let error = |message: String| ConfigError { file: file.to_owned(), line: None, key: None, message };
-    let cannot = |e: std::io::Error| error(format!("cannot read the config: {e}"));
-    let mut bytes = Vec::new();
-    std::fs::File::open(file).map_err(cannot)?.take(MOST_BYTES + 1).read_to_end(&mut bytes).map_err(cannot)?;
-    if bytes.len() as u64 > MOST_BYTES {
-        return Err(error(format!("the file is larger than {} MiB, which no config is", MOST_BYTES >> 20)));
-    }
-    String::from_utf8(bytes)
-        .map_err(|e| error(format!("not UTF-8 text (byte {} is not)", e.utf8_error().valid_up_to() + 1)))
-}
-
-/// A message on one line and of a readable length: control characters become spaces, a run of more than
-/// 80 characters without a space (a value pasted from the file) keeps its first 60, and a message still
-/// longer than 600 characters keeps its start and its end, which says what is allowed.
-pub fn one_line(message: &str) -> String {
-    let spaced: String = message.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
-    let words: Vec<String> = spaced.split(' ').map(short_word).collect();
-    let line = words.join(" ");
-    let chars: Vec<char> = line.chars().collect();
-    if chars.len() <= 600 {
-        return line;
-    }
-    let head: String = chars[..300].iter().collect();
-    let tail: String = chars[chars.len() - 250..].iter().collect();
-    format!("{head} ... {tail}")
-}
-
-fn short_word(word: &str) -> String {
-    if word.chars().count() <= 80 { word.to_owned() } else { clip(word, 60) }
-}
-
-/// `text` on one line, cut to `most` characters with a mark where it was cut: how a value from a file or
-/// the command line is quoted in a message.
-pub fn clip(text: &str, most: usize) -> String {
-    let one_line: String = text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
-    match one_line.char_indices().nth(most) {
-        Some((at, _)) => format!("{}... ({} characters in all)", &one_line[..at], one_line.chars().count()),
-        None => one_line,
-    }
+    let text = std::fs::File::open(file).map_err(ReadError::from).and_then(|f| read_capped(f, MOST_BYTES));
+    text.map_err(|e| match e {
+        ReadError::Io(e) => error(format!("cannot read the config: {e}")),
+        ReadError::TooLarge { .. } => error(format!("the file is {e}, which no config is")),
+        ReadError::NotText { .. } => error(e.to_string()),
+    })
 }
 
 /// Parses and resolves config text; `file` names it in errors and gives the default run name.

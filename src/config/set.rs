@@ -108,13 +108,34 @@ pub enum Number {
     Float(f64),
 }
 
+/// The grain a stepped decimal is rounded to: 9 decimals, so that 0.5 + 0.05 reads 0.55, not
+/// 0.55000000000000004.
+const GRAIN: f64 = 1e9;
+
+/// `x` rounded to the grain.
+fn on_grain(x: f64) -> f64 {
+    (x * GRAIN).round() / GRAIN
+}
+
+/// Checks a decimal step: at least one grain (a smaller step would round to no step at all), at most
+/// 10^9, and on the grain itself (else the steps taken would not be the step given).
+pub fn check_float_step(step: f64) -> Result<f64, String> {
+    let allowed = "allowed: 0.000000001 to 1000000000, with at most 9 decimals, such as 0.05";
+    if !(1.0 / GRAIN..=1e9).contains(&step) {
+        return Err(format!("{step} is not a usable step; {allowed}"));
+    }
+    if (on_grain(step) - step).abs() > step * 1e-12 {
+        return Err(format!("{step} has more than 9 decimals, which a stepped value is rounded to; {allowed}"));
+    }
+    Ok(step)
+}
+
 impl Number {
     /// The value `steps` steps away (`float_step` each for a decimal), written as a setting would be.
     pub fn stepped(self, steps: i64, float_step: f64) -> String {
         match self {
             Number::Int(i) => i.saturating_add(steps).to_string(),
-            // Rounded to 9 decimals so that 0.5 + 0.05 reads 0.55, not 0.55000000000000004.
-            Number::Float(x) => format_float(((x + steps as f64 * float_step) * 1e9).round() / 1e9),
+            Number::Float(x) => format_float(on_grain(x + steps as f64 * float_step)),
         }
     }
 }

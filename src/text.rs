@@ -1,0 +1,58 @@
+//! Text from outside the tool: read with a cap, and quoted back in messages at a readable length.
+//!
+//! Configs, manifests and a folder's own small files are read through [`read_capped`], which stops at a
+//! size no real file of the kind reaches and refuses what is not UTF-8 ([`ReadError`]), so that no input
+//! can make the tool read without end. Values quoted back in an error are cut by [`clip`], and a whole
+//! message is kept to one readable line by [`one_line`].
+
+use std::io::Read;
+
+/// Why a capped read gave no text.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    #[error("larger than {} MiB", .most >> 20)]
+    TooLarge { most: u64 },
+    #[error("not UTF-8 text (byte {at} is not)")]
+    NotText { at: usize },
+}
+
+/// The text `reader` holds, refusing more than `most` bytes, or bytes that are not UTF-8.
+pub fn read_capped(reader: impl Read, most: u64) -> Result<String, ReadError> {
+    let mut bytes = Vec::new();
+    reader.take(most + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > most {
+        return Err(ReadError::TooLarge { most });
+    }
+    String::from_utf8(bytes).map_err(|e| ReadError::NotText { at: e.utf8_error().valid_up_to() + 1 })
+}
+
+/// `text` on one line, cut to `most` characters with a mark where it was cut: how a value from a file or
+/// the command line is quoted in a message.
+pub fn clip(text: &str, most: usize) -> String {
+    let spaced: String = text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+    match spaced.char_indices().nth(most) {
+        Some((at, _)) => format!("{}... ({} characters in all)", &spaced[..at], spaced.chars().count()),
+        None => spaced,
+    }
+}
+
+/// A message on one line and of a readable length: control characters become spaces, a run of more than
+/// 80 characters without a space (a value pasted from the file) keeps its first 60, and a message still
+/// longer than 600 characters keeps its start and its end, which says what is allowed.
+pub fn one_line(message: &str) -> String {
+    let spaced: String = message.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+    let words: Vec<String> = spaced.split(' ').map(short_word).collect();
+    let chars: Vec<char> = words.join(" ").chars().collect();
+    if chars.len() <= 600 {
+        return chars.into_iter().collect();
+    }
+    let head: String = chars[..300].iter().collect();
+    let tail: String = chars[chars.len() - 250..].iter().collect();
+    format!("{head} ... {tail}")
+}
+
+fn short_word(word: &str) -> String {
+    if word.chars().count() <= 80 { word.to_owned() } else { clip(word, 60) }
+}
