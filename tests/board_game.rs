@@ -1,4 +1,4 @@
-//! The Intercept rules engine on the seed's test positions (C.4 of `rules/intercept-board-game.md`): the
+//! The Intercept rules engine on the seed's test positions (C.4 of `docs/rules/intercept-board-game.md`): the
 //! jump examples J-1a..d, the transfer examples T-1a..c, the winning example W-1a..e, and the start
 //! position INIT-a/b, each decoded from the page's diagram strings.
 

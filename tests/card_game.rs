@@ -1,5 +1,5 @@
 //! `check card-game` and `run` through the command line: every seed example (SOR-S1..S5) and every derived
-//! case (SOR-D1..D9) of `rules/card-game-intercept.md` as a situation written in a config, with the
+//! case (SOR-D1..D9) of `docs/rules/card-game-intercept.md` as a situation written in a config, with the
 //! verdict and the rule that rules each other unit out; the shipped configs, sampled against the exact
 //! answer; and the bad input a card-game config must refuse.
 

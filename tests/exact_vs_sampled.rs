@@ -2,7 +2,7 @@
 //!
 //! Every shipped config is run by Monte Carlo and solved exactly; each estimate's 99.9% interval must hold
 //! the exact value. A deliberately broken threshold must fail that same check, so the check has power.
-//! T-7 and T-8 of `shared/rules/cavalry.md` are asserted through the exact interpreter.
+//! T-7 and T-8 of `docs/rules/cavalry.md` are asserted through the exact interpreter.
 
 use std::path::{Path, PathBuf};
 

@@ -1,4 +1,4 @@
-//! The exact values T-1..T-6 of `shared/rules/naval.md`, asserted through the exact interpreter on configs.
+//! The exact values T-1..T-6 of `docs/rules/naval.md`, asserted through the exact interpreter on configs.
 
 use std::path::Path;
 

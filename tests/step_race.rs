@@ -1,5 +1,5 @@
 //! `check step-race` through the command line: every seed example (GITM-S1..S6) and every derived case
-//! (GITM-D1..D8) of `rules/tactical-step-race.md`, with the verdict and, where the rules state them, the
+//! (GITM-D1..D8) of `docs/rules/tactical-step-race.md`, with the verdict and, where the rules state them, the
 //! interception square and step; and the bad input it must refuse.
 
 mod common;

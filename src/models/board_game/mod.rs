@@ -1,4 +1,4 @@
-//! The board game Intercept (Henri Vergne, 1993; rules I-1..I-23 of `rules/intercept-board-game.md`): an
+//! The board game Intercept (Henri Vergne, 1993; rules I-1..I-23 of `docs/rules/intercept-board-game.md`): an
 //! abstract game on a 13×13 board whose core is interception, stealing the ball by passing it away from the
 //! opponent.
 //!

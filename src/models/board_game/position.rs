@@ -1,4 +1,4 @@
-//! A position of the board game Intercept (rules I-1..I-23 of `rules/intercept-board-game.md`): the square
+//! A position of the board game Intercept (rules I-1..I-23 of `docs/rules/intercept-board-game.md`): the square
 //! board, the stacks on it, the ball and the goal cells, and whose turn it is.
 //!
 //! A [`Stack`] is one player's stones on a cell, its role set by its size (I-4); a [`Piece`] is what stands

@@ -1,4 +1,4 @@
-//! Intercept in the card game Sorcery: Contested Realm (rules S-1..S-19 of `rules/card-game-intercept.md`).
+//! Intercept in the card game Sorcery: Contested Realm (rules S-1..S-19 of `docs/rules/card-game-intercept.md`).
 //!
 //! [`rules`] holds who may intercept a unit that used Move and Attack, and which rule rules each other unit
 //! out; [`realm`] holds the board and the steps a unit may take across it. [`CardGame`] makes them a model

@@ -1,4 +1,4 @@
-//! Intercept in Sorcery: Contested Realm (rules S-1..S-19 of `rules/card-game-intercept.md`): who may
+//! Intercept in Sorcery: Contested Realm (rules S-1..S-19 of `docs/rules/card-game-intercept.md`): who may
 //! intercept a unit that used Move and Attack, and, for each unit that may not, the rule that rules it out.
 //!
 //! A [`Location`] is a square and a [`Region`] (surface, underground, underwater, void). A [`Unit`] stands

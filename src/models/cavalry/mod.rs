@@ -1,4 +1,4 @@
-//! Cavalry interception, *Musket & Pike Battle Series* (rules C-1..C-10 of `shared/rules/cavalry.md`).
+//! Cavalry interception, *Musket & Pike Battle Series* (rules C-1..C-10 of `docs/rules/cavalry.md`).
 //!
 //! [`CavalryConfig`](config::CavalryConfig) is the `[cavalry]` table as written; it resolves into a
 //! [`Cavalry`] model: one [`Unit`] per interceptor (its eligibility settled at resolve time, its table roll

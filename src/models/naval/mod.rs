@@ -1,4 +1,4 @@
-//! Naval interception, *A World at War* (rules N-0..N-19 of `shared/rules/naval.md`).
+//! Naval interception, *A World at War* (rules N-0..N-19 of `docs/rules/naval.md`).
 //!
 //! [`NavalConfig`](config::NavalConfig) is the `[naval]` table as written; it resolves into a [`Naval`] model
 //! whose [`Group`]s carry everything settled before play: level and side (N-0), dice count (N-4..N-6, see

@@ -1,4 +1,4 @@
-//! The step race of one move against its interceptors (rules G-1..G-13 of `rules/tactical-step-race.md`).
+//! The step race of one move against its interceptors (rules G-1..G-13 of `docs/rules/tactical-step-race.md`).
 //!
 //! A [`Square`] is a tac square `column-row` on the 15×15 map. A [`Move`] is a start, an optional waypoint
 //! and an end, raced as separate [`Leg`]s (G-3). An [`Interceptor`] stands on a square with an intercept
