@@ -48,6 +48,11 @@ pub struct MetricDef {
     pub slot: usize,
     /// How a probability that trials do not report is filled in, if it is one of those.
     pub completion: Option<Completion>,
+    /// One line for people: what the metric counts, with the rule IDs it follows ([`Metrics::describe`]).
+    pub about: String,
+    /// Whether a distribution's values name places (squares, locations) rather than count something: its
+    /// mean says nothing, so it is left out of the means and drawn by its rule set's own pictures instead.
+    pub place: bool,
 }
 
 /// A probability that trials do not report, and how it is filled in.
@@ -87,6 +92,21 @@ impl Metrics {
         self.add(name.into(), MetricKind::Distribution { max })
     }
 
+    /// Registers a distribution whose values `0..=max` name places rather than count something ([`MetricDef::place`]).
+    pub fn places(&mut self, name: impl Into<String>, max: u32) -> Metric {
+        let m = self.distribution(name, max);
+        self.defs.last_mut().expect("just added").place = true;
+        m
+    }
+
+    /// Gives `metric` its one-line description: what it counts, in the rules' words, with the rule IDs it
+    /// follows. Shown beside the metric's name wherever people read results.
+    pub fn describe(&mut self, metric: Metric, about: impl Into<String>) -> Metric {
+        let def = self.defs.iter_mut().find(|d| d.slot == metric.0 as usize).expect("a registered metric");
+        def.about = about.into();
+        metric
+    }
+
     /// Registers a probability that is not reported by trials but derived from the distribution metric
     /// `source`: the chance that it takes a value of at least `at_least`.
     pub fn at_least(&mut self, name: impl Into<String>, source: Metric, at_least: u32) -> Metric {
@@ -108,7 +128,7 @@ impl Metrics {
 
     fn add(&mut self, name: String, kind: MetricKind) -> Metric {
         let slot = self.slots;
-        let def = MetricDef { name, kind, slot, completion: None };
+        let def = MetricDef { name, kind, slot, completion: None, about: String::new(), place: false };
         self.slots += def.width();
         self.defs.push(def);
         Metric(slot as u32)
