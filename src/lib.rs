@@ -9,19 +9,21 @@
 
 pub mod chance;
 pub mod config;
-pub mod coverage;
 pub mod engine;
 pub mod exact;
 pub mod export;
-pub mod final_location;
 pub mod folder;
 pub mod memo;
 pub mod metrics;
 pub mod models;
 pub mod odds;
+pub mod outputs;
 pub mod partial;
 pub mod plot;
+pub mod present;
+pub mod record;
 pub mod report;
+pub mod ruleset;
 pub mod runner;
 pub mod sensitivity;
 pub mod stats;

@@ -20,10 +20,12 @@ use cli::{
 use intercept_sim::config::{self, ConfigError, Overrides, Scenario, set};
 use intercept_sim::folder::{Folder, FolderError};
 use intercept_sim::metrics::MetricKind;
-use intercept_sim::models::ModelSpec;
-use intercept_sim::models::board_game::replay::Replay;
+use intercept_sim::models::cavalry::odds::CavalryQuestion;
+use intercept_sim::models::naval::odds::NavalQuestion;
 use intercept_sim::models::step_race::race::{self, BoxFilter, Interceptor};
-use intercept_sim::odds::{self, CavalryQuestion, NavalQuestion, OddsError};
+use intercept_sim::models::{board_game, card_game, cavalry, naval, shipped, step_race};
+use intercept_sim::odds::OddsError;
+use intercept_sim::outputs;
 use intercept_sim::partial::{self, PartialError};
 use intercept_sim::plot::sweep::SweepCharts;
 use intercept_sim::plot::tornado::TornadoCharts;
@@ -50,13 +52,13 @@ fn main() -> ExitCode {
         Command::Run(args) => run(args),
         Command::Exact(args) => exact(args),
         Command::Validate(args) => validate(args),
-        Command::ReachTable(args) => emit(show::reach_table(args.pacific, args.highest, args.max_distance)),
+        Command::ReachTable(args) => emit(naval::odds::reach_table(args.pacific, args.highest, args.max_distance)),
         Command::Sweep(args) => sweep(args),
         Command::Sensitivity(args) => sensitivity(args),
         Command::Merge(args) => merge(args),
         Command::Replay(a) => replay(a),
-        Command::Check(CheckCommand::StepRace(a)) => step_race(a),
-        Command::Check(CheckCommand::CardGame(a)) => card_game(a),
+        Command::Check(CheckCommand::StepRace(a)) => check_step_race(a),
+        Command::Check(CheckCommand::CardGame(a)) => check_card_game(a),
         Command::Odds(OddsCommand::Naval(a)) => naval_odds(a),
         Command::Odds(OddsCommand::Cavalry(a)) => cavalry_odds(a),
     };
@@ -84,12 +86,12 @@ fn run(args: RunArgs) -> Result<(), Failure> {
         (None, from) => resumed(from.expect("clap asks for a config or --resume"))?,
     };
     opts.threads = args.sampling.threads();
-    opts.per_trial = args.per_trial.then(|| folder.staging().to_owned());
     opts.interrupt = Some(interrupt::install());
     let bar = progress::Progress::new(scenario.run.trials - opts.resume.as_ref().map_or(0, |r| r.before.trials));
-    let record = runner::sample(&scenario, &opts, &|n| bar.advance(n)).map_err(failed)?;
+    let per_trial = args.per_trial.then(|| folder.staging());
+    let record = outputs::sample(&scenario, &opts, per_trial, &|n| bar.advance(n)).map_err(failed)?;
     bar.finish();
-    runner::export(&record, folder.staging()).map_err(failed)?;
+    outputs::export(&record, folder.staging()).map_err(failed)?;
     let written = folder.commit().map_err(folder_failure)?;
     emit(match args.json {
         true => show::summary_json(&record),
@@ -105,7 +107,7 @@ fn run(args: RunArgs) -> Result<(), Failure> {
 fn fresh(args: &RunArgs) -> Result<(Scenario, SampleOptions), Failure> {
     let most = args.precision.map(|_| args.max_trials.unwrap_or(1_000_000_000));
     let overrides = Overrides { trials: args.sampling.trials.or(most), ..args.sampling.overrides() };
-    let scenario = config::load(args.config.as_deref().expect("clap requires a config without --resume"), overrides)?;
+    let scenario = config::load(&shipped(), args.config.as_deref().expect("clap requires a config without --resume"), overrides)?;
     let wanted = args.shard.map(|(k, n)| shard(&scenario, k, n)).transpose()?;
     if args.per_trial {
         per_trial_size(&scenario, args.allow_large)?;
@@ -130,7 +132,7 @@ fn shard(scenario: &Scenario, k: u64, n: u64) -> Result<std::ops::Range<u64>, Fa
 /// Refuses a `--per-trial` run whose `trials.parquet` would be larger than is sane, unless `--allow-large`
 /// says so.
 fn per_trial_size(scenario: &Scenario, allow_large: bool) -> Result<(), Failure> {
-    let row = intercept_sim::export::row_bytes(scenario.model.metrics());
+    let row = intercept_sim::export::row_bytes(scenario.rules.metrics());
     let bytes = u128::from(scenario.run.trials) * u128::from(row);
     if allow_large || bytes <= u128::from(cli::PER_TRIAL_MOST) {
         return Ok(());
@@ -147,7 +149,7 @@ fn per_trial_size(scenario: &Scenario, allow_large: bool) -> Result<(), Failure>
 
 /// The interrupted run in `dir`, set to go on where it stopped.
 fn resumed(dir: &Path) -> Result<(Scenario, SampleOptions), Failure> {
-    let r = partial::resume(dir).map_err(partial_failure)?;
+    let r = partial::resume(&shipped(), dir).map_err(partial_failure)?;
     let opts = SampleOptions {
         precision: r.precision,
         wanted: Some(r.wanted),
@@ -158,9 +160,9 @@ fn resumed(dir: &Path) -> Result<(Scenario, SampleOptions), Failure> {
 }
 
 fn merge(args: MergeArgs) -> Result<(), Failure> {
-    let record = partial::merge(&args.dirs).map_err(partial_failure)?;
+    let record = partial::merge(&shipped(), &args.dirs).map_err(partial_failure)?;
     let folder = open(&args.out, "--out")?;
-    runner::export(&record, folder.staging()).map_err(failed)?;
+    outputs::export(&record, folder.staging()).map_err(failed)?;
     let written = folder.commit().map_err(folder_failure)?;
     emit(show::run_table(&record, &args.out, written.len()))
 }
@@ -171,7 +173,7 @@ fn partial_failure(e: PartialError) -> Failure {
 }
 
 fn sweep(args: SweepArgs) -> Result<(), Failure> {
-    let scenario = config::load(&args.config, args.sampling.overrides())?;
+    let scenario = config::load(&shipped(), &args.config, args.sampling.overrides())?;
     let axes: Vec<Axis> = args.sets.into_iter().map(|(key, values)| Axis { key, values }).collect();
     intercept_sim::sweep::check(&axes).map_err(|message| Failure { code: 2, message })?;
     let points = intercept_sim::sweep::resolve(&scenario, &axes)?;
@@ -189,7 +191,7 @@ fn sweep(args: SweepArgs) -> Result<(), Failure> {
 }
 
 fn sensitivity(args: SensitivityArgs) -> Result<(), Failure> {
-    let scenario = config::load(&args.config, args.sampling.overrides())?;
+    let scenario = config::load(&shipped(), &args.config, args.sampling.overrides())?;
     let shown = shown_metrics(&scenario, &args.metric).map_err(|message| Failure { code: 2, message })?;
     let scope = Scope { only: args.only.clone(), float_step: args.float_step };
     let steps = sensitivity::steps(&scenario, &scope);
@@ -223,7 +225,7 @@ fn sensitivity(args: SensitivityArgs) -> Result<(), Failure> {
 
 /// The metrics whose tables to print: those named, each checked, or the first probability metric.
 fn shown_metrics(scenario: &Scenario, named: &[String]) -> Result<Vec<String>, String> {
-    let defs = scenario.model.metrics().defs();
+    let defs = scenario.rules.metrics().defs();
     if named.is_empty() {
         let first = defs.iter().find(|d| d.kind == MetricKind::Probability).unwrap_or(&defs[0]);
         return Ok(vec![first.name.clone()]);
@@ -239,7 +241,7 @@ fn shown_metrics(scenario: &Scenario, named: &[String]) -> Result<Vec<String>, S
     Ok(named.to_vec())
 }
 
-fn step_race(a: StepRaceArgs) -> Result<(), Failure> {
+fn check_step_race(a: StepRaceArgs) -> Result<(), Failure> {
     let bad = |message: String| Failure { code: 2, message };
     if a.boxes.len() != 1 && a.boxes.len() != a.interceptors.len() {
         let (b, i) = (a.boxes.len(), a.interceptors.len());
@@ -255,51 +257,32 @@ fn step_race(a: StepRaceArgs) -> Result<(), Failure> {
     };
     let outcome = race::race_move(&a.moves, &interceptors, filter);
     emit(match a.json {
-        true => show::step_race_json(&interceptors, &outcome),
-        false => show::step_race_text(&interceptors, filter, &outcome),
+        true => step_race::check::step_race_json(&interceptors, &outcome),
+        false => step_race::check::step_race_text(&interceptors, filter, &outcome),
     })
 }
 
-fn card_game(a: ExactArgs) -> Result<(), Failure> {
-    let scenario = config::load(&a.config, Overrides::default())?;
-    let ModelSpec::CardGame(game) = &scenario.model else {
-        let message =
-            format!("{}: not a card-game config; check card-game needs a [card_game] table", a.config.display());
-        return Err(Failure { code: 2, message });
-    };
-    let path = scenario.config.card_game.as_ref().and_then(|c| c.mover.path.clone());
-    emit(match a.json {
-        true => show::card_game_json(game, path.as_deref()),
-        false => show::card_game_text(game, path.as_deref()),
-    })
+fn check_card_game(a: ExactArgs) -> Result<(), Failure> {
+    let scenario = config::load(&shipped(), &a.config, Overrides::default())?;
+    emit(card_game::check::answer(&scenario, a.json).map_err(|message| Failure { code: 2, message })?)
 }
 
 fn replay(a: ReplayArgs) -> Result<(), Failure> {
-    let scenario = config::load(&a.config, Overrides { trials: None, seed: a.seed })?;
-    let ModelSpec::BoardGame(game) = &scenario.model else {
-        let message = format!("{}: not a self-play config; replay needs a [board] table", a.config.display());
-        return Err(Failure { code: 2, message });
-    };
-    let run = &scenario.run;
-    if a.game >= run.trials {
-        let message = format!("--game {}: the run has {} games, numbered 0 to {}", a.game, run.trials, run.trials - 1);
-        return Err(Failure { code: 2, message });
-    }
-    let mut replay = Replay::of(game, run.seed, run.chunk_size, a.game);
-    replay.boards = !a.moves_only;
-    emit(replay.to_string())
+    let scenario = config::load(&shipped(), &a.config, Overrides { trials: None, seed: a.seed })?;
+    let text = board_game::replay::replay(&scenario, a.game, a.moves_only);
+    emit(text.map_err(|message| Failure { code: 2, message })?)
 }
 
 fn naval_odds(a: NavalOddsArgs) -> Result<(), Failure> {
     let q = NavalQuestion { dice: a.dice, distance: a.distance, pacific: a.pacific, highest: a.highest };
-    let answer = odds::answer(&q.config()).map_err(odds_failure)?;
-    emit(show::naval_odds(&q, &answer))
+    let answer = naval::odds::ask(&q).map_err(odds_failure)?;
+    emit(naval::odds::naval_odds(&q, &answer))
 }
 
 fn cavalry_odds(a: CavalryOddsArgs) -> Result<(), Failure> {
     let q = CavalryQuestion { order: a.order, morale: a.morale, leader: a.leader, checks: a.checks };
-    let answer = odds::answer(&q.config()).map_err(odds_failure)?;
-    emit(show::cavalry_odds(&q, &answer))
+    let answer = cavalry::odds::ask(&q).map_err(odds_failure)?;
+    emit(cavalry::odds::cavalry_odds(&q, &answer))
 }
 
 /// The arguments are range-checked by clap, so a question that does not resolve is a bug, not bad input.
@@ -308,7 +291,7 @@ fn odds_failure(e: OddsError) -> Failure {
 }
 
 fn exact(args: ExactArgs) -> Result<(), Failure> {
-    let scenario = config::load(&args.config, Overrides::default())?;
+    let scenario = config::load(&shipped(), &args.config, Overrides::default())?;
     let solved = runner::solve(&scenario)
         .map_err(|e| Failure { code: 1, message: format!("{}: {e}", args.config.display()) })?;
     emit(match args.json {
@@ -318,7 +301,7 @@ fn exact(args: ExactArgs) -> Result<(), Failure> {
 }
 
 fn validate(args: ExactArgs) -> Result<(), Failure> {
-    let scenario: Scenario = config::load(&args.config, Overrides::default())?;
+    let scenario: Scenario = config::load(&shipped(), &args.config, Overrides::default())?;
     emit(match args.json {
         true => show::scenario_json(&scenario),
         false => show::scenario_text(&scenario),

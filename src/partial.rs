@@ -17,7 +17,8 @@ use std::path::{Path, PathBuf};
 
 use crate::config::{self, ConfigError, Overrides, Scenario};
 use crate::engine::Plan;
-use crate::export::RunRecord;
+use crate::record::RunRecord;
+use crate::ruleset::Registry;
 use crate::metrics::Tally;
 use crate::runner::{self, Resume, RunFacts};
 use crate::text::{ReadError, clip, read_capped};
@@ -80,9 +81,9 @@ impl Stored {
 
     /// The scenario the run was made from, resolved again from the config it recorded, once the counts are
     /// checked against it.
-    pub fn scenario(&self) -> Result<Scenario, PartialError> {
+    pub fn scenario(&self, registry: &Registry) -> Result<Scenario, PartialError> {
         let src = toml::to_string(&self.config).map_err(|e| self.refused(format!("its config: {e}")))?;
-        let scenario = config::from_str(&src, Path::new(&self.config_file), Overrides::default())?;
+        let scenario = config::from_str(registry, &src, Path::new(&self.config_file), Overrides::default())?;
         self.verify(&scenario)?;
         Ok(scenario)
     }
@@ -112,7 +113,7 @@ impl Stored {
         if self.trials != due {
             return Err(format!("it counts {} trials where its chunks hold {due}", self.trials));
         }
-        scenario.model.metrics().check_counts(&self.counts, self.trials)
+        scenario.rules.metrics().check_counts(&self.counts, self.trials)
     }
 
     /// The counts, as the engine holds them.
@@ -134,7 +135,7 @@ pub struct Resumed {
 }
 
 /// The interrupted run in `dir`, ready to go on from where it stopped.
-pub fn resume(dir: &Path) -> Result<Resumed, PartialError> {
+pub fn resume(registry: &Registry, dir: &Path) -> Result<Resumed, PartialError> {
     let stored = Stored::read(dir)?;
     if !stored.partial || stored.chunks.to >= stored.wanted.to {
         let what = if stored.partial { "a finished shard; merge it with the others" } else { "a finished run" };
@@ -144,7 +145,7 @@ pub fn resume(dir: &Path) -> Result<Resumed, PartialError> {
         let message = "a --per-trial run cannot be resumed (trials.parquet cannot be extended); run it again";
         return Err(stored.refused(message.to_owned()));
     }
-    let scenario = stored.scenario()?;
+    let scenario = stored.scenario(registry)?;
     let resume = Resume { next: stored.chunks.to, before: stored.tally() };
     let wanted = stored.wanted.from..stored.wanted.to;
     Ok(Resumed { scenario, wanted, resume, precision: stored.precision })
@@ -167,16 +168,16 @@ fn read_manifest(path: &Path) -> Result<String, PartialError> {
 
 /// The shards in `dirs` merged into the record of the whole run, after checking that they come from one run
 /// (same version, config and seed) and cover each of its chunks exactly once.
-pub fn merge(dirs: &[PathBuf]) -> Result<RunRecord, PartialError> {
+pub fn merge(registry: &Registry, dirs: &[PathBuf]) -> Result<RunRecord, PartialError> {
     let mut shards: Vec<Stored> = dirs.iter().map(|d| Stored::read(d)).collect::<Result<_, _>>()?;
     shards.sort_by_key(|s| (s.chunks.from, s.chunks.to));
     let first = shards.first().expect("clap asks for at least one folder").clone();
     shards.iter().try_for_each(|s| same_run(&first, s))?;
-    let scenario = first.scenario()?;
+    let scenario = first.scenario(registry)?;
     shards.iter().skip(1).try_for_each(|s| s.verify(&scenario))?;
     let plan = runner::plan(&scenario);
     tiles(&shards, &plan)?;
-    let mut tally = Tally::new(scenario.model.metrics());
+    let mut tally = Tally::new(scenario.rules.metrics());
     for s in &shards {
         tally.checked_merge(&s.tally()).ok_or_else(|| s.refused("its counts overflow the sum of the shards".into()))?;
     }

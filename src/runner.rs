@@ -1,29 +1,20 @@
-//! Running a resolved scenario: sampling (with or without per-trial rows), solving exactly, and exporting.
+//! Running a resolved scenario: sampling (with or without per-trial rows) and solving exactly.
 //!
-//! These are the steps the command line strings together. [`sample`] runs the Monte Carlo engine on a thread
-//! pool of the requested size and, when the chance tree is small enough, also solves it exactly, returning a
-//! [`RunRecord`]; [`export`] writes every [`Output`] of it; [`solve`] is the exact interpreter alone.
+//! [`sample`] runs the Monte Carlo engine on a thread pool of the requested size and, when the chance tree is
+//! small enough, also solves it exactly, returning a [`RunRecord`]; [`sample_rows`] does the same while
+//! handing every trial's row to a sink (the per-trial Parquet writer); [`solve`] is the exact interpreter
+//! alone; [`summarise`] turns counts into the record, as `merge` does for shards.
 
 use std::ops::Range;
-use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use crate::config::Scenario;
-use crate::coverage::CoverageParquet;
-use crate::engine::{self, Plan, Ran, Span};
-use crate::exact::{self, ExactTally, TooLarge};
-use crate::export::{
-    DistributionsParquet, ExportError, Manifest, Output, RunRecord, SummaryParquet, Timing, TrialsWriter,
-};
-use crate::final_location::FinalLocationsParquet;
+use crate::engine::{self, Plan, Ran, Span, TrialRows};
+use crate::exact::{ExactTally, TooLarge};
 use crate::metrics::{MetricKind, Metrics, Tally};
-use crate::models::{Model, ModelVisitor};
-use crate::plot::Charts;
-use crate::plot::board::BoardPicture;
-use crate::plot::coverage::CoverageMap;
-use crate::plot::final_location::FinalLocations;
-use crate::report::RunReport;
+use crate::record::{RunRecord, Timing};
+use crate::ruleset::SinkError;
 use crate::stats;
 use crate::summary::Summary;
 
@@ -38,8 +29,6 @@ pub struct SampleOptions {
     pub interrupt: Option<&'static AtomicBool>,
     /// Worker threads; `None` uses every core. The result does not depend on it.
     pub threads: Option<usize>,
-    /// Write `trials.parquet` into this folder while running.
-    pub per_trial: Option<PathBuf>,
     /// Stop adding chunks once every probability's 95% interval has at most this half-width; the config's
     /// trial count is then the most the run may take.
     pub precision: Option<f64>,
@@ -67,21 +56,36 @@ pub fn shard_chunks(plan: &Plan, k: u64, n: u64) -> Range<u64> {
 }
 
 /// Runs the scenario's trials and summarises them, with exact values when the tree is small enough.
-pub fn sample(
+pub fn sample(scenario: &Scenario, opts: &SampleOptions, progress: &(dyn Fn(u64) + Sync)) -> RunRecord {
+    let run = |plan: &Plan, span: Span| Ok(scenario.rules.run_span(plan, span, progress));
+    sample_with(scenario, opts, run).unwrap_or_else(|e: SinkError| unreachable!("sampling alone cannot fail: {e}"))
+}
+
+/// [`sample`], handing every trial's row to `sink` in trial order; stops at the sink's first error.
+pub fn sample_rows(
     scenario: &Scenario,
     opts: &SampleOptions,
     progress: &(dyn Fn(u64) + Sync),
-) -> Result<RunRecord, ExportError> {
+    sink: &mut (dyn FnMut(&TrialRows) -> Result<(), SinkError> + Send),
+) -> Result<RunRecord, SinkError> {
+    sample_with(scenario, opts, |plan, span| scenario.rules.run_rows(plan, span, progress, &mut *sink))
+}
+
+/// Runs the wanted chunks through `run` on the thread pool and records the result.
+fn sample_with(
+    scenario: &Scenario,
+    opts: &SampleOptions,
+    run: impl FnOnce(&Plan, Span) -> Result<Ran, SinkError> + Send,
+) -> Result<RunRecord, SinkError> {
     let pool = pool(opts.threads);
     let threads = pool.current_num_threads();
     let plan = plan(scenario);
     let start = Instant::now();
-    let metrics = scenario.model.metrics();
+    let metrics = scenario.rules.metrics();
     let precise = |t: &Tally| precise_enough(metrics, t, opts.precision.unwrap_or(0.0));
     let wanted = opts.wanted.clone().unwrap_or(0..plan.chunks());
     let span = span(metrics, opts, wanted.clone(), opts.precision.is_some().then_some(&precise as engine::Enough));
-    let visitor = Sample { plan: &plan, progress, per_trial: opts.per_trial.as_deref(), span };
-    let ran = pool.install(|| scenario.model.visit(visitor))?;
+    let ran = pool.install(|| run(&plan, span))?;
     let wall = start.elapsed().as_secs_f64();
     let partial = ran.interrupted || wanted != (0..plan.chunks());
     let trials_run = ran.tally.trials - opts.resume.as_ref().map_or(0, |r| r.before.trials);
@@ -108,7 +112,7 @@ fn span<'a>(
 /// The record of a run whose counts are `tally`, with exact values when the tree is small enough.
 pub fn summarise(scenario: &Scenario, run: RunFacts, tally: Tally) -> RunRecord {
     let exact = solve(scenario).ok();
-    let summary = Summary::new(scenario.model.metrics(), &tally, exact.as_ref());
+    let summary = Summary::new(scenario.rules.metrics(), &tally, exact.as_ref());
     record(scenario, run, exact.map(|e| e.leaves), summary, tally)
 }
 
@@ -138,6 +142,7 @@ pub fn plan(scenario: &Scenario) -> Plan {
 }
 
 fn record(scenario: &Scenario, run: RunFacts, exact_leaves: Option<u64>, summary: Summary, tally: Tally) -> RunRecord {
+    let presentation = scenario.rules.present(&summary, tally.trials);
     let mut record = RunRecord {
         tool: "intercept-sim".to_owned(),
         version: env!("CARGO_PKG_VERSION").to_owned(),
@@ -155,78 +160,18 @@ fn record(scenario: &Scenario, run: RunFacts, exact_leaves: Option<u64>, summary
         digest: String::new(),
         timing: run.timing,
         summary,
-        plain: scenario.model.plain_words(&scenario.config),
+        presentation,
     };
     record.seal();
     record
 }
 
-struct Sample<'a> {
-    plan: &'a Plan,
-    progress: &'a (dyn Fn(u64) + Sync),
-    per_trial: Option<&'a Path>,
-    span: Span<'a>,
-}
-
-impl ModelVisitor for Sample<'_> {
-    type Output = Result<Ran, ExportError>;
-
-    fn visit<M: Model>(self, model: &M) -> Self::Output {
-        let Some(dir) = self.per_trial else {
-            return Ok(engine::run_span(model, self.plan, self.span, self.progress));
-        };
-        let mut writer = TrialsWriter::create(dir, model.metrics())?;
-        let ran = engine::run_rows(model, self.plan, self.span, self.progress, |rows| writer.write(rows))?;
-        writer.finish()?;
-        Ok(ran)
-    }
-}
-
 /// The counts of `plan`'s trials of the scenario's model, on the current thread pool.
 pub fn tally(scenario: &Scenario, plan: &Plan) -> Tally {
-    struct Run<'a>(&'a Plan);
-    impl ModelVisitor for Run<'_> {
-        type Output = Tally;
-        fn visit<M: Model>(self, model: &M) -> Tally {
-            engine::run(model, self.0, &|_| {})
-        }
-    }
-    scenario.model.visit(Run(plan))
+    scenario.rules.tally(plan)
 }
 
 /// The exact probability of every slot, if the tree has at most `run.max_exact_leaves` leaves.
 pub fn solve(scenario: &Scenario) -> Result<ExactTally, TooLarge> {
-    struct Solve(u64);
-    impl ModelVisitor for Solve {
-        type Output = Result<ExactTally, TooLarge>;
-        fn visit<M: Model>(self, model: &M) -> Self::Output {
-            exact::enumerate(model, self.0)
-        }
-    }
-    scenario.model.visit(Solve(scenario.run.max_exact_leaves))
-}
-
-/// Every output file of a run, in the order they are written.
-pub fn outputs() -> Vec<Box<dyn Output>> {
-    vec![
-        Box::new(SummaryParquet),
-        Box::new(DistributionsParquet),
-        Box::new(CoverageParquet),
-        Box::new(FinalLocationsParquet),
-        Box::new(Charts),
-        Box::new(CoverageMap),
-        Box::new(FinalLocations),
-        Box::new(BoardPicture),
-        Box::new(RunReport),
-        Box::new(Manifest),
-    ]
-}
-
-/// Writes every output of `record` into `dir` (which must exist); returns the paths written.
-pub fn export(record: &RunRecord, dir: &Path) -> Result<Vec<PathBuf>, ExportError> {
-    let mut written = Vec::new();
-    for output in outputs() {
-        written.extend(output.write(record, dir)?);
-    }
-    Ok(written)
+    scenario.rules.solve(scenario.run.max_exact_leaves)
 }

@@ -24,6 +24,9 @@ pub struct MetricRow {
     pub successes: Option<u64>,
     pub trials: u64,
     pub exact: Option<f64>,
+    /// Whether the metric's values name places ([`crate::metrics::MetricDef::place`]): no output shows its mean.
+    #[serde(skip)]
+    pub place: bool,
 }
 
 /// One value of a distribution metric.
@@ -62,6 +65,11 @@ impl Summary {
         self.metrics.iter().filter(|r| r.kind == "probability")
     }
 
+    /// Whether `metric` is a distribution whose values name places, whose mean says nothing.
+    pub fn is_place(&self, metric: &str) -> bool {
+        self.metrics.iter().any(|r| r.place && r.metric == metric)
+    }
+
     /// The distribution metrics' names, in order, each with its rows.
     pub fn distributions_by_metric(&self) -> Vec<(&str, Vec<&DistRow>)> {
         let mut out: Vec<(&str, Vec<&DistRow>)> = Vec::new();
@@ -95,6 +103,7 @@ fn metric_row(def: &MetricDef, tally: &Tally, exact: Option<f64>) -> MetricRow {
         successes,
         trials: tally.trials,
         exact,
+        place: def.place,
     }
 }
 

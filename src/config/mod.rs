@@ -14,30 +14,60 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 pub use self::path::{Invalid, KeyPath, in_range, probability};
-use crate::models::ModelSpec;
-use crate::models::board_game::config::BoardConfig;
-use crate::models::card_game::config::CardGameConfig;
-use crate::models::cavalry::config::CavalryConfig;
-use crate::models::naval::config::NavalConfig;
-use crate::models::step_race::config::StepRaceConfig;
+use crate::ruleset::{Parsed, Registry, Rules};
 use crate::text::{ReadError, one_line, read_capped};
 
-/// A config file as written, with every default filled in.
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
-#[serde(deny_unknown_fields)]
+/// A config file as written, with every default filled in: the `[run]` table and one rule set's table,
+/// kept as TOML so that this layer names no rule set (the rule set's [`crate::ruleset::Entry`] typed and
+/// checked it). Serialised as the file's tables, `run` first.
+#[derive(Clone, Debug, PartialEq)]
 pub struct RawConfig {
-    #[serde(default)]
     pub run: RunConfig,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cavalry: Option<CavalryConfig>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub naval: Option<NavalConfig>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub step_race: Option<StepRaceConfig>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub card_game: Option<CardGameConfig>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub board: Option<BoardConfig>,
+    /// The rule set's table name, such as `naval`.
+    pub table: String,
+    /// That table, every default filled in.
+    pub body: toml::Table,
+}
+
+impl Serialize for RawConfig {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(Some(2))?;
+        map.serialize_entry("run", &self.run)?;
+        map.serialize_entry(&self.table, &self.body)?;
+        map.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for RawConfig {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_map(RawVisitor)
+    }
+}
+
+struct RawVisitor;
+
+impl<'de> serde::de::Visitor<'de> for RawVisitor {
+    type Value = RawConfig;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a config: a run table and one rule set's table")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<RawConfig, A::Error> {
+        let (mut run, mut table) = (None, None);
+        while let Some(key) = map.next_key::<String>()? {
+            if key == "run" {
+                run = Some(map.next_value()?);
+            } else if table.is_none() {
+                table = Some((key, map.next_value()?));
+            } else {
+                return Err(serde::de::Error::custom(format!("a second rule set's table, {key}")));
+            }
+        }
+        let (table, body) = table.ok_or_else(|| serde::de::Error::custom("no rule set's table"))?;
+        Ok(RawConfig { run: run.unwrap_or_default(), table, body })
+    }
 }
 
 /// `[run]`: how many trials, which seed, and where results go.
@@ -103,7 +133,8 @@ pub struct RunSettings {
 pub struct Scenario {
     pub file: PathBuf,
     pub run: RunSettings,
-    pub model: ModelSpec,
+    /// The rule set, resolved: its model and how to show it.
+    pub rules: Box<dyn Rules>,
     /// The config with every default filled in, as recorded in the manifest.
     pub config: RawConfig,
 }
@@ -129,9 +160,9 @@ pub struct ConfigError {
 /// The largest config file read: far above any real scenario, far below what would exhaust memory.
 pub const MOST_BYTES: u64 = 1 << 20;
 
-/// Reads, parses and resolves the config at `file`.
-pub fn load(file: &Path, overrides: Overrides) -> Result<Scenario, ConfigError> {
-    from_str(&read(file)?, file, overrides)
+/// Reads, parses and resolves the config at `file`, whose rule set is one of the `registry`'s.
+pub fn load(registry: &Registry, file: &Path, overrides: Overrides) -> Result<Scenario, ConfigError> {
+    from_str(registry, &read(file)?, file, overrides)
 }
 
 /// The text of the config at `file`, refusing a file too large to be a config or not text.
@@ -146,10 +177,65 @@ fn read(file: &Path) -> Result<String, ConfigError> {
 }
 
 /// Parses and resolves config text; `file` names it in errors and gives the default run name.
-pub fn from_str(src: &str, file: &Path, overrides: Overrides) -> Result<Scenario, ConfigError> {
-    let mut config: RawConfig = toml::from_str(src).map_err(|e| locate::parse_error(src, file, &e))?;
-    let named = config.run.name.is_some();
-    config.run.name.get_or_insert_with(|| default_name(file));
+pub fn from_str(registry: &Registry, src: &str, file: &Path, overrides: Overrides) -> Result<Scenario, ConfigError> {
+    let parsed = parse(registry, src).map_err(|e| e.located(src, file))?;
+    let Parsed { mut run, body, table } = parsed;
+    let named = run.name.is_some();
+    run.name.get_or_insert_with(|| default_name(file));
+    override_run(&mut run, overrides, file)?;
+    let resolved = resolve_run(&run).and_then(|settings| Ok((settings, table.resolve()?)));
+    let (settings, rules) = resolved.map_err(|mut e| {
+        if !named && e.path == KeyPath::root().key("run").key("name") {
+            e.message += "; it comes from the config file's name, so rename the file or set name in [run]";
+        }
+        locate::invalid(src, file, e)
+    })?;
+    let config = RawConfig { run, table: rules.entry().table().to_owned(), body };
+    Ok(Scenario { file: file.to_owned(), run: settings, rules, config })
+}
+
+/// Why config text did not parse: TOML or serde's error, or a resolve error found before resolving (no rule
+/// set's table, or two).
+enum ParseError {
+    Toml(toml::de::Error),
+    Invalid(Invalid),
+}
+
+impl ParseError {
+    fn located(self, src: &str, file: &Path) -> ConfigError {
+        match self {
+            ParseError::Toml(e) => locate::parse_error(src, file, &e),
+            ParseError::Invalid(e) => locate::invalid(src, file, e),
+        }
+    }
+}
+
+/// The file's `[run]` table and its one rule set's table, parsed by that rule set.
+fn parse(registry: &Registry, src: &str) -> Result<Parsed, ParseError> {
+    let top: toml::Table = toml::from_str(src).map_err(ParseError::Toml)?;
+    let tables = registry.tables();
+    let present: Vec<&'static str> = tables.iter().copied().filter(|t| top.contains_key(*t)).collect();
+    let Some(first) = present.first().and_then(|t| registry.find(t)) else {
+        crate::ruleset::parse_run_only(src, &tables).map_err(ParseError::Toml)?;
+        let all = tables.iter().map(|t| format!("[{t}]")).collect::<Vec<_>>();
+        let all = match all.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+            _ => all.join(""),
+        };
+        let first_table = tables.first().copied().unwrap_or("run");
+        let msg = format!("no model table; add one: {all}");
+        return Err(ParseError::Invalid(Invalid::new(KeyPath::root().key(first_table), msg)));
+    };
+    let parsed = first.parse(src, &tables).map_err(ParseError::Toml)?;
+    if let [_, second, ..] = present.as_slice() {
+        let msg = format!("a config holds one model; this one has {}", present.join(" and "));
+        return Err(ParseError::Invalid(Invalid::new(KeyPath::root().key(second), msg)));
+    }
+    Ok(parsed)
+}
+
+/// Command-line values written over the file's `[run]` table.
+fn override_run(run: &mut RunConfig, overrides: Overrides, file: &Path) -> Result<(), ConfigError> {
     let too_large = |key: &str, v: u64| ConfigError {
         file: file.to_owned(),
         line: None,
@@ -157,55 +243,16 @@ pub fn from_str(src: &str, file: &Path, overrides: Overrides) -> Result<Scenario
         message: format!("{v} (from the command line) is too large; allowed: up to {}", i64::MAX),
     };
     if let Some(t) = overrides.trials {
-        config.run.trials = i64::try_from(t).map_err(|_| too_large("trials", t))?;
+        run.trials = i64::try_from(t).map_err(|_| too_large("trials", t))?;
     }
     if let Some(s) = overrides.seed {
-        config.run.seed = i64::try_from(s).map_err(|_| too_large("seed", s))?;
+        run.seed = i64::try_from(s).map_err(|_| too_large("seed", s))?;
     }
-    resolve(config, file).map_err(|mut e| {
-        if !named && e.path == KeyPath::root().key("run").key("name") {
-            e.message += "; it comes from the config file's name, so rename the file or set name in [run]";
-        }
-        locate::invalid(src, file, e)
-    })
+    Ok(())
 }
 
 fn default_name(file: &Path) -> String {
     file.file_stem().map_or_else(|| "run".into(), |s| s.to_string_lossy().into_owned())
-}
-
-fn resolve(config: RawConfig, file: &Path) -> Result<Scenario, Invalid> {
-    let run = resolve_run(&config.run)?;
-    let model = resolve_model(&config)?;
-    Ok(Scenario { file: file.to_owned(), run, model, config })
-}
-
-/// The model of the one model table the config holds.
-fn resolve_model(config: &RawConfig) -> Result<ModelSpec, Invalid> {
-    let present = [
-        ("cavalry", config.cavalry.is_some()),
-        ("naval", config.naval.is_some()),
-        ("step_race", config.step_race.is_some()),
-        ("card_game", config.card_game.is_some()),
-        ("board", config.board.is_some()),
-    ];
-    let tables: Vec<&str> = present.iter().filter(|(_, p)| *p).map(|(t, _)| *t).collect();
-    let all = "[cavalry], [naval], [step_race], [card_game] or [board]";
-    match tables.as_slice() {
-        [] => Err(Invalid::new(KeyPath::root().key("cavalry"), format!("no model table; add one: {all}"))),
-        [_] => Ok(match (&config.cavalry, &config.naval, &config.step_race, &config.card_game, &config.board) {
-            (Some(cavalry), ..) => ModelSpec::Cavalry(cavalry.resolve()?),
-            (_, Some(naval), ..) => ModelSpec::Naval(Box::new(naval.resolve()?)),
-            (_, _, Some(race), ..) => ModelSpec::StepRace(Box::new(race.resolve()?)),
-            (_, _, _, Some(game), _) => ModelSpec::CardGame(Box::new(game.resolve()?)),
-            (.., Some(board)) => ModelSpec::BoardGame(Box::new(board.resolve()?)),
-            _ => unreachable!("one table is present"),
-        }),
-        [_, second, ..] => {
-            let msg = format!("a config holds one model; this one has {}", tables.join(" and "));
-            Err(Invalid::new(KeyPath::root().key(second), msg))
-        }
-    }
 }
 
 fn resolve_run(run: &RunConfig) -> Result<RunSettings, Invalid> {

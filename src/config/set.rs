@@ -9,6 +9,7 @@
 use toml::Value;
 
 use super::{ConfigError, Overrides, Scenario, from_str};
+use crate::ruleset::Registry;
 
 /// A key and one value for it, as given on the command line.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -37,7 +38,7 @@ pub fn apply(scenario: &Scenario, settings: &[Setting]) -> Result<Scenario, Conf
     }
     let src = toml::to_string(&doc).expect("TOML out");
     let overrides = Overrides::default();
-    from_str(&src, &scenario.file, overrides).map_err(|e| {
+    from_str(&Registry::new(vec![scenario.rules.entry()]), &src, &scenario.file, overrides).map_err(|e| {
         let message = e.key.as_ref().map_or(e.message.clone(), |k| format!("key '{k}': {}", e.message));
         // The resolved config does not say which setting broke it: name them all.
         setting_error(scenario, settings, message)

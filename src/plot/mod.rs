@@ -12,14 +12,14 @@ use std::sync::Once;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-pub mod board;
-pub mod coverage;
-pub mod final_location;
+mod board;
+mod heatmap;
+mod stacked;
 pub mod sweep;
 pub mod tornado;
 
 use crate::export::{ExportError, Output, RunRecord, write_file};
-use crate::models::is_place;
+use crate::present::Picture;
 use crate::summary::{DistRow, MetricRow, Summary};
 
 const FONT: &str = "sans-serif";
@@ -40,6 +40,44 @@ impl Output for Charts {
             written.extend(both(dir, &format!("dist-{}", chart.metric), &chart)?);
         }
         Ok(written)
+    }
+}
+
+/// The pictures of a rule set's own outputs ([`crate::present::Extra`]): `<name>.{png,svg}` each.
+pub struct Pictures;
+
+impl Output for Pictures {
+    fn write(&self, record: &RunRecord, dir: &Path) -> Result<Vec<PathBuf>, ExportError> {
+        let mut written = Vec::new();
+        for extra in &record.presentation.extras {
+            if let Some(picture) = &extra.picture {
+                register_font();
+                written.extend(both(dir, &extra.name, picture)?);
+            }
+        }
+        Ok(written)
+    }
+}
+
+/// Every picture kind is a chart: drawn by its kind's module.
+impl Chart for Picture {
+    fn size(&self) -> (u32, u32) {
+        match self {
+            Picture::Heatmap(p) => p.size(),
+            Picture::StackedBars(p) => p.size(),
+            Picture::Board(p) => p.size(),
+        }
+    }
+
+    fn draw<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, Shift>,
+    ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+        match self {
+            Picture::Heatmap(p) => p.draw(root),
+            Picture::StackedBars(p) => p.draw(root),
+            Picture::Board(p) => p.draw(root),
+        }
     }
 }
 
@@ -160,13 +198,12 @@ pub(crate) struct Distribution<'a> {
 }
 
 impl<'a> Distribution<'a> {
-    /// One chart per distribution metric of a run, in metric order, except the metrics that encode a place
-    /// (the step race's destination squares, the card game's final locations): [`coverage`] and
-    /// [`final_location`] draw those as a map and as stacked bars.
+    /// One chart per distribution metric of a run, in metric order, except the metrics whose values name
+    /// places: their rule set draws those in pictures of its own.
     /// Values above the highest one seen (or possible, where solved) are left out: a game's steals may
     /// count up to the turn limit, but no game comes near it.
     pub(crate) fn all(summary: &'a Summary) -> Vec<Distribution<'a>> {
-        let charts = summary.distributions_by_metric().into_iter().filter(|(metric, _)| !is_place(metric));
+        let charts = summary.distributions_by_metric().into_iter().filter(|(metric, _)| !summary.is_place(metric));
         charts.map(|(metric, rows)| Distribution { metric, rows: up_to_last_seen(rows) }).collect()
     }
 }

@@ -37,16 +37,12 @@ use std::path::{Path, PathBuf};
 pub use self::run::RunReport;
 pub use self::sensitivity::SensitivityReport;
 pub use self::sweep::SweepReport;
-use crate::config::RawConfig;
 use crate::export::{ExportError, create, write_file};
 use crate::plot::{Chart, svg_string};
+pub use crate::present::{Cell, DECIMALS, Row, Table, fixed, thousands};
 
 /// The file every report page is written to.
 pub const FILE: &str = "report.html";
-
-/// Decimal places of every probability and mean shown in a report: one precision everywhere, so a reader (and
-/// the test) can compare any two numbers on the page.
-pub const DECIMALS: usize = 4;
 
 /// The policy that keeps the page offline: nothing may load except inline styles and `data:` images.
 const CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
@@ -106,7 +102,7 @@ impl Page {
 
     /// A table.
     pub fn table(&mut self, table: &Table) -> &mut Self {
-        self.push(&table.html())
+        self.push(&table_html(table))
     }
 
     /// A chart drawn as inline SVG, with `caption` under it (also its accessible name).
@@ -232,155 +228,32 @@ impl Section {
     }
 }
 
-/// A table: column headings and rows. A column whose first cell is a number is right-aligned, heading included.
-#[derive(Clone, Debug, Default)]
-pub struct Table {
-    columns: Vec<String>,
-    rows: Vec<Row>,
-    id: Option<String>,
+/// A table's HTML. A column whose first cell is a number is right-aligned, heading included.
+fn table_html(table: &Table) -> String {
+    let numeric = |i: usize| table.rows.first().and_then(|r| r.cells.get(i)).is_some_and(|c| c.numeric);
+    let head: String = table
+        .columns
+        .iter()
+        .enumerate()
+        .map(|(i, c)| match numeric(i) {
+            true => format!("<th class=\"num\">{}</th>", escape(c)),
+            false => format!("<th>{}</th>", escape(c)),
+        })
+        .collect();
+    let id = table.id.as_ref().map(|id| format!(" id=\"{id}\"")).unwrap_or_default();
+    let rows: String = table.rows.iter().map(row_html).collect();
+    format!("<div class=\"table\"><table{id}>\n<thead><tr>{head}</tr></thead>\n<tbody>\n{rows}</tbody>\n</table></div>\n")
 }
 
-impl Table {
-    /// An empty table with these column headings.
-    pub fn new(columns: &[&str]) -> Table {
-        Table { columns: columns.iter().map(|c| (*c).to_owned()).collect(), rows: Vec::new(), id: None }
-    }
-
-    /// Gives the table an element id (lowercase letters, digits and dashes), so it can be found on the page.
-    pub fn with_id(mut self, id: &str) -> Table {
-        assert!(plain_name(id), "table id {id:?}: use lowercase letters, digits and dashes");
-        self.id = Some(id.to_owned());
-        self
-    }
-
-    /// Appends a row.
-    pub fn push(&mut self, row: Row) -> &mut Self {
-        self.rows.push(row);
-        self
-    }
-
-    fn html(&self) -> String {
-        let numeric = |i: usize| self.rows.first().and_then(|r| r.cells.get(i)).is_some_and(|c| c.numeric);
-        let head: String = self
-            .columns
-            .iter()
-            .enumerate()
-            .map(|(i, c)| match numeric(i) {
-                true => format!("<th class=\"num\">{}</th>", escape(c)),
-                false => format!("<th>{}</th>", escape(c)),
-            })
-            .collect();
-        let id = self.id.as_ref().map(|id| format!(" id=\"{id}\"")).unwrap_or_default();
-        let rows: String = self.rows.iter().map(Row::html).collect();
-        format!(
-            "<div class=\"table\"><table{id}>\n<thead><tr>{head}</tr></thead>\n<tbody>\n{rows}</tbody>\n</table></div>\n"
-        )
-    }
+fn row_html(row: &Row) -> String {
+    let attrs: String = row.data.iter().map(|(n, v)| format!(" data-{n}=\"{}\"", escape(v))).collect();
+    let cells: String = row.cells.iter().map(cell_html).collect();
+    format!("<tr{attrs}>{cells}</tr>\n")
 }
 
-/// One table row: its cells, and `data-` attributes that name what it shows.
-#[derive(Clone, Debug, Default)]
-pub struct Row {
-    cells: Vec<Cell>,
-    data: Vec<(String, String)>,
-}
-
-impl Row {
-    /// A row of these cells.
-    pub fn new(cells: Vec<Cell>) -> Row {
-        Row { cells, data: Vec::new() }
-    }
-
-    /// Adds the attribute `data-<name>="<value>"` to the row; `name` is lowercase letters, digits and dashes.
-    pub fn data(mut self, name: &str, value: &str) -> Row {
-        assert!(plain_name(name), "data attribute {name:?}: use lowercase letters, digits and dashes");
-        self.data.push((name.to_owned(), value.to_owned()));
-        self
-    }
-
-    fn html(&self) -> String {
-        let attrs: String = self.data.iter().map(|(n, v)| format!(" data-{n}=\"{}\"", escape(v))).collect();
-        let cells: String = self.cells.iter().map(Cell::html).collect();
-        format!("<tr{attrs}>{cells}</tr>\n")
-    }
-}
-
-/// One table cell: text, and the classes it carries (`num` for right-aligned numbers).
-#[derive(Clone, Debug, Default)]
-pub struct Cell {
-    text: String,
-    classes: Vec<String>,
-    numeric: bool,
-}
-
-impl Cell {
-    /// A cell of plain text.
-    pub fn text(text: impl Into<String>) -> Cell {
-        Cell { text: text.into(), classes: Vec::new(), numeric: false }
-    }
-
-    /// A cell of text in a monospace font, for names such as metrics and config keys.
-    pub fn name(text: impl Into<String>) -> Cell {
-        Cell::text(text).class("name")
-    }
-
-    /// A right-aligned number, already formatted.
-    pub fn number(text: impl Into<String>) -> Cell {
-        Cell { text: text.into(), classes: vec!["num".into()], numeric: true }
-    }
-
-    /// A probability or mean at the report's precision ([`DECIMALS`]).
-    pub fn value(x: f64) -> Cell {
-        Cell::number(fixed(x))
-    }
-
-    /// A value that may be unknown (an exact value that was not computed): a dash when `None`.
-    pub fn maybe(x: Option<f64>) -> Cell {
-        Cell::number(x.map_or_else(|| "\u{2014}".to_owned(), fixed))
-    }
-
-    /// Adds a class (lowercase letters, digits and dashes), for styling or for finding the cell.
-    pub fn class(mut self, class: &str) -> Cell {
-        assert!(plain_name(class), "class {class:?}: use lowercase letters, digits and dashes");
-        self.classes.push(class.to_owned());
-        self
-    }
-
-    fn html(&self) -> String {
-        let class =
-            if self.classes.is_empty() { String::new() } else { format!(" class=\"{}\"", self.classes.join(" ")) };
-        format!("<td{class}>{}</td>", escape(&self.text))
-    }
-}
-
-/// Which rules a config plays, as the facts line names them.
-fn rules_name(config: &RawConfig) -> &'static str {
-    match (&config.cavalry, &config.naval, &config.step_race, &config.board) {
-        (Some(_), ..) => "cavalry rules (Musket & Pike)",
-        (_, Some(_), ..) => "naval rules (A World at War)",
-        (_, _, Some(_), _) => "tactical step race (GITM)",
-        (.., Some(_)) => "the board game Intercept (self-play)",
-        _ => "card-game intercept (Sorcery: Contested Realm)",
-    }
-}
-
-/// `x` at the report's precision; never "-0.0000".
-pub fn fixed(x: f64) -> String {
-    let s = format!("{x:.DECIMALS$}");
-    if s.starts_with('-') && s[1..].chars().all(|c| c == '0' || c == '.') { s[1..].to_owned() } else { s }
-}
-
-/// A whole number with thousands separators: 1,000,000.
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+fn cell_html(cell: &Cell) -> String {
+    let class = if cell.classes.is_empty() { String::new() } else { format!(" class=\"{}\"", cell.classes.join(" ")) };
+    format!("<td{class}>{}</td>", escape(&cell.text))
 }
 
 /// `word` as one shell word: as it is when it holds only safe characters, else single-quoted.
@@ -407,11 +280,6 @@ pub fn escape(text: &str) -> String {
         }
     }
     out
-}
-
-/// Whether `name` is usable as a class, id or data-attribute name as written: lowercase letters, digits, dashes.
-fn plain_name(name: &str) -> bool {
-    !name.is_empty() && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
 }
 
 #[cfg(test)]

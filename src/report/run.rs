@@ -8,13 +8,10 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Cell, Page, Row, Table, rules_name, shell_word, thousands};
+use super::{Cell, Page, Row, Table, shell_word, thousands};
 use crate::export::{ExportError, Output, RunRecord};
-use crate::models::is_place;
-use crate::plot::board::Board;
-use crate::plot::coverage::Heatmap;
-use crate::plot::final_location::Stacked;
 use crate::plot::{Distribution, Headline, seen};
+use crate::present::Placement;
 use crate::stats::fraction;
 use crate::summary::MetricRow;
 
@@ -33,11 +30,10 @@ pub(crate) fn page(record: &RunRecord) -> Result<Page, ExportError> {
     let mut page = Page::new(name);
     page.facts(facts(record));
     page.section("The scenario");
-    page.paragraph(&format!("From {}.", record.config_file)).list(&record.plain);
-    board(&mut page, record)?;
+    page.paragraph(&format!("From {}.", record.config_file)).list(&record.presentation.plain);
+    extras(&mut page, record, Placement::Scenario)?;
     headline(&mut page, record)?;
-    coverage(&mut page, record)?;
-    final_locations(&mut page, record)?;
+    extras(&mut page, record, Placement::Results)?;
     means(&mut page, record);
     distributions(&mut page, record)?;
     let config = toml::to_string_pretty(&record.config).expect("a resolved config serialises as TOML");
@@ -45,66 +41,27 @@ pub(crate) fn page(record: &RunRecord) -> Result<Page, ExportError> {
     Ok(page)
 }
 
-/// A self-play run's start position, as a board diagram.
-fn board(page: &mut Page, record: &RunRecord) -> Result<(), ExportError> {
-    let Some(board) = Board::of(record) else { return Ok(()) };
-    page.paragraph(
-        "Each game starts here: White's stacks at the bottom, Black's at the top, the goals (green) in the \
-         middle of the back rows and the ball (orange) alone in the centre. P is a passage stone, R a rest \
-         stack of two, D3 the double; `intercept-sim replay` prints any game of the run turn by turn.",
-    );
-    let caption = board.caption.clone();
-    page.chart(&caption, &board)?;
-    Ok(())
-}
-
-/// A step race's coverage map: P(intercepted | destination) square by square.
-fn coverage(page: &mut Page, record: &RunRecord) -> Result<(), ExportError> {
-    let Some(cells) = crate::coverage::cells(&record.summary) else { return Ok(()) };
-    page.section("Coverage map");
-    page.paragraph(
-        "Each destination square of the tactical map shaded by the chance that a move there is intercepted, in \
-         percent (exact where the chance tree was solved). Blank squares are not destinations. Every square's \
-         estimate, interval and exact value are in coverage.parquet.",
-    );
-    page.chart("P(intercepted | destination) on the 15x15 tactical map", &Heatmap { cells })?;
-    Ok(())
-}
-
-/// A card game's final locations: what happened at each, as shares of the trials that ended there.
-fn final_locations(page: &mut Page, record: &RunRecord) -> Result<(), ExportError> {
-    let Some(places) = crate::final_location::places(record) else { return Ok(()) };
-    page.section("Interceptors by final location");
-    page.paragraph(
-        "Each location the mover may end at, and what happened among the trials that ended there: it attacked \
-         (Defend, not Intercept: S-2), or it did not and 0, 1, 2, ... units intercepted it together (S-11). \
-         The same figures are in final-locations.parquet.",
-    );
-    page.chart("Outcomes at each final location", &Stacked { places: places.clone() })?;
-    let mut table =
-        Table::new(&["location", "ends here", "outcome", "trials", "share", "95% low", "95% high", "exact"]);
-    for p in &places {
-        for o in &p.outcomes {
-            let cells = vec![
-                Cell::name(&p.location),
-                Cell::value(p.exact_share.unwrap_or(p.share)),
-                Cell::name(o.label()),
-                Cell::number(thousands(o.count)),
-                Cell::value(o.estimate).class("estimate"),
-                Cell::value(o.ci_low).class("ci-low"),
-                Cell::value(o.ci_high).class("ci-high"),
-                Cell::maybe(o.exact).class("exact"),
-            ];
-            table.push(Row::new(cells).data("location", &p.location).data("outcome", &o.label()));
+/// The rule set's own outputs shown at `placement`: a section of its own for a result, then the paragraph,
+/// the picture and the table.
+fn extras(page: &mut Page, record: &RunRecord, placement: Placement) -> Result<(), ExportError> {
+    for extra in record.presentation.extras.iter().filter(|e| e.placement == placement) {
+        if placement == Placement::Results {
+            page.section(&extra.heading);
+        }
+        page.paragraph(&extra.text);
+        if let Some(picture) = &extra.picture {
+            page.chart(&extra.caption, picture)?;
+        }
+        if let Some(table) = &extra.table {
+            page.table(table);
         }
     }
-    page.table(&table);
     Ok(())
 }
 
 fn facts(record: &RunRecord) -> Vec<String> {
     let mut facts = vec![
-        rules_name(&record.config).to_owned(),
+        record.presentation.title.clone(),
         format!("{} trials", thousands(record.trials)),
         format!("seed {}", record.seed),
     ];
@@ -181,7 +138,7 @@ fn fraction_of(exact: Option<f64>) -> Option<String> {
 }
 
 fn means(page: &mut Page, record: &RunRecord) {
-    let means = record.summary.metrics.iter().filter(|r| r.kind == "mean" && !is_place(&r.metric));
+    let means = record.summary.metrics.iter().filter(|r| r.kind == "mean" && !r.place);
     let means: Vec<&MetricRow> = means.collect();
     if means.is_empty() {
         return;

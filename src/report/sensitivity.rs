@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Cell, Page, Row, Table, rules_name, shell_word, thousands};
+use super::{Cell, Page, Row, Table, shell_word, thousands};
 use crate::config::Scenario;
 use crate::export::ExportError;
 use crate::metrics::MetricKind;
@@ -34,7 +34,7 @@ impl SensitivityReport<'_> {
         self.varied(&mut page);
         page.section("The base scenario");
         page.paragraph(&format!("From {}, at the values it gives.", self.scenario.file.display()));
-        page.list(&self.scenario.model.plain_words(&self.scenario.config));
+        page.list(&self.scenario.rules.plain_words());
         self.results(&mut page)?;
         self.refused(&mut page);
         let config = toml::to_string_pretty(&self.scenario.config).expect("a resolved config serialises as TOML");
@@ -51,7 +51,7 @@ impl SensitivityReport<'_> {
         };
         let version = format!("intercept-sim {}", env!("CARGO_PKG_VERSION"));
         vec![
-            rules_name(&self.scenario.config).to_owned(),
+            self.scenario.rules.entry().title().to_owned(),
             format!("{allowed} steps"),
             how,
             format!("seed {}", s.seed),

@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Cell, Page, Row, Table, rules_name, shell_word, thousands};
+use super::{Cell, Page, Row, Table, shell_word, thousands};
 use crate::config::Scenario;
 use crate::export::ExportError;
 use crate::plot::sweep::{Line, label};
@@ -32,7 +32,7 @@ impl SweepReport<'_> {
         self.swept(&mut page);
         page.section("The base scenario");
         page.paragraph(&format!("From {}, before the swept values are set.", self.scenario.file.display()));
-        page.list(&self.scenario.model.plain_words(&self.scenario.config));
+        page.list(&self.scenario.rules.plain_words());
         self.results(&mut page)?;
         let config = toml::to_string_pretty(&self.scenario.config).expect("a resolved config serialises as TOML");
         page.reproduce(&self.command(), Some(&config));
@@ -42,7 +42,7 @@ impl SweepReport<'_> {
     fn facts(&self) -> Vec<String> {
         let run = &self.scenario.run;
         let mut facts = vec![
-            rules_name(&self.scenario.config).to_owned(),
+            self.scenario.rules.entry().title().to_owned(),
             format!("{} points", self.points.len()),
             format!("{} trials per point", thousands(run.trials)),
             format!("seed {}", run.seed),

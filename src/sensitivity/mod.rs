@@ -136,7 +136,7 @@ pub struct Solved<'a> {
 
 /// Solves every step of `steps` against `base` exactly where both trees are small enough.
 pub fn solve(base: &Scenario, steps: Vec<Step>) -> Solved<'_> {
-    let base_exact = runner::solve(base).ok().map(|e| exact::metric_values(base.model.metrics(), &e));
+    let base_exact = runner::solve(base).ok().map(|e| exact::metric_values(base.rules.metrics(), &e));
     let exact = steps.iter().map(|s| exact_changes(base, base_exact.as_deref(), s)).collect();
     Solved { base, base_exact, steps, exact }
 }
@@ -173,10 +173,10 @@ impl Solved<'_> {
 /// A step's changes as differences of exact values (`None` for each metric when the step is refused), or
 /// `None` when one of the two trees is too large to solve and the step must be sampled.
 fn exact_changes(base: &Scenario, base_exact: Option<&[f64]>, step: &Step) -> Option<Vec<Option<Change>>> {
-    let Ok(stepped) = &step.scenario else { return Some(vec![None; base.model.metrics().defs().len()]) };
+    let Ok(stepped) = &step.scenario else { return Some(vec![None; base.rules.metrics().defs().len()]) };
     let base_values = base_exact?;
     let solved = runner::solve(stepped).ok()?;
-    let theirs = exact::metric_values(stepped.model.metrics(), &solved);
+    let theirs = exact::metric_values(stepped.rules.metrics(), &solved);
     let change = |t: Option<usize>, b: f64| {
         let v = theirs[t?];
         let d = v - b;
@@ -205,7 +205,7 @@ fn sampled_changes(metrics: &[BaseMetric], sums: &[Option<paired::PairSums>]) ->
 
 /// The base scenario's metrics: exact values where solved, else the paired run's base estimates.
 fn base_metrics(base: &Scenario, exact: Option<&[f64]>, paired: Option<&paired::Paired>) -> Vec<BaseMetric> {
-    base.model
+    base.rules
         .metrics()
         .defs()
         .iter()

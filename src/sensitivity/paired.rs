@@ -8,9 +8,8 @@
 //! the same at both values.
 
 use crate::config::Scenario;
-use crate::engine::{self, Plan, Slice, TrialRows};
+use crate::engine::{self, Plan, Slice};
 use crate::metrics::Tally;
-use crate::models::{Model, ModelVisitor};
 use crate::stats::{Interval, Z95, wilson};
 
 /// The per-trial differences of one metric between a stepped scenario and the base, summed exactly.
@@ -59,7 +58,7 @@ pub struct Paired {
 /// Plays `plan`'s trials for `base` and for every one of `stepped`, pairing trial by trial.
 pub fn run(base: &Scenario, stepped: &[&Scenario], plan: &Plan, progress: &(dyn Fn(u64) + Sync)) -> Paired {
     let matches: Vec<Vec<Option<usize>>> = stepped.iter().map(|s| matching_metrics(base, s)).collect();
-    let mut total = Paired { base: Tally::new(base.model.metrics()), pairs: blank(&matches) };
+    let mut total = Paired { base: Tally::new(base.rules.metrics()), pairs: blank(&matches) };
     let work = |s: Slice| {
         let out = slice(base, stepped, &matches, plan, s);
         progress(out.base.trials * (1 + stepped.len() as u64));
@@ -74,8 +73,8 @@ pub fn run(base: &Scenario, stepped: &[&Scenario], plan: &Plan, progress: &(dyn 
 
 /// For each metric of `base`, the index of the metric of the same name in `stepped`.
 pub(crate) fn matching_metrics(base: &Scenario, stepped: &Scenario) -> Vec<Option<usize>> {
-    let theirs = stepped.model.metrics().defs();
-    base.model.metrics().defs().iter().map(|d| theirs.iter().position(|t| t.name == d.name)).collect()
+    let theirs = stepped.rules.metrics().defs();
+    base.rules.metrics().defs().iter().map(|d| theirs.iter().position(|t| t.name == d.name)).collect()
 }
 
 fn blank(matches: &[Vec<Option<usize>>]) -> Vec<Vec<Option<PairSums>>> {
@@ -84,12 +83,12 @@ fn blank(matches: &[Vec<Option<usize>>]) -> Vec<Vec<Option<PairSums>>> {
 
 /// One slice of the base and of every stepped scenario, paired.
 fn slice(base: &Scenario, stepped: &[&Scenario], matches: &[Vec<Option<usize>>], plan: &Plan, s: Slice) -> Paired {
-    let (tally, rows) = base.model.visit(SliceRows { plan, slice: s });
+    let (tally, rows) = base.rules.slice_rows(plan, s);
     let pairs = stepped
         .iter()
         .zip(matches)
         .map(|(st, matched)| {
-            let (_, theirs) = st.model.visit(SliceRows { plan, slice: s });
+            let (_, theirs) = st.rules.slice_rows(plan, s);
             matched.iter().enumerate().map(|(m, t)| t.map(|t| sums(&rows.columns[m], &theirs.columns[t]))).collect()
         })
         .collect();
@@ -114,19 +113,6 @@ fn merge(total: &mut Paired, chunk: &Paired) {
                 a.add(b);
             }
         }
-    }
-}
-
-/// One slice's counts and per-trial rows, for whichever model a scenario holds.
-struct SliceRows<'a> {
-    plan: &'a Plan,
-    slice: Slice,
-}
-
-impl ModelVisitor for SliceRows<'_> {
-    type Output = (Tally, TrialRows);
-    fn visit<M: Model>(self, model: &M) -> Self::Output {
-        engine::run_slice_rows(model, self.plan, self.slice)
     }
 }
 

@@ -17,7 +17,11 @@ pub mod config;
 pub mod mcts;
 pub mod players;
 pub mod position;
+pub mod picture;
 pub mod replay;
+mod set;
+
+pub use set::BoardGameRules;
 pub mod turns;
 
 use serde::{Deserialize, Serialize};

@@ -9,8 +9,25 @@ use std::fmt::{self, Write};
 use super::players::Game;
 use super::position::{Colour, Position};
 use super::turns::Turn;
-use super::{BoardGame, Seat};
+use super::{BoardGame, BoardGameRules, Seat};
 use crate::chance::Sampler;
+use crate::config::Scenario;
+use crate::ruleset::Resolved;
+
+/// `intercept-sim replay`: game `index` of the scenario's run as text, with the board after each turn unless
+/// `moves_only`; refused when the scenario is not a self-play run or has no such game.
+pub fn replay(scenario: &Scenario, index: u64, moves_only: bool) -> Result<String, String> {
+    let Some(resolved) = scenario.rules.as_any().downcast_ref::<Resolved<BoardGameRules>>() else {
+        return Err(format!("{}: not a self-play config; replay needs a [board] table", scenario.file.display()));
+    };
+    let run = &scenario.run;
+    if index >= run.trials {
+        return Err(format!("--game {index}: the run has {} games, numbered 0 to {}", run.trials, run.trials - 1));
+    }
+    let mut replay = Replay::of(&resolved.model, run.seed, run.chunk_size, index);
+    replay.boards = !moves_only;
+    Ok(replay.to_string())
+}
 
 /// A game of a run, turn by turn.
 pub struct Replay {

@@ -8,9 +8,14 @@
 //! [`crate::final_location`] builds the table and chart of interceptors per final location.
 //! [`CardGame::verdicts`] is the answer to one situation, for `intercept-sim check card-game`.
 
+pub mod check;
 pub mod config;
 pub mod realm;
+pub mod final_location;
 pub mod rules;
+mod set;
+
+pub use set::CardGameRules;
 
 use serde::{Deserialize, Serialize};
 

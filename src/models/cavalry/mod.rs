@@ -7,7 +7,11 @@
 //! lets the target react to each successful interceptor in the listed order.
 
 pub mod config;
+pub mod odds;
+mod set;
 mod words;
+
+pub use set::CavalryRules;
 
 use serde::{Deserialize, Serialize};
 

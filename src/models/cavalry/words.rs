@@ -193,7 +193,7 @@ mod tests {
 
     fn words(src: &str) -> Vec<String> {
         let scenario = from_str(src, Path::new("t.toml"), Overrides::default()).expect("a valid config");
-        scenario.model.plain_words(&scenario.config)
+        scenario.rules.plain_words(&scenario.config)
     }
 
     #[test]

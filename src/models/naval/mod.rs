@@ -8,8 +8,12 @@
 
 pub mod config;
 pub mod dice;
+pub mod odds;
 mod play;
+mod set;
 mod words;
+
+pub use set::NavalRules;
 
 use self::config::{Leg, NavalConfig, OnFail};
 use self::dice::DiceCount;

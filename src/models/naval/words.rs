@@ -221,7 +221,7 @@ mod tests {
     fn words(groups: &str) -> Vec<String> {
         let src = format!("[naval.mission]\nname = \"convoy\"\nactivity = \"sea_transport\"\nfactors = 12\n{groups}");
         let scenario = from_str(&src, Path::new("t.toml"), Overrides::default()).expect("a valid config");
-        scenario.model.plain_words(&scenario.config)
+        scenario.rules.plain_words(&scenario.config)
     }
 
     /// T-5 in words: every modifier named with its sign, the clamp shown, the reach odds from the model.

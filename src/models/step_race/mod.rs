@@ -9,8 +9,13 @@
 //! the destination square and, when caught, the same square again in a second metric: the ratio of the two,
 //! square by square, is the coverage map (P(intercepted | destination)), drawn as a heatmap.
 
+pub mod check;
 pub mod config;
+pub mod coverage;
 pub mod race;
+mod set;
+
+pub use set::StepRaceRules;
 
 use crate::chance::{Chance, Dist};
 use crate::metrics::{Metric, Metrics, Recorder};
@@ -257,7 +262,7 @@ mod tests {
     fn the_race_table_changes_no_count() {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/step-race/screen-with-waypoints.toml");
         let scenario = config::load(&path, Overrides::default()).expect("shipped config");
-        let ModelSpec::StepRace(tabled) = scenario.model else { panic!("a step race") };
+        let ModelSpec::StepRace(tabled) = scenario.rules else { panic!("a step race") };
         assert!(tabled.races.is_some(), "this scenario is small enough to table");
         let mut untabled = tabled.as_ref().clone();
         untabled.races = None;

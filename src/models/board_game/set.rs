@@ -1,0 +1,40 @@
+//! The rule set as the shared layers see it ([`RuleSet`]): the `[board]` table, its model, and how a run
+//! of it is shown.
+
+use super::BoardGame;
+use super::config::BoardConfig;
+use crate::config::Invalid;
+use crate::present::Extra;
+use crate::ruleset::RuleSet;
+use crate::summary::Summary;
+
+/// The rules of the `[board]` table.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BoardGameRules;
+
+impl RuleSet for BoardGameRules {
+    const TABLE: &'static str = "board";
+    const TITLE: &'static str = "the board game Intercept (self-play)";
+    type Config = BoardConfig;
+    type Model = BoardGame;
+
+    fn resolve(&self, config: &Self::Config) -> Result<BoardGame, Invalid> {
+        config.resolve()
+    }
+
+    fn describe(&self, model: &BoardGame) -> serde_json::Value {
+        model.describe()
+    }
+
+    fn plain_words(&self, _config: &Self::Config, model: &BoardGame) -> Vec<String> {
+        model.plain_words()
+    }
+
+    fn headline(&self, _model: &BoardGame) -> Vec<String> {
+        ["board.first_player.wins", "board.draws", "board.first_player.losses"].map(str::to_owned).to_vec()
+    }
+
+    fn extras(&self, config: &Self::Config, _model: &BoardGame, _summary: &Summary, _trials: u64) -> Vec<Extra> {
+        vec![super::picture::extra(config.first_player)]
+    }
+}

@@ -1,0 +1,40 @@
+//! The rule set as the shared layers see it ([`RuleSet`]): the `[card_game]` table, its model, and how a run
+//! of it is shown.
+
+use super::CardGame;
+use super::config::CardGameConfig;
+use crate::config::Invalid;
+use crate::present::Extra;
+use crate::ruleset::RuleSet;
+use crate::summary::Summary;
+
+/// The rules of the `[card_game]` table.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CardGameRules;
+
+impl RuleSet for CardGameRules {
+    const TABLE: &'static str = "card_game";
+    const TITLE: &'static str = "card-game intercept (Sorcery: Contested Realm)";
+    type Config = CardGameConfig;
+    type Model = CardGame;
+
+    fn resolve(&self, config: &Self::Config) -> Result<CardGame, Invalid> {
+        config.resolve()
+    }
+
+    fn describe(&self, model: &CardGame) -> serde_json::Value {
+        model.describe()
+    }
+
+    fn plain_words(&self, _config: &Self::Config, model: &CardGame) -> Vec<String> {
+        model.plain_words()
+    }
+
+    fn headline(&self, _model: &CardGame) -> Vec<String> {
+        vec!["card_game.interceptors".to_owned()]
+    }
+
+    fn extras(&self, _config: &Self::Config, model: &CardGame, summary: &Summary, trials: u64) -> Vec<Extra> {
+        super::final_location::extra(model, summary, trials).into_iter().collect()
+    }
+}

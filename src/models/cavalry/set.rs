@@ -1,0 +1,34 @@
+//! The rule set as the shared layers see it ([`RuleSet`]): the `[cavalry]` table, its model, and how a run
+//! of it is shown.
+
+use super::Cavalry;
+use super::config::CavalryConfig;
+use crate::config::Invalid;
+use crate::ruleset::RuleSet;
+
+/// The rules of the `[cavalry]` table.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CavalryRules;
+
+impl RuleSet for CavalryRules {
+    const TABLE: &'static str = "cavalry";
+    const TITLE: &'static str = "cavalry rules (Musket & Pike)";
+    type Config = CavalryConfig;
+    type Model = Cavalry;
+
+    fn resolve(&self, config: &Self::Config) -> Result<Cavalry, Invalid> {
+        config.resolve()
+    }
+
+    fn describe(&self, model: &Cavalry) -> serde_json::Value {
+        model.describe()
+    }
+
+    fn plain_words(&self, config: &Self::Config, model: &Cavalry) -> Vec<String> {
+        model.plain_words(config)
+    }
+
+    fn headline(&self, _model: &Cavalry) -> Vec<String> {
+        vec!["cavalry.intercepted".to_owned(), "target.morale_lost".to_owned()]
+    }
+}

@@ -1,0 +1,34 @@
+//! The rule set as the shared layers see it ([`RuleSet`]): the `[naval]` table, its model, and how a run
+//! of it is shown.
+
+use super::Naval;
+use super::config::NavalConfig;
+use crate::config::Invalid;
+use crate::ruleset::RuleSet;
+
+/// The rules of the `[naval]` table.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NavalRules;
+
+impl RuleSet for NavalRules {
+    const TABLE: &'static str = "naval";
+    const TITLE: &'static str = "naval rules (A World at War)";
+    type Config = NavalConfig;
+    type Model = Naval;
+
+    fn resolve(&self, config: &Self::Config) -> Result<Naval, Invalid> {
+        config.resolve()
+    }
+
+    fn describe(&self, model: &Naval) -> serde_json::Value {
+        model.describe()
+    }
+
+    fn plain_words(&self, config: &Self::Config, model: &Naval) -> Vec<String> {
+        model.plain_words(config)
+    }
+
+    fn headline(&self, _model: &Naval) -> Vec<String> {
+        ["mission.completed", "mission.intercepted", "mission.engaged"].map(str::to_owned).to_vec()
+    }
+}

@@ -1,0 +1,40 @@
+//! The rule set as the shared layers see it ([`RuleSet`]): the `[step_race]` table, its model, and how a run
+//! of it is shown.
+
+use super::StepRace;
+use super::config::StepRaceConfig;
+use crate::config::Invalid;
+use crate::present::Extra;
+use crate::ruleset::RuleSet;
+use crate::summary::Summary;
+
+/// The rules of the `[step_race]` table.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct StepRaceRules;
+
+impl RuleSet for StepRaceRules {
+    const TABLE: &'static str = "step_race";
+    const TITLE: &'static str = "tactical step race (GITM)";
+    type Config = StepRaceConfig;
+    type Model = StepRace;
+
+    fn resolve(&self, config: &Self::Config) -> Result<StepRace, Invalid> {
+        config.resolve()
+    }
+
+    fn describe(&self, model: &StepRace) -> serde_json::Value {
+        model.describe()
+    }
+
+    fn plain_words(&self, _config: &Self::Config, model: &StepRace) -> Vec<String> {
+        model.plain_words()
+    }
+
+    fn headline(&self, _model: &StepRace) -> Vec<String> {
+        vec!["step_race.intercepted".to_owned()]
+    }
+
+    fn extras(&self, _config: &Self::Config, _model: &StepRace, summary: &Summary, _trials: u64) -> Vec<Extra> {
+        super::coverage::extra(summary).into_iter().collect()
+    }
+}
