@@ -118,6 +118,22 @@ impl BoardGame {
                 metrics.distribution("board.black.steals", turn_limit),
             ],
         };
+        for (metric, about) in [
+            (m.first_wins, "the side that moves first brings the ball onto the goal it attacks and wins (I-3, I-18)"),
+            (
+                m.first_losses,
+                "the side that moves second brings the ball onto the goal it attacks and wins (I-3, I-18)",
+            ),
+            (m.draws, "no side wins within the turn limit, and the game is a draw (I-18)"),
+            (m.wins[0], "White brings the ball onto Black's goal, g13, and wins (I-18)"),
+            (m.wins[1], "Black brings the ball onto White's goal, g1, and wins (I-18)"),
+            (m.turns, "turns played in the game, both sides together; a draw counts the turn limit (I-2, I-18)"),
+            (m.steals, "turns that take the ball off an enemy stone, both sides together (I-13, I-14)"),
+            (m.side_steals[0], "turns in which White takes the ball off a Black stone (I-13, I-14)"),
+            (m.side_steals[1], "turns in which Black takes the ball off a White stone (I-13, I-14)"),
+        ] {
+            metrics.describe(metric, about);
+        }
         let starts = [Position::start_with(Colour::White), Position::start_with(Colour::Black)];
         BoardGame { seats, first, turn_limit, variant, starts, metrics, m }
     }

@@ -120,9 +120,20 @@ impl CardGame {
         let k_max = eligible.iter().map(Vec::len).max().unwrap_or(0) as u32;
         let mut metrics = Metrics::default();
         let attacked = metrics.probability("card_game.attacked");
+        metrics
+            .describe(attacked, "the mover attacks after its movement, which opens Defend instead of Intercept (S-2)");
         let interceptable = metrics.probability("card_game.interceptable");
+        metrics.describe(
+            interceptable,
+            "the mover ends without attacking where at least one unit may intercept it (S-2, S-5, S-7)",
+        );
         let interceptors = metrics.distribution("card_game.interceptors", k_max.max(1));
-        metrics.at_least("card_game.intercepted", interceptors, 1);
+        metrics.describe(
+            interceptors,
+            "units that choose to intercept and fight the mover together in one fight (S-7, S-11)",
+        );
+        let intercepted = metrics.at_least("card_game.intercepted", interceptors, 1);
+        metrics.describe(intercepted, "at least one unit taps to intercept the mover at its final location (S-5, S-7)");
         // Every enemy unit gets its metric; one that never may intercept (or never chooses to) never does.
         let by = units
             .iter()
@@ -131,11 +142,18 @@ impl CardGame {
                 (!u.movers_side).then(|| {
                     let name = format!("card_game.unit.{}.intercepts", u.name);
                     let ever = eligible.iter().flatten().any(|(j, d)| *j == i && d.certain() != Some(0));
-                    if ever { metrics.probability(name) } else { metrics.fixed(name, false) }
+                    let m = if ever { metrics.probability(name) } else { metrics.fixed(name, false) };
+                    let about = format!(
+                        "{} taps to intercept the mover, which ends at its location without attacking (S-2, S-5, S-7)",
+                        u.name
+                    );
+                    metrics.describe(m, about)
                 })
             })
             .collect();
-        let fin = metrics.distribution(FINAL, ends.len() as u32 * (k_max + 2) - 1);
+        let fin = metrics.places(FINAL, ends.len() as u32 * (k_max + 2) - 1);
+        let about = "the mover's final location and its outcome (attacked, or how many intercept) as one number (S-2, S-5, S-11)";
+        metrics.describe(fin, about);
         let m = Slots { attacked, interceptable, interceptors, by, fin };
         let end = Dist::from_weights(&weights);
         CardGame { realm, mover, movement, units, ends, end, attack: attack.dist(), eligible, k_max, metrics, m }

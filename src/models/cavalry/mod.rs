@@ -135,7 +135,15 @@ impl Cavalry {
         let mut metrics = Metrics::default();
         let n = cfg.interceptor.len() as u32;
         let interceptions = metrics.distribution("cavalry.interceptions", n);
-        metrics.at_least("cavalry.intercepted", interceptions, 1);
+        metrics.describe(
+            interceptions,
+            "interceptors whose interception roll succeeds, each moving next to the target (C-2, C-3.2)",
+        );
+        let intercepted = metrics.at_least("cavalry.intercepted", interceptions, 1);
+        metrics.describe(
+            intercepted,
+            "at least one interceptor's roll succeeds and it moves next to the target (C-2, C-4.2)",
+        );
         let target = Target::new(cfg);
         let units = cfg.interceptor.iter().map(|u| Unit::new(cfg, u, &target, &mut metrics)).collect();
         let m = TargetMetrics {
@@ -145,7 +153,22 @@ impl Cavalry {
             hedgehog_formed: metrics.probability("target.hedgehog_formed"),
             morale_loss: metrics.distribution("target.morale_loss", n),
         };
-        metrics.at_least("target.morale_lost", m.morale_loss, 1);
+        metrics.describe(
+            m.reaction_fire,
+            "the target reaction fires at one or more of the interceptors next to it (C-4.5, C-6)",
+        );
+        metrics.describe(
+            m.hedgehog_attempted,
+            "the target attempts hedgehog at least once, by choice or forced by cavalry in its rear (C-5.2, C-8.3)",
+        );
+        metrics.describe(
+            m.hedgehog_formed,
+            "the target, not in hedgehog at the start, forms it with a passed morale check (C-8.2, C-9)",
+        );
+        metrics.describe(m.morale_loss, "morale points the target loses to failed hedgehog morale checks (C-8.2)");
+        let morale_lost = metrics.at_least("target.morale_lost", m.morale_loss, 1);
+        metrics
+            .describe(morale_lost, "the target fails at least one hedgehog morale check and loses morale (C-8.2, C-9)");
         let morale_check = (0..=10).map(|pass| Dist::bernoulli(pass, 10)).collect();
         Cavalry { metrics, units, target, attempts: cfg.attempts, morale_check, m }
     }
@@ -246,15 +269,25 @@ impl Unit {
         // "0-x" succeeds on x or less of a d10 read 0-9: x + 1 faces of 10 (C-2).
         let faces = threshold.map_or(0, |t| t + 1) as u64;
         // Eligibility is settled here, once: it costs the trials nothing (C-1).
-        metrics.fixed(format!("{prefix}.eligible"), eligible);
+        let name = &u.name;
+        let m_eligible = metrics.fixed(format!("{prefix}.eligible"), eligible);
+        metrics.describe(m_eligible, format!("{name} may attempt an interception: no condition of C-1 bars it (C-1)"));
+        let m_succeeded = metrics.probability(format!("{prefix}.succeeded"));
+        metrics.describe(
+            m_succeeded,
+            format!("{name} rolls a success on the interception table and moves next to the target (C-2, C-4.2)"),
+        );
+        let m_drew_fire = metrics.probability(format!("{prefix}.drew_fire"));
+        metrics
+            .describe(m_drew_fire, format!("the target reaction fires at {name} as it ends next to it (C-4.5, C-6)"));
         Unit {
             name: u.name.clone(),
             eligible,
             roll: Dist::bernoulli(faces, 10),
             ends_in: u.ends_in,
             responses: [target.response(u.ends_in, false), target.response(u.ends_in, true)],
-            m_succeeded: metrics.probability(format!("{prefix}.succeeded")),
-            m_drew_fire: metrics.probability(format!("{prefix}.drew_fire")),
+            m_succeeded,
+            m_drew_fire,
         }
     }
 }

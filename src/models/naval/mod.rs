@@ -145,6 +145,28 @@ impl Naval {
             caught_going_home: metrics.probability("mission.caught_going_home"),
             rounds: metrics.distribution("combat.rounds", cfg.combat.max_rounds as u32),
         };
+        for (metric, about) in [
+            (
+                m.intercepted,
+                "a non-submarine interceptor reaches the mission's interception hex on its way out (N-8.4, N-8.6)",
+            ),
+            (m.engaged, "the mission fights a naval combat where it is intercepted on its way out (N-12, N-16)"),
+            (
+                m.completed,
+                "the mission carries on with its purpose: not beaten in combat nor turned back by air (N-13, N-17.1)",
+            ),
+            (m.returned, "the mission heads home, beaten in combat or turned back by air (N-13, N-17.2)"),
+            (
+                m.caught_going_home,
+                "the mission is intercepted again on its way home and fights a naval combat there (N-17.2, N-17.4)",
+            ),
+            (
+                m.rounds,
+                "combat rounds fought where the mission is intercepted on its way out; 0 without combat (N-16.4)",
+            ),
+        ] {
+            metrics.describe(metric, about);
+        }
         let mut groups: Vec<Group> = (0..cfg.group.len()).map(|i| Group::new(cfg, levels, i, &mut metrics)).collect();
         for i in 0..groups.len() {
             groups[i].fellows = mask(&groups, |g| g.aim == groups[i].aim && !g.submarine);
@@ -212,6 +234,42 @@ impl Group {
         };
         let dice = dice::dice_count(cfg, g, levels[i], target_factors);
         let prefix = format!("group.{}", g.name);
+        let name = &g.name;
+        let mut metric = |suffix: &str, about: String| {
+            let m = metrics.probability(format!("{prefix}.{suffix}"));
+            metrics.describe(m, about)
+        };
+        let reached = metric(
+            "reached",
+            format!("{name} reaches its interception hex with its first roll or patrol move (N-7, N-8.4)"),
+        );
+        let fought =
+            metric("fought", format!("{name} fights a naval combat, or as a submarine makes its attack (N-16, N-19)"));
+        let won = metric(
+            "won",
+            format!(
+                "{name} is on the winning side of its last combat, or its submarine attack succeeds (N-16.4, N-19)"
+            ),
+        );
+        let inverted = metric(
+            "inverted",
+            format!("{name} is inverted back in port: it fought or found its target gone, not withheld (N-18)"),
+        );
+        let joined_late = metric(
+            "joined_late",
+            format!("{name} fell short, closed in by one die a round and joined a combat between rounds (N-15)"),
+        );
+        let joined_deferred = metric(
+            "joined_deferred",
+            format!("{name} deferred to a fellow's counter-interception combat and joined it (N-14)"),
+        );
+        let movement = metrics.distribution(format!("{prefix}.movement"), g.distance as u32);
+        metrics.describe(
+            movement,
+            format!(
+                "hexes {name} covers toward its interception hex with its first roll; 0 if it never rolls (N-7, N-8)"
+            ),
+        );
         Group {
             name: g.name.clone(),
             level: levels[i],
@@ -229,15 +287,7 @@ impl Group {
                 .as_ref()
                 .map(|f| (Place { force: force_named(cfg, f), returning: false }, g.defer_distance as u32)),
             fellows: 0,
-            m: GroupMetrics {
-                reached: metrics.probability(format!("{prefix}.reached")),
-                fought: metrics.probability(format!("{prefix}.fought")),
-                won: metrics.probability(format!("{prefix}.won")),
-                inverted: metrics.probability(format!("{prefix}.inverted")),
-                joined_late: metrics.probability(format!("{prefix}.joined_late")),
-                joined_deferred: metrics.probability(format!("{prefix}.joined_deferred")),
-                movement: metrics.distribution(format!("{prefix}.movement"), g.distance as u32),
-            },
+            m: GroupMetrics { reached, fought, won, inverted, joined_late, joined_deferred, movement },
         }
     }
 }

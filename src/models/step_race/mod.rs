@@ -93,14 +93,38 @@ impl StepRace {
         waypoints: Vec<Square>,
     ) -> StepRace {
         let mut metrics = Metrics::default();
-        let m = Slots {
-            intercepted: metrics.probability("step_race.intercepted"),
-            by: names.iter().map(|n| metrics.probability(format!("step_race.interceptor.{n}.intercepted"))).collect(),
-            leg: metrics.distribution("step_race.leg", 2),
-            step: metrics.distribution("step_race.step", 14),
-            destination: metrics.distribution(DESTINATION, SQUARES - 1),
-            caught_destination: metrics.distribution(CAUGHT_DESTINATION, SQUARES),
-        };
+        let intercepted = metrics.probability("step_race.intercepted");
+        metrics.describe(
+            intercepted,
+            "an interceptor reaches the mover's square in time on some leg and cuts the move short (G-6, G-7, G-12)",
+        );
+        let by = names
+            .iter()
+            .map(|n| {
+                let m = metrics.probability(format!("step_race.interceptor.{n}.intercepted"));
+                metrics.describe(
+                    m,
+                    format!(
+                        "{n} is the one that intercepts: earliest step, then nearest, then listed first (G-7, G-A6)"
+                    ),
+                )
+            })
+            .collect();
+        let leg = metrics.distribution("step_race.leg", 2);
+        metrics.describe(
+            leg,
+            "the leg on which the mover is caught, 2 being the leg after the waypoint; 0 if not caught (G-3, G-12)",
+        );
+        let step = metrics.distribution("step_race.step", 14);
+        metrics.describe(step, "the step of its leg at which the mover is caught; 0 if not caught (G-4, G-7)");
+        let destination = metrics.places(DESTINATION, SQUARES - 1);
+        metrics.describe(destination, "the move's destination square, numbered col + 15 * row (G-3)");
+        let caught_destination = metrics.places(CAUGHT_DESTINATION, SQUARES);
+        metrics.describe(
+            caught_destination,
+            "a caught move's destination square, numbered col + 15 * row plus 1; 0 if not caught (G-3, G-12)",
+        );
+        let m = Slots { intercepted, by, leg, step, destination, caught_destination };
         let uniform = |n: usize| Dist::from_weights(&vec![1; n]);
         let others: Vec<Vec<usize>> =
             starts.iter().map(|s| (0..destinations.len()).filter(|&d| destinations[d] != *s).collect()).collect();
