@@ -8,10 +8,10 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use intercept_sim::chance::Sampler;
-use intercept_sim::models::board_game::mcts::Mcts;
-use intercept_sim::models::board_game::players::{Player, Random, play_game};
-use intercept_sim::models::board_game::position::Position;
-use intercept_sim::models::board_game::turns::Variant;
+use intercept_sim::games::board_game::mcts::Mcts;
+use intercept_sim::games::board_game::players::{Player, Random, play_game};
+use intercept_sim::games::board_game::position::Position;
+use intercept_sim::games::board_game::turns::Variant;
 
 const PLAYOUTS: u64 = 20;
 

@@ -14,8 +14,8 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use intercept_sim::chance::chunk_rng;
 use intercept_sim::config::{self, Overrides};
 use intercept_sim::engine::{self, Plan};
-use intercept_sim::models::ModelSpec;
-use intercept_sim::models::cavalry::Cavalry;
+use intercept_sim::games::cavalry::{Cavalry, CavalryRules};
+use intercept_sim::ruleset::Registry;
 use rand::Rng;
 use rayon::prelude::*;
 
@@ -34,11 +34,9 @@ morale = 6
 const TRIALS: u64 = 1 << 24;
 
 fn model(src: &str) -> Cavalry {
-    let scenario = config::from_str(src, Path::new("bench.toml"), Overrides::default()).expect("valid config");
-    match scenario.model {
-        ModelSpec::Cavalry(m) => m,
-        _ => panic!("a cavalry config"),
-    }
+    let registry = Registry::new(vec![&CavalryRules]);
+    let scenario = config::from_str(&registry, src, Path::new("bench.toml"), Overrides::default()).expect("valid");
+    scenario.resolved::<CavalryRules>().expect("a cavalry config").model.clone()
 }
 
 fn plan() -> Plan {

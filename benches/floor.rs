@@ -15,8 +15,13 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use intercept_sim::chance::{Chance, Dist, Sampler, chunk_rng};
 use intercept_sim::config::{self, Overrides, Scenario};
 use intercept_sim::engine::Plan;
+use intercept_sim::games::card_game::CardGameRules;
+use intercept_sim::games::cavalry::CavalryRules;
+use intercept_sim::games::naval::NavalRules;
+use intercept_sim::games::step_race::StepRaceRules;
+use intercept_sim::games::{Model, shipped};
 use intercept_sim::metrics::Tally;
-use intercept_sim::models::{Model, ModelVisitor};
+use intercept_sim::ruleset::RuleSet;
 use intercept_sim::runner;
 
 const TRIALS: u64 = 1 << 20;
@@ -42,23 +47,33 @@ impl Chance for Recording<'_> {
     }
 }
 
-struct Record<'a>(&'a Plan);
-
-impl ModelVisitor for Record<'_> {
-    type Output = Draws;
-    fn visit<M: Model>(self, model: &M) -> Draws {
-        let mut draws = Draws { ranges: Vec::new(), starts: vec![0] };
-        let mut tally = Tally::new(model.metrics());
-        for i in 0..self.0.chunks() {
-            let mut rec = Recording { sampler: Sampler::new(chunk_rng(self.0.seed, i)), ranges: &mut draws.ranges };
-            for _ in 0..self.0.chunk_len(i) {
-                rec.sampler.next_trial();
-                model.trial(&mut rec, &mut tally);
-                draws.starts.push(rec.ranges.len());
-            }
+/// Every draw of `plan`'s trials of `model`, recorded.
+fn record<M: Model>(model: &M, plan: &Plan) -> Draws {
+    let mut draws = Draws { ranges: Vec::new(), starts: vec![0] };
+    let mut tally = Tally::new(model.metrics());
+    for i in 0..plan.chunks() {
+        let mut rec = Recording { sampler: Sampler::new(chunk_rng(plan.seed, i)), ranges: &mut draws.ranges };
+        for _ in 0..plan.chunk_len(i) {
+            rec.sampler.next_trial();
+            model.trial(&mut rec, &mut tally);
+            draws.starts.push(rec.ranges.len());
         }
-        draws
     }
+    draws
+}
+
+/// [`record`] on the scenario's model, if its rule set is `S`.
+fn record_as<S: RuleSet + std::fmt::Debug>(s: &Scenario, plan: &Plan) -> Option<Draws> {
+    s.resolved::<S>().map(|r| record(&r.model, plan))
+}
+
+/// [`record`] on the scenario's model, whichever of the benchmarked rule sets it is.
+fn draws(s: &Scenario, plan: &Plan) -> Draws {
+    record_as::<CavalryRules>(s, plan)
+        .or_else(|| record_as::<NavalRules>(s, plan))
+        .or_else(|| record_as::<StepRaceRules>(s, plan))
+        .or_else(|| record_as::<CardGameRules>(s, plan))
+        .expect("a rule set of the shipped configs")
 }
 
 /// The recorded draws replayed on the same streams: what the random numbers alone cost.
@@ -77,7 +92,7 @@ fn floor(plan: &Plan, draws: &Draws) -> u64 {
     acc
 }
 
-fn shipped() -> Vec<PathBuf> {
+fn shipped_configs() -> Vec<PathBuf> {
     let mut paths: Vec<PathBuf> = ["configs/cavalry", "configs/naval", "configs/step-race", "configs/card-game"]
         .iter()
         .flat_map(|d| std::fs::read_dir(d).expect("configs").map(|e| e.expect("entry").path()))
@@ -87,16 +102,16 @@ fn shipped() -> Vec<PathBuf> {
 }
 
 fn scenario(path: &Path) -> Scenario {
-    config::load(path, Overrides::default()).expect("shipped config")
+    config::load(&shipped(), path, Overrides::default()).expect("shipped config")
 }
 
 fn each_scenario(c: &mut Criterion) {
     let plan = Plan { trials: TRIALS, seed: 1, chunk_size: 65_536 };
     let one_thread = rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("a pool");
-    for path in shipped() {
+    for path in shipped_configs() {
         let s = scenario(&path);
         let name = path.file_stem().expect("a file").to_string_lossy().into_owned();
-        let draws = s.model.visit(Record(&plan));
+        let draws = draws(&s, &plan);
         eprintln!("{name}: {:.2} draws per trial", draws.ranges.len() as f64 / TRIALS as f64);
         let mut g = c.benchmark_group(format!("floor/{name}"));
         g.throughput(Throughput::Elements(TRIALS));

@@ -9,21 +9,21 @@ use std::path::{Path, PathBuf};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use intercept_sim::config::{self, Overrides, Scenario};
 use intercept_sim::engine::{self, Plan};
+use intercept_sim::games::naval::NavalRules;
+use intercept_sim::games::shipped;
 use intercept_sim::metrics::Tally;
-use intercept_sim::models::ModelSpec;
 use intercept_sim::runner;
 use rayon::prelude::*;
 
 const TRIALS: u64 = 1 << 22;
 
 fn scenario(path: &Path) -> Scenario {
-    config::load(path, Overrides::default()).expect("shipped config")
+    config::load(&shipped(), path, Overrides::default()).expect("shipped config")
 }
 
 fn three_level(c: &mut Criterion) {
     let s = scenario(Path::new("configs/naval/three-level-chain.toml"));
-    let ModelSpec::Naval(model) = &s.model else { panic!("a naval config") };
-    let model = model.as_ref();
+    let model = &s.resolved::<NavalRules>().expect("a naval config").model;
     let plan = Plan { trials: TRIALS, seed: 1, chunk_size: 65_536 };
     let mut g = c.benchmark_group("naval_three_level_chain");
     g.throughput(Throughput::Elements(TRIALS));

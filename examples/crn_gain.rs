@@ -14,7 +14,7 @@ use intercept_sim::runner;
 fn estimate(scenario: &Scenario, seed: u64, trials: u64, metric: &str) -> f64 {
     let plan = Plan { seed, trials, ..runner::plan(scenario) };
     let tally = runner::tally(scenario, &plan);
-    let def = scenario.model.metrics().defs().iter().find(|d| d.name == metric).expect("a metric");
+    let def = scenario.rules.metrics().defs().iter().find(|d| d.name == metric).expect("a metric");
     tally.counts[def.slot] as f64 / tally.trials as f64
 }
 
@@ -26,8 +26,12 @@ fn sd(xs: &[f64]) -> f64 {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let arg = |i: usize, default: &str| args.get(i).cloned().unwrap_or_else(|| default.to_owned());
-    let base = config::load(Path::new(&arg(0, "configs/naval/three-level-chain.toml")), Overrides::default())
-        .expect("a valid config");
+    let base = config::load(
+        &intercept_sim::games::shipped(),
+        Path::new(&arg(0, "configs/naval/three-level-chain.toml")),
+        Overrides::default(),
+    )
+    .expect("a valid config");
     let (key, values) = set::parse_list(&arg(1, "naval.rules.slow_ships=-1,0")).expect("KEY=A,B");
     let metric = arg(2, "group.messina.reached");
     let (reps, trials): (u64, u64) = (arg(3, "100").parse().unwrap(), arg(4, "200000").parse().unwrap());

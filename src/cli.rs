@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 use intercept_sim::config::{Overrides, set};
-use intercept_sim::models::step_race::race::{InterceptBox, Move, Square};
+use intercept_sim::games::step_race::race::{InterceptBox, Move, Square};
 use intercept_sim::sensitivity;
 
 const EXAMPLES: &str = "\

@@ -18,12 +18,13 @@ use cli::{
     SensitivityArgs, StepRaceArgs, SweepArgs,
 };
 use intercept_sim::config::{self, ConfigError, Overrides, Scenario, set};
+use intercept_sim::export::{SensitivityParquet, SweepParquet};
 use intercept_sim::folder::{Folder, FolderError};
+use intercept_sim::games::cavalry::odds::CavalryQuestion;
+use intercept_sim::games::naval::odds::NavalQuestion;
+use intercept_sim::games::step_race::race::{self, BoxFilter, Interceptor};
+use intercept_sim::games::{board_game, card_game, cavalry, naval, shipped, step_race};
 use intercept_sim::metrics::MetricKind;
-use intercept_sim::models::cavalry::odds::CavalryQuestion;
-use intercept_sim::models::naval::odds::NavalQuestion;
-use intercept_sim::models::step_race::race::{self, BoxFilter, Interceptor};
-use intercept_sim::models::{board_game, card_game, cavalry, naval, shipped, step_race};
 use intercept_sim::odds::OddsError;
 use intercept_sim::outputs;
 use intercept_sim::partial::{self, PartialError};
@@ -31,8 +32,8 @@ use intercept_sim::plot::sweep::SweepCharts;
 use intercept_sim::plot::tornado::TornadoCharts;
 use intercept_sim::report::{SensitivityReport, SweepReport};
 use intercept_sim::runner::{self, SampleOptions};
-use intercept_sim::sensitivity::{self, Scope, SensitivityParquet};
-use intercept_sim::sweep::{Axis, SweepParquet};
+use intercept_sim::sensitivity::{self, Scope};
+use intercept_sim::sweep::Axis;
 
 /// Why the command failed, and with which exit code.
 struct Failure {
@@ -107,7 +108,8 @@ fn run(args: RunArgs) -> Result<(), Failure> {
 fn fresh(args: &RunArgs) -> Result<(Scenario, SampleOptions), Failure> {
     let most = args.precision.map(|_| args.max_trials.unwrap_or(1_000_000_000));
     let overrides = Overrides { trials: args.sampling.trials.or(most), ..args.sampling.overrides() };
-    let scenario = config::load(&shipped(), args.config.as_deref().expect("clap requires a config without --resume"), overrides)?;
+    let scenario =
+        config::load(&shipped(), args.config.as_deref().expect("clap requires a config without --resume"), overrides)?;
     let wanted = args.shard.map(|(k, n)| shard(&scenario, k, n)).transpose()?;
     if args.per_trial {
         per_trial_size(&scenario, args.allow_large)?;
@@ -181,7 +183,7 @@ fn sweep(args: SweepArgs) -> Result<(), Failure> {
     let folder = open(&dir, flag)?;
     interrupt::install_abort();
     let opts = SampleOptions { threads: args.sampling.threads(), ..SampleOptions::default() };
-    let points = intercept_sim::sweep::run(points, &opts).map_err(failed)?;
+    let points = intercept_sim::sweep::run(points, &opts);
     let staging = folder.staging();
     SweepParquet { axes: &axes, points: &points }.write(staging).map_err(failed)?;
     SweepCharts { points: &points }.write(staging).map_err(failed)?;

@@ -55,7 +55,6 @@ pub fn summary_json(record: &RunRecord) -> String {
     serde_json::to_string_pretty(&value).expect("json")
 }
 
-
 /// `exact`'s table: every metric's exact value, then every distribution value's probability.
 pub fn exact_table(scenario: &Scenario, solved: &ExactTally) -> String {
     let mut out = String::new();

@@ -20,18 +20,19 @@ const MCTS: &str = "configs/board/mcts-vs-greedy.toml";
 const Z99: f64 = 2.576;
 
 fn load(path: &str, trials: Option<u64>) -> Scenario {
-    config::load(Path::new(path), Overrides { trials, seed: None }).expect("a shipped config")
+    config::load(&intercept_sim::games::shipped(), Path::new(path), Overrides { trials, seed: None })
+        .expect("a shipped config")
 }
 
 fn tally(scenario: &Scenario, threads: usize) -> Tally {
     let opts = SampleOptions { threads: Some(threads), ..SampleOptions::default() };
-    let record = runner::sample(scenario, &opts, &|_| {}).expect("runs");
+    let record = runner::sample(scenario, &opts, &|_| {});
     Tally { trials: record.trials, counts: record.counts }
 }
 
 /// How many games `metric` (a probability) counted.
 fn count(scenario: &Scenario, tally: &Tally, metric: &str) -> u64 {
-    let def = scenario.model.metrics().defs().iter().find(|d| d.name == metric).expect("a metric");
+    let def = scenario.rules.metrics().defs().iter().find(|d| d.name == metric).expect("a metric");
     tally.counts[def.slot]
 }
 

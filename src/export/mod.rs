@@ -12,11 +12,15 @@ use std::path::{Path, PathBuf};
 
 use polars::prelude::*;
 
+mod sensitivity;
+mod sweep;
 mod trials;
 
+pub use self::sensitivity::SensitivityParquet;
+pub use self::sweep::SweepParquet;
 pub use self::trials::{ROW_GROUP_BYTES, TrialsWriter, row_bytes};
-pub use crate::record::{ChunkRange, RunRecord, Timing};
 use crate::present::{DataTable, Values};
+pub use crate::record::{ChunkRange, RunRecord, Timing};
 use crate::summary::Summary;
 
 /// A failure while writing an output file.

@@ -38,24 +38,25 @@ impl Chart for Board {
             .y_label_formatter(&|y| row(*y))
             .disable_mesh()
             .draw()?;
-        let squares = || self.squares.iter().enumerate().map(|(c, s)| (self.xy(c), s));
-        chart.draw_series(squares().map(|(at, s)| square(at, if s.shaded { SHADED.filled() } else { WHITE.filled() })))?;
+        let squares = || self.squares.iter().enumerate().map(|(c, s)| (xy(self, c), s));
+        chart.draw_series(
+            squares().map(|(at, s)| square(at, if s.shaded { SHADED.filled() } else { WHITE.filled() })),
+        )?;
         chart.draw_series(squares().map(|(at, _)| square(at, LINE.stroke_width(1))))?;
         chart.draw_series(squares().filter_map(|(at, s)| s.disc.as_ref().map(|d| disc(at, d, true))))?;
         chart.draw_series(squares().filter_map(|(at, s)| s.disc.as_ref().map(|d| disc(at, d, false))))?;
         chart.draw_series(squares().filter_map(|(at, s)| s.disc.as_ref().map(|d| label(at, d))))?;
         if let Some(m) = self.marked {
-            chart.draw_series(std::iter::once(Circle::new(self.xy(m as usize), 7, MARK.filled())))?;
+            chart.draw_series(std::iter::once(Circle::new(xy(self, m as usize), 7, MARK.filled())))?;
         }
         Ok(())
     }
 }
 
-impl Board {
-    fn xy(&self, c: usize) -> (f64, f64) {
-        let n = usize::from(self.size).max(1);
-        ((c % n) as f64, (c / n) as f64)
-    }
+/// Where square `c` of `board` is drawn: its column and row.
+fn xy(board: &Board, c: usize) -> (f64, f64) {
+    let n = usize::from(board.size).max(1);
+    ((c % n) as f64, (c / n) as f64)
 }
 
 /// `a`..`m` under whole columns.

@@ -242,7 +242,9 @@ fn table_html(table: &Table) -> String {
         .collect();
     let id = table.id.as_ref().map(|id| format!(" id=\"{id}\"")).unwrap_or_default();
     let rows: String = table.rows.iter().map(row_html).collect();
-    format!("<div class=\"table\"><table{id}>\n<thead><tr>{head}</tr></thead>\n<tbody>\n{rows}</tbody>\n</table></div>\n")
+    format!(
+        "<div class=\"table\"><table{id}>\n<thead><tr>{head}</tr></thead>\n<tbody>\n{rows}</tbody>\n</table></div>\n"
+    )
 }
 
 fn row_html(row: &Row) -> String {

@@ -1,0 +1,299 @@
+//! Configs: the TOML file as written ([`RawConfig`]) and the resolved run ([`Scenario`]).
+//!
+//! Loading is two steps, so that no work starts on a bad file. Parsing is strict: serde rejects unknown keys
+//! and wrong types, and fills every default, so the parsed [`RawConfig`] is also the complete resolved config
+//! that the manifest records. Resolving then checks ranges and names and builds the model. Every failure is a
+//! [`ConfigError`] naming the file, the line and the key, and saying what is allowed; [`locate`] finds lines.
+
+mod locate;
+mod path;
+pub mod set;
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+pub use self::path::{Invalid, KeyPath, in_range, probability};
+use crate::ruleset::{Parsed, Registry, Rules};
+use crate::text::{ReadError, one_line, read_capped};
+
+/// A config file as written, with every default filled in: the `[run]` table and one rule set's table,
+/// kept as TOML so that this layer names no rule set (the rule set's [`crate::ruleset::Entry`] typed and
+/// checked it). Serialised as the file's tables, `run` first.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RawConfig {
+    pub run: RunConfig,
+    /// The rule set's table name, such as `naval`.
+    pub table: String,
+    /// That table, every default filled in.
+    pub body: toml::Table,
+}
+
+impl Serialize for RawConfig {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(Some(2))?;
+        map.serialize_entry("run", &self.run)?;
+        map.serialize_entry(&self.table, &self.body)?;
+        map.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for RawConfig {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_map(RawVisitor)
+    }
+}
+
+struct RawVisitor;
+
+impl<'de> serde::de::Visitor<'de> for RawVisitor {
+    type Value = RawConfig;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a config: a run table and one rule set's table")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<RawConfig, A::Error> {
+        let (mut run, mut table) = (None, None);
+        while let Some(key) = map.next_key::<String>()? {
+            if key == "run" {
+                run = Some(map.next_value()?);
+            } else if table.is_none() {
+                table = Some((key, map.next_value()?));
+            } else {
+                return Err(serde::de::Error::custom(format!("a second rule set's table, {key}")));
+            }
+        }
+        let (table, body) = table.ok_or_else(|| serde::de::Error::custom("no rule set's table"))?;
+        Ok(RawConfig { run: run.unwrap_or_default(), table, body })
+    }
+}
+
+/// `[run]`: how many trials, which seed, and where results go.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct RunConfig {
+    /// Folder under `reports/`; defaults to the config file's stem.
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default = "default_trials")]
+    pub trials: i64,
+    #[serde(default = "default_seed")]
+    pub seed: i64,
+    /// Trials per chunk: each chunk has its own generator, so this is part of what a seed means.
+    #[serde(default = "default_chunk_size")]
+    pub chunk_size: i64,
+    /// The largest chance tree `exact` (and the exact column of `run`) will walk.
+    #[serde(default = "default_max_exact_leaves")]
+    pub max_exact_leaves: i64,
+}
+
+impl Default for RunConfig {
+    fn default() -> Self {
+        RunConfig {
+            name: None,
+            trials: default_trials(),
+            seed: default_seed(),
+            chunk_size: default_chunk_size(),
+            max_exact_leaves: default_max_exact_leaves(),
+        }
+    }
+}
+
+fn default_trials() -> i64 {
+    1_000_000
+}
+fn default_seed() -> i64 {
+    1
+}
+fn default_chunk_size() -> i64 {
+    65_536
+}
+fn default_max_exact_leaves() -> i64 {
+    1_000_000
+}
+
+/// The largest `run.max_exact_leaves`: a walk to this many leaves takes a few seconds at most, so that
+/// `exact` never hangs on a tree it will not finish; larger trees are for sampling.
+pub const MOST_EXACT_LEAVES: i64 = 10_000_000;
+
+/// The run settings, validated.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RunSettings {
+    pub name: String,
+    pub trials: u64,
+    pub seed: u64,
+    pub chunk_size: u64,
+    pub max_exact_leaves: u64,
+}
+
+/// A resolved scenario: everything a run needs, checked before any work starts.
+#[derive(Clone, Debug)]
+pub struct Scenario {
+    pub file: PathBuf,
+    pub run: RunSettings,
+    /// The rule set, resolved: its model and how to show it.
+    pub rules: Box<dyn Rules>,
+    /// The config with every default filled in, as recorded in the manifest.
+    pub config: RawConfig,
+}
+
+impl Scenario {
+    /// The scenario's rule set as `S` typed it, if its rule set is `S`: for a rule set's own commands.
+    pub fn resolved<S: crate::ruleset::RuleSet + std::fmt::Debug>(&self) -> Option<&crate::ruleset::Resolved<S>> {
+        self.rules.as_any().downcast_ref()
+    }
+}
+
+/// Command-line values that take precedence over the file's `[run]` table.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Overrides {
+    pub trials: Option<u64>,
+    pub seed: Option<u64>,
+}
+
+/// A config that cannot be used: where, which key, and what is allowed. Shown on one line, with any long
+/// value from the file cut short ([`one_line`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}{}: {}{}", file.display(), line.map(|l| format!(":{l}")).unwrap_or_default(), key.as_ref().map(|k| format!("key '{}': ", one_line(k))).unwrap_or_default(), one_line(message))]
+pub struct ConfigError {
+    pub file: PathBuf,
+    pub line: Option<usize>,
+    pub key: Option<String>,
+    pub message: String,
+}
+
+/// The largest config file read: far above any real scenario, far below what would exhaust memory.
+pub const MOST_BYTES: u64 = 1 << 20;
+
+/// Reads, parses and resolves the config at `file`, whose rule set is one of the `registry`'s.
+pub fn load(registry: &Registry, file: &Path, overrides: Overrides) -> Result<Scenario, ConfigError> {
+    from_str(registry, &read(file)?, file, overrides)
+}
+
+/// The text of the config at `file`, refusing a file too large to be a config or not text.
+fn read(file: &Path) -> Result<String, ConfigError> {
+    let error = |message: String| ConfigError { file: file.to_owned(), line: None, key: None, message };
+    let text = std::fs::File::open(file).map_err(ReadError::from).and_then(|f| read_capped(f, MOST_BYTES));
+    text.map_err(|e| match e {
+        ReadError::Io(e) => error(format!("cannot read the config: {e}")),
+        ReadError::TooLarge { .. } => error(format!("the file is {e}, which no config is")),
+        ReadError::NotText { .. } => error(e.to_string()),
+    })
+}
+
+/// Parses and resolves config text; `file` names it in errors and gives the default run name.
+pub fn from_str(registry: &Registry, src: &str, file: &Path, overrides: Overrides) -> Result<Scenario, ConfigError> {
+    let parsed = parse(registry, src).map_err(|e| e.located(src, file))?;
+    let Parsed { mut run, body, table } = parsed;
+    let named = run.name.is_some();
+    run.name.get_or_insert_with(|| default_name(file));
+    override_run(&mut run, overrides, file)?;
+    let resolved = resolve_run(&run).and_then(|settings| Ok((settings, table.resolve()?)));
+    let (settings, rules) = resolved.map_err(|mut e| {
+        if !named && e.path == KeyPath::root().key("run").key("name") {
+            e.message += "; it comes from the config file's name, so rename the file or set name in [run]";
+        }
+        locate::invalid(src, file, e)
+    })?;
+    let config = RawConfig { run, table: rules.entry().table().to_owned(), body };
+    Ok(Scenario { file: file.to_owned(), run: settings, rules, config })
+}
+
+/// Why config text did not parse: TOML or serde's error, or a resolve error found before resolving (no rule
+/// set's table, or two).
+enum ParseError {
+    Toml(toml::de::Error),
+    Invalid(Invalid),
+}
+
+impl ParseError {
+    fn located(self, src: &str, file: &Path) -> ConfigError {
+        match self {
+            ParseError::Toml(e) => locate::parse_error(src, file, &e),
+            ParseError::Invalid(e) => locate::invalid(src, file, e),
+        }
+    }
+}
+
+/// The file's `[run]` table and its one rule set's table, parsed by that rule set.
+fn parse(registry: &Registry, src: &str) -> Result<Parsed, ParseError> {
+    let top: toml::Table = toml::from_str(src).map_err(ParseError::Toml)?;
+    let tables = registry.tables();
+    let present: Vec<&'static str> = tables.iter().copied().filter(|t| top.contains_key(*t)).collect();
+    let Some(first) = present.first().and_then(|t| registry.find(t)) else {
+        crate::ruleset::parse_run_only(src, &tables).map_err(ParseError::Toml)?;
+        let all = tables.iter().map(|t| format!("[{t}]")).collect::<Vec<_>>();
+        let all = match all.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+            _ => all.join(""),
+        };
+        let first_table = tables.first().copied().unwrap_or("run");
+        let msg = format!("no model table; add one: {all}");
+        return Err(ParseError::Invalid(Invalid::new(KeyPath::root().key(first_table), msg)));
+    };
+    let parsed = first.parse(src, &tables).map_err(ParseError::Toml)?;
+    if let [_, second, ..] = present.as_slice() {
+        let msg = format!("a config holds one model; this one has {}", present.join(" and "));
+        return Err(ParseError::Invalid(Invalid::new(KeyPath::root().key(second), msg)));
+    }
+    Ok(parsed)
+}
+
+/// Command-line values written over the file's `[run]` table.
+fn override_run(run: &mut RunConfig, overrides: Overrides, file: &Path) -> Result<(), ConfigError> {
+    let too_large = |key: &str, v: u64| ConfigError {
+        file: file.to_owned(),
+        line: None,
+        key: Some(format!("run.{key}")),
+        message: format!("{v} (from the command line) is too large; allowed: up to {}", i64::MAX),
+    };
+    if let Some(t) = overrides.trials {
+        run.trials = i64::try_from(t).map_err(|_| too_large("trials", t))?;
+    }
+    if let Some(s) = overrides.seed {
+        run.seed = i64::try_from(s).map_err(|_| too_large("seed", s))?;
+    }
+    Ok(())
+}
+
+fn default_name(file: &Path) -> String {
+    file.file_stem().map_or_else(|| "run".into(), |s| s.to_string_lossy().into_owned())
+}
+
+fn resolve_run(run: &RunConfig) -> Result<RunSettings, Invalid> {
+    let path = |k: &str| KeyPath::root().key("run").key(k);
+    let at_least = |v: i64, min: i64, k: &str| {
+        if v >= min {
+            Ok(v as u64)
+        } else {
+            Err(Invalid::new(path(k), format!("{v} is too small; allowed: {min} or more")))
+        }
+    };
+    let name = run.name.clone().unwrap_or_default();
+    check_name(&name, || path("name"))?;
+    Ok(RunSettings {
+        trials: at_least(run.trials, 1, "trials")?,
+        seed: at_least(run.seed, 0, "seed")?,
+        chunk_size: at_least(run.chunk_size, 1, "chunk_size")?,
+        max_exact_leaves: {
+            in_range(run.max_exact_leaves, 1, MOST_EXACT_LEAVES, || path("max_exact_leaves"))?;
+            run.max_exact_leaves as u64
+        },
+        name,
+    })
+}
+
+/// Checks a name used in a metric name or a folder name: letters, digits, `-`, `_`, `.`, and no way out of
+/// the folder it names (`..`, `/`, an absolute path).
+pub fn check_name(name: &str, path: impl FnOnce() -> KeyPath) -> Result<(), Invalid> {
+    let plain = |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.');
+    if !name.is_empty() && name.chars().all(plain) && !name.starts_with('.') && name.len() <= 100 {
+        return Ok(());
+    }
+    let msg = format!(
+        "{name:?} is not allowed; use 1 to 100 letters, digits, '-', '_' or '.' (not first), with no '/' or '..'"
+    );
+    Err(Invalid::new(path(), msg))
+}

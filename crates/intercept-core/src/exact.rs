@@ -1,0 +1,209 @@
+//! The exact interpreter: walks every branch of a trial's chance tree, each with its probability.
+//!
+//! [`enumerate`] runs the model's ordinary `trial` with a [`Replay`] source instead of a generator. A replay
+//! answers the first picks from a recorded path and every new pick with its first possible outcome, so one run
+//! of the trial visits one leaf. The path then advances like an odometer (depth first: the deepest node that
+//! still has an untried outcome moves on, the nodes below it are forgotten) and the trial runs again, until
+//! every leaf has been visited. A leaf's probability is the product of the picks along its path; an
+//! [`ExactTally`] adds it to every slot the trial reported.
+//!
+//! A tree that is too large is [`TooLarge`] within about a second, never a hang. The walk replays a leaf's
+//! whole path, so its cost is the number of picks over all leaves, not the leaves alone: it stops at
+//! `max_leaves` leaves or at [`PICKS_PER_LEAF`] times that many picks (at least [`LEAST_PICKS`]),
+//! whichever comes first. Before it starts, a few random descents estimate both (Knuth's estimator: the
+//! product of the branching along a path uniformly chosen at each node has the tree's leaf count as its
+//! mean), and a tree whose estimates are a hundred times over the budget in most descents is refused at
+//! once, so a scenario with thousands of units is not walked up to the limit first.
+
+use crate::chance::{Chance, Dist};
+use crate::games::Model;
+use crate::metrics::{Metrics, SlotLog};
+
+/// The probability of every counter slot: `probs[s]` is the exact chance a trial reports slot `s`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExactTally {
+    pub probs: Vec<f64>,
+    /// How many leaves the chance tree has.
+    pub leaves: u64,
+}
+
+/// The picks a walk may make per leaf of its budget: replaying paths this long costs about as much as the
+/// leaves themselves.
+pub const PICKS_PER_LEAF: u64 = 16;
+
+/// The fewest picks a walk may make, whatever the leaf budget: a small budget still lets a small but deep
+/// tree be walked, in well under a second.
+pub const LEAST_PICKS: u64 = 1 << 24;
+
+/// How many random descents estimate a tree's size before it is walked.
+const DESCENTS: u32 = 32;
+
+/// How far over the budget a descent's estimate must be to count against the tree.
+const OVER: f64 = 100.0;
+
+/// The tree has more leaves than the budget allows, paths too long to replay within it, or is one no
+/// budget would cover ([`Model::EXACT`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}", too_large(*.limit, *.unbounded))]
+pub struct TooLarge {
+    pub limit: u64,
+    /// Whether the model's tree is never walked, whatever the limit (self-play).
+    pub unbounded: bool,
+}
+
+fn too_large(limit: u64, unbounded: bool) -> String {
+    match unbounded {
+        true => "the chance tree holds every choice of every turn of a game, far too many leaves to walk; solve it \
+                 by sampling (`run`)"
+            .to_owned(),
+        false => {
+            let most = crate::config::MOST_EXACT_LEAVES;
+            let raise =
+                if limit < most as u64 { format!(" or raise run.max_exact_leaves (up to {most})") } else { "".into() };
+            format!(
+                "the chance tree has more than {limit} leaves, or paths too long to replay {limit} of them; solve it \
+                 by sampling (`run`){raise}"
+            )
+        }
+    }
+}
+
+/// One pick on the current path.
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    choice: u32,
+    /// The next outcome with non-zero weight after `choice`, if any.
+    next: Option<u32>,
+}
+
+/// A chance source that replays a recorded path and extends it with first outcomes.
+struct Replay<'a> {
+    path: &'a mut Vec<Node>,
+    depth: usize,
+    prob: f64,
+}
+
+impl Chance for Replay<'_> {
+    fn pick(&mut self, dist: &Dist) -> usize {
+        let choice = match self.path.get(self.depth) {
+            Some(node) => node.choice,
+            None => next_live(dist, 0).expect("a distribution has a live outcome"),
+        };
+        let next = next_live(dist, choice + 1);
+        if self.depth == self.path.len() {
+            self.path.push(Node { choice, next });
+        }
+        self.path[self.depth].next = next;
+        self.depth += 1;
+        self.prob *= dist.probability(choice as usize);
+        choice as usize
+    }
+}
+
+/// The first outcome at or after `from` that can happen.
+fn next_live(dist: &Dist, from: u32) -> Option<u32> {
+    (from as usize..dist.len()).find(|&i| dist.weight(i) > 0).map(|i| i as u32)
+}
+
+/// The exact probability of every slot of `model`'s metrics, visiting at most `max_leaves` leaves and
+/// [`PICKS_PER_LEAF`] times as many picks (at least [`LEAST_PICKS`]).
+pub fn enumerate<M: Model>(model: &M, max_leaves: u64) -> Result<ExactTally, TooLarge> {
+    let too_large = TooLarge { limit: max_leaves, unbounded: !M::EXACT };
+    let max_picks = max_leaves.saturating_mul(PICKS_PER_LEAF).max(LEAST_PICKS);
+    if !M::EXACT || far_too_large(model, max_leaves, max_picks) {
+        return Err(too_large);
+    }
+    let mut tally = ExactTally { probs: vec![0.0; model.metrics().slots()], leaves: 0 };
+    let mut path = Vec::new();
+    let mut slots = Vec::new();
+    let mut picks = 0u64;
+    loop {
+        if tally.leaves == max_leaves || picks > max_picks {
+            return Err(too_large);
+        }
+        let prob = run_leaf(model, &mut path, &mut slots);
+        slots.drain(..).for_each(|s| tally.probs[s] += prob);
+        tally.leaves += 1;
+        picks += path.len() as u64;
+        if !advance(&mut path) {
+            model.metrics().complete(&mut tally.probs, 1.0);
+            // Completion subtracts floats: keep "1 - (sum of the rest)" from showing as -0.000000.
+            tally.probs.iter_mut().for_each(|p| *p = p.clamp(0.0, 1.0));
+            return Ok(tally);
+        }
+    }
+}
+
+/// Whether most of [`DESCENTS`] random descents put the tree's leaves or picks [`OVER`] times over budget.
+///
+/// A descent's leaf estimate exceeds `x` with probability at most (leaves / x), and its pick estimate
+/// likewise, so a tree within budget has each descent over by a factor of 100 with probability at most
+/// 2%, and most of 32 descents over with a probability below 10^-18. The descents are seeded, so the
+/// answer is the same every time.
+fn far_too_large<M: Model>(model: &M, max_leaves: u64, max_picks: u64) -> bool {
+    let mut descent = Descent { state: 0x5EED, width: 1.0, picks: 0 };
+    let over = (0..DESCENTS).filter(|_| {
+        descent.width = 1.0;
+        descent.picks = 0;
+        model.trial(&mut descent, &mut crate::metrics::Ignore);
+        let (leaves, picks) = (descent.width, descent.width * (descent.picks as f64 + 1.0));
+        leaves >= OVER * max_leaves as f64 || picks >= OVER * max_picks as f64
+    });
+    over.count() as u32 > DESCENTS / 2
+}
+
+/// A chance source that picks uniformly among the live outcomes of each node and multiplies their numbers.
+struct Descent {
+    state: u64,
+    /// The product of the live outcomes of the nodes picked so far.
+    width: f64,
+    picks: u64,
+}
+
+impl Chance for Descent {
+    fn pick(&mut self, dist: &Dist) -> usize {
+        let live = || (0..dist.len()).filter(|&i| dist.weight(i) > 0);
+        let n = live().count();
+        self.width *= n as f64;
+        self.picks += 1;
+        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let r = crate::chance::splitmix64(self.state);
+        live().nth(((u128::from(r) * n as u128) >> 64) as usize).expect("a distribution has a live outcome")
+    }
+}
+
+fn run_leaf<M: Model>(model: &M, path: &mut Vec<Node>, slots: &mut Vec<usize>) -> f64 {
+    let mut replay = Replay { path, depth: 0, prob: 1.0 };
+    model.trial(&mut replay, &mut SlotLog(slots));
+    debug_assert_eq!(replay.depth, replay.path.len(), "a trial must replay the same picks");
+    replay.prob
+}
+
+/// Moves the path to the next leaf, depth first. Returns false when every leaf has been visited.
+fn advance(path: &mut Vec<Node>) -> bool {
+    while let Some(node) = path.pop() {
+        if let Some(next) = node.next {
+            path.push(Node { choice: next, next: None });
+            return true;
+        }
+    }
+    false
+}
+
+/// The exact mean of a distribution metric whose slots start at `slot` and span `width` values.
+pub fn mean(probs: &[f64], slot: usize, width: usize) -> f64 {
+    probs[slot..slot + width].iter().enumerate().map(|(v, p)| v as f64 * p).sum()
+}
+
+/// The exact value (probability or mean) of every metric, in `metrics` order.
+pub fn metric_values(metrics: &Metrics, exact: &ExactTally) -> Vec<f64> {
+    use crate::metrics::MetricKind;
+    metrics
+        .defs()
+        .iter()
+        .map(|d| match d.kind {
+            MetricKind::Probability => exact.probs[d.slot],
+            MetricKind::Distribution { .. } => mean(&exact.probs, d.slot, d.width()),
+        })
+        .collect()
+}

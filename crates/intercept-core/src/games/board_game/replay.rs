@@ -1,0 +1,88 @@
+//! One game of a self-play run, replayed on its own: `intercept-sim replay`.
+//!
+//! Game `g` of a run is trial `g` of the engine, so [`Replay::of`] plays it again on that trial's sampler
+//! ([`Sampler::at_trial`]) and keeps every turn with the position it was played in. The [`Replay`] prints as
+//! a text record, each turn in words ([`Position::notation`]) and, when asked, the board after it.
+
+use std::fmt::{self, Write};
+
+use super::players::Game;
+use super::position::{Colour, Position};
+use super::turns::Turn;
+use super::{BoardGame, BoardGameRules, Seat};
+use crate::chance::Sampler;
+use crate::config::Scenario;
+
+/// `intercept-sim replay`: game `index` of the scenario's run as text, with the board after each turn unless
+/// `moves_only`; refused when the scenario is not a self-play run or has no such game.
+pub fn replay(scenario: &Scenario, index: u64, moves_only: bool) -> Result<String, String> {
+    let Some(resolved) = scenario.resolved::<BoardGameRules>() else {
+        return Err(format!("{}: not a self-play config; replay needs a [board] table", scenario.file.display()));
+    };
+    let run = &scenario.run;
+    if index >= run.trials {
+        return Err(format!("--game {index}: the run has {} games, numbered 0 to {}", run.trials, run.trials - 1));
+    }
+    let mut replay = Replay::of(&resolved.model, run.seed, run.chunk_size, index);
+    replay.boards = !moves_only;
+    Ok(replay.to_string())
+}
+
+/// A game of a run, turn by turn.
+pub struct Replay {
+    /// The game's index in the run.
+    pub index: u64,
+    pub first: Colour,
+    pub start: Position,
+    /// Each turn and the position it was played in.
+    pub turns: Vec<(Position, Turn)>,
+    pub game: Game,
+    seats: [Seat; 2],
+    /// Whether to print the board after every turn, or the moves only.
+    pub boards: bool,
+}
+
+impl Replay {
+    /// Game `index` of a run of `model` seeded with `seed` in chunks of `chunk_size`: the same game the run
+    /// played, turn for turn.
+    pub fn of(model: &BoardGame, seed: u64, chunk_size: u64, index: u64) -> Replay {
+        let mut chance = Sampler::at_trial(seed, chunk_size, index);
+        let mut turns = Vec::new();
+        let (first, game) = model.game(&mut chance, &mut |p, t| turns.push((p.clone(), t)));
+        let start = model.start(first).clone();
+        Replay { index, first, start, turns, game, seats: model.seats, boards: true }
+    }
+
+    /// How the game ended, in one line.
+    pub fn result(&self) -> String {
+        let [w, b] = self.game.steals;
+        let how = match self.game.winner {
+            Some(side) => format!("{} ({}) wins", name(side), self.seats[side.index()].describe()),
+            None => "Draw: no goal".to_owned(),
+        };
+        format!("{how} after {} turns; steals: White {w}, Black {b}.", self.game.turns)
+    }
+}
+
+fn name(side: Colour) -> &'static str {
+    match side {
+        Colour::White => "White",
+        Colour::Black => "Black",
+    }
+}
+
+impl fmt::Display for Replay {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let [white, black] = self.seats.map(|s| s.describe());
+        writeln!(f, "Game {}: White ({white}) against Black ({black}); {} moves first.", self.index, name(self.first))?;
+        writeln!(f, "\nStart\n{}", self.start)?;
+        for (i, (p, turn)) in self.turns.iter().enumerate() {
+            let mut line = format!("{:>3}. {:<5} {}", i + 1, name(p.to_move), p.notation(*turn));
+            if self.boards {
+                let _ = writeln!(line, "\n{}", p.play(*turn));
+            }
+            writeln!(f, "{line}")?;
+        }
+        writeln!(f, "{}", self.result())
+    }
+}

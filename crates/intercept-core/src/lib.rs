@@ -1,0 +1,31 @@
+//! intercept-core: the odds of wargame interception rules, by seeded Monte Carlo and by exact enumeration.
+//!
+//! Each rule set is one folder of [`games`], behind the one interface of [`ruleset`]: its config table, its
+//! model (a trial written once against [`chance::Chance`]), and how a run of it is shown, as data
+//! ([`present`]). A config ([`config`]) resolves, through the [`ruleset::Registry`], into a
+//! [`config::Scenario`]; the same trial runs under the seeded, chunked, parallel [`engine`] and under the
+//! exact enumerator ([`exact`]). Counts become estimates with intervals ([`stats`], [`summary`]) and a
+//! [`record::RunRecord`] ([`runner`]), which a partial run resumes from and shards merge into ([`partial`]).
+//! [`sweep`] and [`sensitivity`] run a scenario over config values; [`odds`] answers one question exactly.
+//!
+//! Nothing here writes Parquet, draws charts or parses a command line: the `intercept-sim` crate does, over
+//! this one.
+
+pub mod chance;
+pub mod config;
+pub mod engine;
+pub mod exact;
+pub mod games;
+pub mod memo;
+pub mod metrics;
+pub mod odds;
+pub mod partial;
+pub mod present;
+pub mod record;
+pub mod ruleset;
+pub mod runner;
+pub mod sensitivity;
+pub mod stats;
+pub mod summary;
+pub mod sweep;
+pub mod text;

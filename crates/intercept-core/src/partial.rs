@@ -1,0 +1,232 @@
+//! Partial results: going on with an interrupted run, and merging the shards of one run.
+//!
+//! A run that is interrupted, or that runs one shard of a run (`--shard K/N`), writes its outputs as usual
+//! and marks `manifest.json` `partial`, with the chunks its counts cover and the raw counts themselves. Both
+//! operations here start from those manifests ([`Stored`]), read back with their resolved config, so neither
+//! needs the config file: [`resume`] turns an interrupted run's manifest into the options that finish it,
+//! and [`merge`] checks that a set of shards tiles the chunks of one run exactly and adds their counts.
+//! Counts are integers merged in chunk order, so a resumed or merged run writes the same bytes as a run made
+//! in one go. [`PartialError`] says, in one line, why a folder cannot be resumed or merged.
+//!
+//! Nothing read back is believed unchecked: a manifest must carry the digest of its own contents (so an
+//! edit is caught), and its counts must fit its config ([`Stored::scenario`]): one count per slot, no
+//! probability counted in more trials than ran, distributions adding up to the trials, and the trials
+//! those of the chunks it says it covers. Sums of shards are checked for overflow.
+
+use std::path::{Path, PathBuf};
+
+use crate::config::{self, ConfigError, Overrides, Scenario};
+use crate::engine::Plan;
+use crate::metrics::Tally;
+use crate::record::RunRecord;
+use crate::ruleset::Registry;
+use crate::runner::{self, Resume, RunFacts};
+use crate::text::{ReadError, clip, read_capped};
+
+/// Why a folder cannot be resumed or merged.
+#[derive(Debug, thiserror::Error)]
+pub enum PartialError {
+    #[error("{}: cannot read the run's manifest: {source}", path.display())]
+    Read { path: PathBuf, source: std::io::Error },
+    #[error("{}: not an intercept-sim manifest: {message}", path.display())]
+    Format { path: PathBuf, message: String },
+    #[error("{}: {message}", dir.display())]
+    Refused { dir: PathBuf, message: String },
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+}
+
+/// A run's `manifest.json`, read back as the [`RunRecord`] that wrote it (without the summary, which is
+/// worked out again from the counts), and the folder it came from.
+#[derive(Clone, Debug)]
+pub struct Stored {
+    pub record: RunRecord,
+    pub dir: PathBuf,
+}
+
+impl std::ops::Deref for Stored {
+    type Target = RunRecord;
+
+    fn deref(&self) -> &RunRecord {
+        &self.record
+    }
+}
+
+impl Stored {
+    /// Reads `dir/manifest.json`, refusing one written by another version (its numbers would differ) or
+    /// edited since (its digest would not match).
+    pub fn read(dir: &Path) -> Result<Stored, PartialError> {
+        let path = dir.join("manifest.json");
+        let text = read_manifest(&path)?;
+        Stored::parse(&text, dir)
+    }
+
+    /// A manifest's text, read back from the run folder `dir`.
+    pub fn parse(text: &str, dir: &Path) -> Result<Stored, PartialError> {
+        let path = dir.join("manifest.json");
+        let record: RunRecord = serde_json::from_str(text)
+            .map_err(|e| PartialError::Format { path: path.clone(), message: clip(&e.to_string(), 200) })?;
+        let stored = Stored { record, dir: dir.to_owned() };
+        let version = env!("CARGO_PKG_VERSION");
+        if stored.tool != "intercept-sim" || stored.version != version {
+            let (tool, theirs) = (clip(&stored.tool, 40), clip(&stored.version, 40));
+            return Err(stored.refused(format!("written by {tool} {theirs}, not intercept-sim {version}")));
+        }
+        if stored.digest != stored.digest_now() {
+            let message = "manifest.json was changed after the run wrote it (its digest does not match its contents)";
+            return Err(stored.refused(message.to_owned()));
+        }
+        Ok(stored)
+    }
+
+    /// The scenario the run was made from, resolved again from the config it recorded, once the counts are
+    /// checked against it.
+    pub fn scenario(&self, registry: &Registry) -> Result<Scenario, PartialError> {
+        let src = toml::to_string(&self.config).map_err(|e| self.refused(format!("its config: {e}")))?;
+        let scenario = config::from_str(registry, &src, Path::new(&self.config_file), Overrides::default())?;
+        self.verify(&scenario)?;
+        Ok(scenario)
+    }
+
+    /// Refuses a manifest whose chunks, trials and counts are not those of a run of `scenario`.
+    pub fn verify(&self, scenario: &Scenario) -> Result<(), PartialError> {
+        self.check(scenario).map_err(|m| self.refused(format!("manifest.json does not hold a whole run: {m}")))
+    }
+
+    /// Whether the chunks, trials and counts are those of a run of `scenario`.
+    fn check(&self, scenario: &Scenario) -> Result<(), String> {
+        let plan = runner::plan(scenario);
+        if (self.seed, self.chunk_size) != (plan.seed, plan.chunk_size) {
+            return Err("its seed or chunk size differs from its config's".to_owned());
+        }
+        let (all, wanted, chunks) = (plan.chunks(), self.wanted, self.chunks);
+        let within = wanted.from <= wanted.to && wanted.to <= all;
+        if !within || chunks.from != wanted.from || chunks.to < chunks.from || chunks.to > wanted.to {
+            let (w, c) = (format!("{}..{}", wanted.from, wanted.to), format!("{}..{}", chunks.from, chunks.to));
+            return Err(format!("chunks {c} of {w} are not chunks of a run of {all}"));
+        }
+        let whole = wanted.from == 0 && wanted.to == all && (chunks.to == all || self.precision.is_some());
+        if !self.partial && !whole {
+            return Err("it says it is whole but covers only some of the run's chunks".to_owned());
+        }
+        let due = plan.trials_in(chunks.from..chunks.to);
+        if self.trials != due {
+            return Err(format!("it counts {} trials where its chunks hold {due}", self.trials));
+        }
+        scenario.rules.metrics().check_counts(&self.counts, self.trials)
+    }
+
+    /// The counts, as the engine holds them.
+    pub fn tally(&self) -> Tally {
+        Tally { trials: self.trials, counts: self.counts.clone() }
+    }
+
+    fn refused(&self, message: String) -> PartialError {
+        PartialError::Refused { dir: self.dir.clone(), message }
+    }
+}
+
+/// What finishing an interrupted run needs: its scenario, and where and from which counts to go on.
+pub struct Resumed {
+    pub scenario: Scenario,
+    pub wanted: std::ops::Range<u64>,
+    pub resume: Resume,
+    pub precision: Option<f64>,
+}
+
+/// The interrupted run in `dir`, ready to go on from where it stopped.
+pub fn resume(registry: &Registry, dir: &Path) -> Result<Resumed, PartialError> {
+    let stored = Stored::read(dir)?;
+    if !stored.partial || stored.chunks.to >= stored.wanted.to {
+        let what = if stored.partial { "a finished shard; merge it with the others" } else { "a finished run" };
+        return Err(stored.refused(format!("nothing to resume: it holds {what}")));
+    }
+    if dir.join("trials.parquet").exists() {
+        let message = "a --per-trial run cannot be resumed (trials.parquet cannot be extended); run it again";
+        return Err(stored.refused(message.to_owned()));
+    }
+    let scenario = stored.scenario(registry)?;
+    let resume = Resume { next: stored.chunks.to, before: stored.tally() };
+    let wanted = stored.wanted.from..stored.wanted.to;
+    Ok(Resumed { scenario, wanted, resume, precision: stored.precision })
+}
+
+/// The most bytes a manifest may hold: far more than any run's counts and config take.
+pub const MANIFEST_MOST: u64 = 64 << 20;
+
+/// The text of the manifest at `path`, refusing one too large to be a manifest.
+fn read_manifest(path: &Path) -> Result<String, PartialError> {
+    let text = std::fs::File::open(path).map_err(ReadError::from).and_then(|f| read_capped(f, MANIFEST_MOST));
+    text.map_err(|e| match e {
+        ReadError::Io(source) => PartialError::Read { path: path.to_owned(), source },
+        ReadError::TooLarge { .. } => {
+            PartialError::Format { path: path.to_owned(), message: format!("{e}, which no manifest is") }
+        }
+        ReadError::NotText { .. } => PartialError::Format { path: path.to_owned(), message: e.to_string() },
+    })
+}
+
+/// The shards in `dirs` merged into the record of the whole run, after checking that they come from one run
+/// (same version, config and seed) and cover each of its chunks exactly once.
+pub fn merge(registry: &Registry, dirs: &[PathBuf]) -> Result<RunRecord, PartialError> {
+    let mut shards: Vec<Stored> = dirs.iter().map(|d| Stored::read(d)).collect::<Result<_, _>>()?;
+    shards.sort_by_key(|s| (s.chunks.from, s.chunks.to));
+    let first = shards.first().expect("clap asks for at least one folder").clone();
+    shards.iter().try_for_each(|s| same_run(&first, s))?;
+    let scenario = first.scenario(registry)?;
+    shards.iter().skip(1).try_for_each(|s| s.verify(&scenario))?;
+    let plan = runner::plan(&scenario);
+    tiles(&shards, &plan)?;
+    let mut tally = Tally::new(scenario.rules.metrics());
+    for s in &shards {
+        tally.checked_merge(&s.tally()).ok_or_else(|| s.refused("its counts overflow the sum of the shards".into()))?;
+    }
+    let all = 0..plan.chunks();
+    let run = RunFacts { timing: None, chunks: all.clone(), wanted: all, partial: false, precision: None };
+    Ok(runner::summarise(&scenario, run, tally))
+}
+
+/// Refuses a shard that is not from the same run as `first`, or that did not finish its share.
+fn same_run(first: &Stored, s: &Stored) -> Result<(), PartialError> {
+    let differs =
+        |what: &str| s.refused(format!("not a shard of the same run as {}: its {what} differs", first.dir.display()));
+    if s.seed != first.seed {
+        return Err(differs("seed"));
+    }
+    if s.config != first.config {
+        return Err(differs("config"));
+    }
+    if s.precision.is_some() {
+        return Err(s.refused("a --precision run has no shards to merge".to_owned()));
+    }
+    if s.chunks.to < s.wanted.to {
+        return Err(s.refused(format!(
+            "an interrupted shard: resume it first (intercept-sim run --resume {})",
+            s.dir.display()
+        )));
+    }
+    Ok(())
+}
+
+/// Refuses shards that leave a chunk of the plan out or cover one twice.
+fn tiles(shards: &[Stored], plan: &Plan) -> Result<(), PartialError> {
+    let mut next = 0;
+    for (i, s) in shards.iter().enumerate() {
+        if s.chunks.from > next {
+            return Err(s.refused(missing(next..s.chunks.from)));
+        }
+        if s.chunks.from < next {
+            let other = shards[i - 1].dir.display();
+            return Err(s.refused(format!("repeats chunks {}..{next}, which {other} covers too", s.chunks.from)));
+        }
+        next = s.chunks.to;
+    }
+    match next < plan.chunks() {
+        true => Err(shards[shards.len() - 1].refused(missing(next..plan.chunks()))),
+        false => Ok(()),
+    }
+}
+
+fn missing(chunks: std::ops::Range<u64>) -> String {
+    format!("chunks {}..{} are missing: no shard given covers them", chunks.start, chunks.end)
+}

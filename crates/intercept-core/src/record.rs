@@ -1,0 +1,97 @@
+//! The record of a run: everything its output files are written from, and what `manifest.json` holds.
+//!
+//! A [`RunRecord`] holds the resolved config, the seed and chunking, the raw counts of every slot (from which
+//! a partial run is resumed or shards are merged), their [`Summary`], and the [`Presentation`] its rule set
+//! gives. Only the part that does not depend on how the run went is serialised, sealed by a SHA-256 digest.
+
+use serde::{Deserialize, Serialize};
+
+use crate::config::RawConfig;
+use crate::present::Presentation;
+use crate::summary::Summary;
+
+/// Everything the output files are written from.
+///
+/// What is serialised is `manifest.json`, and it holds nothing that depends on how the run went (threads,
+/// timing), so the same config and seed write the same bytes however, and in how many pieces, they ran. It
+/// is read back the same way ([`crate::partial::Stored`]), so the digest is computed from the same fields.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct RunRecord {
+    pub tool: String,
+    pub version: String,
+    pub config_file: String,
+    /// The config with every default filled in.
+    pub config: RawConfig,
+    pub seed: u64,
+    /// The trials the counts cover.
+    pub trials: u64,
+    pub chunk_size: u64,
+    /// Whether the counts cover only part of the run's chunks: an interrupted run, or one shard of a run.
+    pub partial: bool,
+    /// The chunks the counts cover.
+    pub chunks: ChunkRange,
+    /// The chunks this run was asked for: all of them, or a shard's share.
+    pub wanted: ChunkRange,
+    /// The interval half-width `run --precision` stopped at, if it was given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub precision: Option<f64>,
+    /// Leaves of the chance tree when the exact column was computed.
+    pub exact_leaves: Option<u64>,
+    /// The raw counter of every slot, from which a partial result is resumed or merged.
+    pub counts: Vec<u64>,
+    /// The SHA-256 of everything above ([`RunRecord::digest_now`]): `merge` and `run --resume` refuse a
+    /// manifest edited since it was written.
+    #[serde(default)]
+    pub digest: String,
+    /// How the trials ran, for the terminal; `None` for a merge, which runs none.
+    #[serde(skip)]
+    pub timing: Option<Timing>,
+    #[serde(skip)]
+    pub summary: Summary,
+    /// How the run is shown: its rule set's plain words, headline and own outputs.
+    #[serde(skip)]
+    pub presentation: Presentation,
+}
+
+/// How a process ran its trials: not part of any output file, since it changes from run to run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Timing {
+    pub threads: usize,
+    pub wall_seconds: f64,
+    /// The trials this process ran per second (a resumed run's counts hold more trials).
+    pub trials_per_second: f64,
+}
+
+/// A half-open range of chunk indices, `from..to`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct ChunkRange {
+    pub from: u64,
+    pub to: u64,
+}
+
+impl From<std::ops::Range<u64>> for ChunkRange {
+    fn from(r: std::ops::Range<u64>) -> Self {
+        ChunkRange { from: r.start, to: r.end }
+    }
+}
+
+impl RunRecord {
+    /// The SHA-256, in hexadecimal, of the manifest as compact JSON with its digest left empty: what its
+    /// `digest` must hold.
+    pub fn digest_now(&self) -> String {
+        use sha2::Digest;
+        let unsealed = RunRecord { digest: String::new(), ..self.clone() };
+        let json = serde_json::to_vec(&unsealed).expect("a manifest serialises");
+        sha2::Sha256::digest(&json).iter().map(|b| format!("{b:02x}")).collect()
+    }
+
+    /// Sets the digest to that of the record's contents.
+    pub fn seal(&mut self) {
+        self.digest = self.digest_now();
+    }
+
+    /// Whether the run stopped before its chunks were done (interrupted), so `run --resume` can go on.
+    pub fn unfinished(&self) -> bool {
+        self.partial && self.chunks.to < self.wanted.to
+    }
+}

@@ -1,0 +1,231 @@
+//! Fuzzing the two readers of untrusted text: the config parser and the manifest reader (`merge`,
+//! `run --resume`). Every input must give a scenario or one short line, never a panic; a manifest that is
+//! accepted must hold counts that make sense. Runs 256 cases per target in the suite; for a longer run:
+//!
+//! ```sh
+//! PROPTEST_CASES=200000 cargo test --release --test fuzz
+//! ```
+
+use std::path::Path;
+use std::sync::OnceLock;
+
+use intercept_core::config::{self, Overrides};
+use intercept_core::games::shipped;
+use intercept_core::partial::Stored;
+use intercept_core::record::RunRecord;
+use intercept_core::runner::{self, SampleOptions};
+use proptest::prelude::*;
+use serde_json::Value;
+
+/// Every shipped config's text.
+fn shipped_texts() -> &'static Vec<String> {
+    static CONFIGS: OnceLock<Vec<String>> = OnceLock::new();
+    CONFIGS.get_or_init(|| {
+        let mut texts = Vec::new();
+        for dir in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../../configs")).unwrap() {
+            for file in std::fs::read_dir(dir.unwrap().path()).unwrap() {
+                texts.push(std::fs::read_to_string(file.unwrap().path()).unwrap());
+            }
+        }
+        texts
+    })
+}
+
+/// Asserts `message` is one line of a readable length.
+fn one_short_line(message: &str) {
+    assert!(!message.contains('\n'), "one line: {message}");
+    assert!(message.chars().count() < 1200, "{} characters: {message}", message.len());
+}
+
+/// A config mutated the ways a typo, a paste or a hostile edit would: a number replaced, a line dropped or
+/// repeated, a key and value inserted, bytes overwritten.
+fn mutated_config() -> impl Strategy<Value = String> {
+    let numbers = prop_oneof![
+        any::<i64>().prop_map(|n| n.to_string()),
+        any::<f64>().prop_map(|x| format!("{x:?}")),
+        Just("99999999999999999999999".to_owned()),
+        Just("-0".to_owned()),
+        Just("nan".to_owned()),
+        Just("\"text\"".to_owned()),
+        Just("[]".to_owned()),
+        Just("{ a = 1 }".to_owned()),
+    ];
+    let insert = "[a-z_\\.]{1,20} = [0-9a-z\"\\[\\]\\.\\-]{0,12}";
+    (0..shipped_texts().len(), any::<prop::sample::Index>(), 0..4u8, numbers, insert, "\\PC{0,8}").prop_map(
+        |(config, at, how, number, line, bytes)| {
+            let src = &shipped_texts()[config];
+            let lines: Vec<&str> = src.lines().collect();
+            let i = at.index(lines.len());
+            let mut out: Vec<String> = lines.iter().map(|l| (*l).to_owned()).collect();
+            match how {
+                0 => out[i] = replace_value(lines[i], &number),
+                1 => drop(out.remove(i)),
+                2 => out.insert(i, line),
+                _ => {
+                    let cut = lines[i].char_indices().map(|(b, _)| b).nth(at.index(lines[i].chars().count() + 1));
+                    out[i] = format!("{}{bytes}", &lines[i][..cut.unwrap_or(lines[i].len())]);
+                }
+            }
+            out.join("\n")
+        },
+    )
+}
+
+/// The line with the value after its `=` replaced by `value`.
+fn replace_value(line: &str, value: &str) -> String {
+    match line.split_once('=') {
+        Some((key, _)) => format!("{key}= {value}"),
+        None => line.to_owned(),
+    }
+}
+
+proptest! {
+    #[test]
+    fn any_mutated_config_resolves_or_is_one_line(src in mutated_config()) {
+        if let Err(e) = config::from_str(&shipped(), &src, Path::new("fuzz.toml"), Overrides::default()) {
+            let message = e.to_string();
+            prop_assert!(message.starts_with("fuzz.toml"), "{}", message);
+            one_short_line(&message);
+        }
+    }
+
+    #[test]
+    fn any_text_resolves_or_is_one_line(src in "\\PC{0,400}") {
+        if let Err(e) = config::from_str(&shipped(), &src, Path::new("fuzz.toml"), Overrides::default()) {
+            one_short_line(&e.to_string());
+        }
+    }
+}
+
+/// The manifests of a whole run and of one shard of it, as a run writes them.
+fn manifests() -> &'static Vec<String> {
+    static MANIFESTS: OnceLock<Vec<String>> = OnceLock::new();
+    MANIFESTS.get_or_init(|| {
+        let overrides = Overrides { trials: Some(5000), seed: Some(3) };
+        let mut texts = Vec::new();
+        for config in [
+            concat!(env!("CARGO_MANIFEST_DIR"), "/../../configs/cavalry/charge-on-pikes.toml"),
+            concat!(env!("CARGO_MANIFEST_DIR"), "/../../configs/naval/three-level-chain.toml"),
+        ] {
+            let mut scenario = config::load(&shipped(), Path::new(config), overrides).unwrap();
+            scenario.run.chunk_size = 1000;
+            scenario.config.run.chunk_size = 1000;
+            for wanted in [None, Some(1..3)] {
+                let opts = SampleOptions { wanted, threads: Some(1), ..SampleOptions::default() };
+                let record = runner::sample(&scenario, &opts, &|_| {});
+                texts.push(serde_json::to_string_pretty(&record).unwrap());
+            }
+        }
+        texts
+    })
+}
+
+/// A number a hostile or careless edit might put anywhere.
+fn edited_number() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        any::<u64>().prop_map(Value::from),
+        Just(Value::from(u64::MAX)),
+        Just(Value::from(0)),
+        (0u64..100_000).prop_map(Value::from),
+        any::<i64>().prop_map(Value::from),
+        Just(Value::from(1_000_000_000u64)),
+        Just(Value::Null),
+    ]
+}
+
+/// A manifest with one field edited and its digest made to match again: what only the checks of the counts
+/// against the config can catch.
+fn resealed_manifest() -> impl Strategy<Value = String> {
+    let fields = prop_oneof![
+        Just("counts"),
+        Just("trials"),
+        Just("seed"),
+        Just("chunk_size"),
+        Just("partial"),
+        Just("chunks.from"),
+        Just("chunks.to"),
+        Just("wanted.from"),
+        Just("wanted.to"),
+        Just("shorter"),
+        Just("longer"),
+    ];
+    (0..manifests().len(), fields, any::<prop::sample::Index>(), edited_number()).prop_map(|(m, field, at, number)| {
+        let mut doc: Value = serde_json::from_str(&manifests()[m]).unwrap();
+        let counts = doc["counts"].as_array_mut().unwrap();
+        let i = at.index(counts.len());
+        match field {
+            "counts" => counts[i] = number,
+            "shorter" => drop(counts.remove(i)),
+            "longer" => counts.insert(i, number),
+            "partial" => doc["partial"] = Value::Bool(!doc["partial"].as_bool().unwrap()),
+            path => {
+                let mut here = &mut doc;
+                for part in path.split('.') {
+                    here = &mut here[part];
+                }
+                *here = number;
+            }
+        }
+        reseal(doc)
+    })
+}
+
+/// The manifest with its digest recomputed; unchanged if it no longer reads as one.
+fn reseal(mut doc: Value) -> String {
+    if let Ok(record) = serde_json::from_value::<RunRecord>(doc.clone()) {
+        doc["digest"] = Value::String(record.digest_now());
+    }
+    serde_json::to_string_pretty(&doc).unwrap()
+}
+
+/// Reads a manifest as `merge` and `--resume` do; an accepted one must have counts that fit its trials.
+fn read_back(text: &str) {
+    let checked =
+        Stored::parse(text, Path::new("fuzz")).and_then(|s| s.scenario(&shipped()).map(|scenario| (s, scenario)));
+    match checked {
+        Ok((stored, scenario)) => {
+            let tally = stored.tally();
+            let summary = intercept_core::summary::Summary::new(scenario.rules.metrics(), &tally, None);
+            assert!(summary.probabilities().all(|r| (0.0..=1.0).contains(&r.estimate) || tally.trials == 0));
+        }
+        Err(e) => one_short_line(&e.to_string()),
+    }
+}
+
+proptest! {
+    #[test]
+    fn a_resealed_manifest_is_read_or_refused_in_one_line(text in resealed_manifest()) {
+        read_back(&text);
+    }
+
+    #[test]
+    fn a_manifest_with_bytes_changed_is_refused_in_one_line(
+        m in 0..4usize, at in any::<prop::sample::Index>(), bytes in "\\PC{0,6}"
+    ) {
+        let text = &manifests()[m];
+        let changed = overwritten(text, at, &bytes);
+        read_back(&changed);
+        let accepted = Stored::parse(&changed, Path::new("fuzz")).and_then(|s| s.scenario(&shipped())).is_ok();
+        prop_assert!(!accepted || same_meaning(text, &changed), "an edited manifest was accepted");
+    }
+}
+
+/// `text` with `bytes` written over it from a character chosen by `at`.
+fn overwritten(text: &str, at: prop::sample::Index, bytes: &str) -> String {
+    let cut = text.char_indices().map(|(b, _)| b).nth(at.index(text.chars().count())).unwrap_or(0);
+    let rest: String = text[cut..].chars().skip(bytes.chars().count()).collect();
+    format!("{}{bytes}{rest}", &text[..cut])
+}
+
+/// Whether two manifests parse to the same JSON (an edit of white space only).
+fn same_meaning(a: &str, b: &str) -> bool {
+    serde_json::from_str::<Value>(a).ok() == serde_json::from_str::<Value>(b).ok()
+}
+
+#[test]
+fn an_untouched_manifest_is_read_back() {
+    for text in manifests() {
+        let stored = Stored::parse(text, Path::new("fuzz")).unwrap();
+        stored.scenario(&shipped()).unwrap();
+    }
+}
