@@ -18,9 +18,10 @@ use intercept_sim::engine::Plan;
 use intercept_sim::games::card_game::CardGameRules;
 use intercept_sim::games::cavalry::CavalryRules;
 use intercept_sim::games::naval::NavalRules;
+use intercept_sim::games::shipped;
 use intercept_sim::games::step_race::StepRaceRules;
-use intercept_sim::games::{Model, shipped};
 use intercept_sim::metrics::Tally;
+use intercept_sim::model::Model;
 use intercept_sim::ruleset::RuleSet;
 use intercept_sim::runner;
 

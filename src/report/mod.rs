@@ -18,12 +18,12 @@
 //!
 //! ```text
 //! let mut page = Page::new("three-level-chain sensitivity");
-//! page.facts(["naval rules".to_owned(), "seed 1941".to_owned()]);
+//! page.facts([scenario.rules.entry().title().to_owned(), "seed 1941".to_owned()]);
 //! page.section("Ranking").paragraph("Which input moves each metric most.");
 //! let mut table = Table::new(&["input", "swing"]);
-//! table.push(Row::new(vec![Cell::name("naval.rules.slow_ships"), Cell::value(0.12)]).data("input", "slow_ships"));
+//! table.push(Row::new(vec![Cell::name("game.rules.speed"), Cell::value(0.12)]).data("input", "speed"));
 //! page.table(&table).chart("Tornado of mission.completed", &tornado)?;
-//! page.reproduce("intercept-sim sensitivity configs/naval/three-level-chain.toml", Some(&config_toml));
+//! page.reproduce("intercept-sim sensitivity CONFIG", Some(&config_toml));
 //! page.write(dir)?;
 //! ```
 

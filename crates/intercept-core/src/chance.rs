@@ -135,7 +135,7 @@ pub trait Chance {
     }
 
     /// Picks one of `n` equally likely outcomes, for a choice whose number of outcomes is only known during
-    /// play (a player's pick among the legal turns of a board position). Same as picking from [`Dist::die`].
+    /// play (a player picking one of its legal moves). Same as picking from [`Dist::die`].
     fn uniform(&mut self, n: usize) -> usize {
         self.pick(&Dist::die(n as u32))
     }

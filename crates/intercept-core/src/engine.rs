@@ -19,9 +19,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rayon::prelude::*;
 
 use crate::chance::{Sampler, chunk_rng};
-use crate::games::Model;
 use crate::memo::{self, PathMemo};
 use crate::metrics::{Recorder, Tally};
+use crate::model::Model;
 
 /// How many chunks of counts run in parallel before their results are consumed in order.
 pub const WINDOW: u64 = 64;

@@ -16,8 +16,8 @@
 //! once, so a scenario with thousands of units is not walked up to the limit first.
 
 use crate::chance::{Chance, Dist};
-use crate::games::Model;
 use crate::metrics::{Metrics, SlotLog};
+use crate::model::Model;
 
 /// The probability of every counter slot: `probs[s]` is the exact chance a trial reports slot `s`.
 #[derive(Clone, Debug, PartialEq)]

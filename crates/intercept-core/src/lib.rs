@@ -18,6 +18,7 @@ pub mod exact;
 pub mod games;
 pub mod memo;
 pub mod metrics;
+pub mod model;
 pub mod odds;
 pub mod partial;
 pub mod present;

@@ -1,8 +1,8 @@
 //! Metrics: what a trial reports, and the [`Recorder`]s that count it.
 //!
 //! A model registers its metrics once, at resolve time, in a [`Metrics`] set: a *probability* metric counts
-//! the trials in which something happened (`cavalry.intercepted`), a *distribution* metric counts trials by a
-//! small whole-number value (`cavalry.interceptions`). Each metric owns one or more *slots* in a flat counter
+//! the trials in which something happened (`target.intercepted`), a *distribution* metric counts trials by a
+//! small whole-number value (`target.interceptions`). Each metric owns one or more *slots* in a flat counter
 //! array, and a trial reports by slot through a [`Recorder`], so the per-trial path is an array increment and
 //! names are looked up only when results are written. [`Tally`] is the counting recorder of the sampler; the
 //! enumerator and the per-trial writer bring their own.

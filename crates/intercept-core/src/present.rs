@@ -11,7 +11,7 @@
 /// How a run is shown: computed from the resolved rule set and the run's summary.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Presentation {
-    /// What the report's facts line calls the rules, such as "cavalry rules (Musket & Pike)".
+    /// What the report's facts line calls the rules ([`crate::ruleset::RuleSet::TITLE`]).
     pub title: String,
     /// The scenario in plain words: a few sentences in the rules' vocabulary.
     pub plain: Vec<String>,

@@ -21,33 +21,16 @@ use serde::de::{DeserializeOwned, DeserializeSeed, IgnoredAny, MapAccess, Visito
 use crate::config::{Invalid, RunConfig};
 use crate::engine::{self, Plan, Ran, Slice, Span, TrialRows};
 use crate::exact::{self, ExactTally, TooLarge};
-use crate::metrics::{Metrics, Recorder, Tally};
+use crate::metrics::{Metrics, Tally};
+pub use crate::model::Model;
 use crate::present::{Extra, Presentation};
 use crate::summary::Summary;
-
-/// A resolved rule set, ready to run trials.
-pub trait Model: Sync {
-    /// Whether the engine should walk a path memo instead of running the rules for every trial. It never
-    /// changes a result; a model whose chance nodes are wide (hundreds of equally likely squares) is faster
-    /// without it, since the memo's tape scans a wide node six outcomes at a time.
-    const PATH_MEMO: bool = true;
-
-    /// Whether the exact enumerator may walk the chance tree. False for self-play, whose tree holds every
-    /// choice of every turn of a game: `exact` reports it too large at once instead of walking its leaves.
-    const EXACT: bool = true;
-
-    /// The metrics the trial reports, registered at resolve time.
-    fn metrics(&self) -> &Metrics;
-
-    /// Plays one trial: every random event through `chance`, every outcome to `rec`.
-    fn trial<C: crate::chance::Chance, R: Recorder>(&self, chance: &mut C, rec: &mut R);
-}
 
 /// A rule set: its config table, its model, and how a run of it is shown.
 pub trait RuleSet: Send + Sync + 'static {
     /// The config table that holds a scenario of these rules: `[TABLE]`.
     const TABLE: &'static str;
-    /// What reports call the rules, such as "cavalry rules (Musket & Pike)".
+    /// What reports call the rules: the game's rules and its title, in a few words.
     const TITLE: &'static str;
     /// The table as written, every default filled in by serde; unknown keys refused.
     type Config: Serialize + DeserializeOwned + Clone + Debug + Send + Sync + 'static;

@@ -105,7 +105,7 @@ fn line_of(src: &str, offset: usize) -> usize {
 ///
 /// A table opened by a `[header]` spans only its header, not the keys under it, so every key in the document
 /// is searched, not just those inside a matching parent. The smallest matching span wins, and the deeper path
-/// on a tie: a table written only as part of a longer header (`cavalry` in `[cavalry.table]`) spans just its
+/// on a tie: a table written only as part of a longer header (`game` in `[game.table]`) spans just its
 /// own name, while the longer header's table spans the whole header.
 fn key_at(doc: &DeTable<'_>, offset: usize) -> KeyPath {
     let mut best = None;

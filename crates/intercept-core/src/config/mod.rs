@@ -23,7 +23,7 @@ use crate::text::{ReadError, one_line, read_capped};
 #[derive(Clone, Debug, PartialEq)]
 pub struct RawConfig {
     pub run: RunConfig,
-    /// The rule set's table name, such as `naval`.
+    /// The rule set's table name ([`crate::ruleset::RuleSet::TABLE`]).
     pub table: String,
     /// That table, every default filled in.
     pub body: toml::Table,

@@ -1,4 +1,4 @@
-//! [`KeyPath`] names a key inside a config (`cavalry.interceptor[1].order`); [`Invalid`] is a resolve error
+//! [`KeyPath`] names a key inside a config (`game.unit[1].order`); [`Invalid`] is a resolve error
 //! at such a path, before the loader turns it into a [`ConfigError`](super::ConfigError) with a line.
 
 use std::fmt;

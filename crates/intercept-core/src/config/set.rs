@@ -1,7 +1,7 @@
-//! Setting one config key from the command line: `naval.rules.slow_ships=-2`, `naval.group.force-h.distance=7`.
+//! Setting one config key from the command line: `run.seed=7`, `<table>.rules.speed=-2`, `<table>.unit.h.range=7`.
 //!
 //! A [`Setting`] names a key by its dotted path in the config with every default filled in (so a key left to
-//! its default can be set too); an array of tables such as `naval.group` is entered by a table's `name` (or
+//! its default can be set too); an array of tables (`[[<table>.unit]]`) is entered by a table's `name` (or
 //! its index). [`apply`] writes the value into the resolved config, typed like the value it replaces, and
 //! resolves the result again, so the setting passes the same validation as a config file. [`numeric_keys`]
 //! lists every number of a scenario's rules as a [`Knob`] that a setting can move (what `sensitivity` varies).
@@ -21,11 +21,11 @@ pub struct Setting {
 /// `KEY=V1,V2,...` into the key and its values; an empty list or a missing `=` is refused.
 pub fn parse_list(arg: &str) -> Result<(String, Vec<String>), String> {
     let Some((key, values)) = arg.split_once('=') else {
-        return Err(format!("{arg:?} has no '='; write KEY=V1,V2,... such as naval.rules.slow_ships=-2,-1,0"));
+        return Err(format!("{arg:?} has no '='; write KEY=V1,V2,... such as run.seed=1,2,3"));
     };
     let values: Vec<String> = values.split(',').map(str::trim).filter(|v| !v.is_empty()).map(str::to_owned).collect();
     if key.trim().is_empty() || values.is_empty() {
-        return Err(format!("{arg:?} needs a key and at least one value, such as naval.rules.slow_ships=-2,-1,0"));
+        return Err(format!("{arg:?} needs a key and at least one value, such as run.seed=1,2,3"));
     }
     Ok((key.trim().to_owned(), values))
 }
@@ -80,7 +80,7 @@ fn step<'a>(here: &'a mut Value, part: &str) -> Option<&'a mut Value> {
 
 fn unknown(parent: &[&str], part: &str) -> String {
     let at = if parent.is_empty() { "the config".to_owned() } else { format!("'{}'", parent.join(".")) };
-    format!("{at} has no key or name '{part}'; keys are dotted paths such as naval.group.<name>.distance")
+    format!("{at} has no key or name '{part}'; keys are dotted paths such as <table>.<array of tables>.<name>.<key>")
 }
 
 /// `text` as a value of the same type as `old`.
@@ -169,8 +169,8 @@ pub fn numeric_keys(scenario: &Scenario) -> Vec<Knob> {
     knobs
 }
 
-/// The sections that hold the scenario's numbers, by their first two key parts (`cavalry.table`,
-/// `naval.group`), in key order: what `sensitivity --only` can name.
+/// The sections that hold the scenario's numbers, by their first two key parts (`<table>.rules`,
+/// `<table>.unit`), in key order: what `sensitivity --only` can name.
 pub fn sections(scenario: &Scenario) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for knob in numeric_keys(scenario) {

@@ -11,7 +11,6 @@ pub mod naval;
 pub mod step_race;
 mod words;
 
-pub use crate::ruleset::Model;
 use crate::ruleset::Registry;
 
 /// The five shipped rule sets.

@@ -21,8 +21,8 @@ use std::mem;
 
 use self::tape::{LEAF, MAX_LEN, Tape, UNSEEN};
 use crate::chance::{Chance, Dist, Sampler};
-use crate::games::Model;
 use crate::metrics::{Recorder, SlotLog, Tally};
+use crate::model::Model;
 
 /// The default memory budget of one memo.
 pub const BUDGET_BYTES: usize = 8 << 20;

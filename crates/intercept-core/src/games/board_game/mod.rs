@@ -27,8 +27,8 @@ pub mod turns;
 use serde::{Deserialize, Serialize};
 
 use crate::chance::Chance;
-use crate::games::Model;
 use crate::metrics::{Metric, Metrics, Recorder};
+use crate::model::Model;
 use mcts::Mcts;
 use players::{Game, Greedy, Player, Random, play_game};
 use position::{Colour, Position};

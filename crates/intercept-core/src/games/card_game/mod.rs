@@ -20,8 +20,8 @@ pub use set::CardGameRules;
 use serde::{Deserialize, Serialize};
 
 use crate::chance::{Chance, Dist};
-use crate::games::Model;
 use crate::metrics::{Metric, Metrics, Recorder};
+use crate::model::Model;
 use realm::Realm;
 use rules::{Action, Barred, Keyword, Location, Movement, Unit};
 

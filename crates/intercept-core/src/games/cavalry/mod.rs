@@ -17,8 +17,8 @@ use serde::{Deserialize, Serialize};
 
 use self::config::{Attempts, CavalryConfig, LeaderSign, Reaction};
 use crate::chance::{Chance, Dist};
-use crate::games::Model;
 use crate::metrics::{Metric, Metrics, Recorder};
+use crate::model::Model;
 
 /// An interceptor's current order, which picks its row of the interception table (C-2, A-12).
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]

@@ -18,8 +18,8 @@ pub use set::NavalRules;
 use self::config::{Leg, NavalConfig, OnFail};
 use self::dice::DiceCount;
 use crate::chance::{Chance, Dist};
-use crate::games::Model;
 use crate::metrics::{Metric, Metrics, Recorder};
+use crate::model::Model;
 
 /// The most groups a scenario may have: a trial keeps one bit per group in a `u32`.
 pub const MAX_GROUPS: usize = 32;

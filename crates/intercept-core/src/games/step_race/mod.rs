@@ -18,8 +18,8 @@ mod set;
 pub use set::StepRaceRules;
 
 use crate::chance::{Chance, Dist};
-use crate::games::Model;
 use crate::metrics::{Metric, Metrics, Recorder};
+use crate::model::Model;
 use race::{BoxFilter, Interceptor, Square};
 
 /// The number of squares of the tactical map, numbered `col + 15 * row` in the coverage metrics.

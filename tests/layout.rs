@@ -1,0 +1,93 @@
+//! One rule set, one folder: outside the rule-set folders (`crates/intercept-core/src/games/<rule set>/`),
+//! only the registry and the command line's surface and dispatch may name a rule set, and the config layer
+//! never reaches into the rule sets.
+//!
+//! "Naming" is a case-insensitive match of any of [`NAMES`] (the rule sets' table, folder and game names) in
+//! a source file under `src/` or `crates/*/src/`, comments included: a shared layer that says "naval" in a
+//! doc example has started to know about a rule set.
+
+use std::path::{Path, PathBuf};
+
+/// How the source can name a rule set: tables, folders, commands and the games' own titles.
+const NAMES: &[&str] = &[
+    "naval",
+    "cavalry",
+    "step_race",
+    "step-race",
+    "step race",
+    "card_game",
+    "card-game",
+    "card game",
+    "board_game",
+    "board-game",
+    "board game",
+    "[board]",
+    "musket",
+    "world at war",
+    "sorcery",
+    "gitm",
+];
+
+/// The files allowed to name rule sets: the registry, the CLI's surface and its dispatch.
+const ALLOWED: &[&str] = &["crates/intercept-core/src/games/mod.rs", "src/cli.rs", "src/main.rs"];
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Every `.rs` file under `dir`, recursively.
+fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            sources(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The workspace's source files, relative to the root, outside the rule-set folders.
+fn shared_sources() -> Vec<String> {
+    let mut all = Vec::new();
+    sources(&root().join("src"), &mut all);
+    for krate in std::fs::read_dir(root().join("crates")).unwrap() {
+        sources(&krate.unwrap().path().join("src"), &mut all);
+    }
+    let games = root().join("crates/intercept-core/src/games");
+    let in_a_folder = |p: &PathBuf| p.strip_prefix(&games).is_ok_and(|rest| rest.components().count() > 1);
+    let mut shared: Vec<String> = all
+        .iter()
+        .filter(|p| !in_a_folder(p))
+        .map(|p| p.strip_prefix(root()).unwrap().to_string_lossy().into_owned())
+        .collect();
+    shared.sort();
+    shared
+}
+
+fn names_a_rule_set(file: &str) -> Option<&'static str> {
+    let text = std::fs::read_to_string(root().join(file)).unwrap().to_lowercase();
+    NAMES.iter().copied().find(|n| text.contains(n))
+}
+
+#[test]
+fn only_the_registry_and_the_command_line_name_a_rule_set() {
+    let shared = shared_sources();
+    assert!(shared.len() > 30, "the sources are found: {shared:?}");
+    let naming: Vec<(String, &str)> =
+        shared.iter().filter_map(|f| names_a_rule_set(f).map(|n| (f.clone(), n))).collect();
+    let stray: Vec<&(String, &str)> = naming.iter().filter(|(f, _)| !ALLOWED.contains(&f.as_str())).collect();
+    assert!(stray.is_empty(), "shared files that name a rule set (file, name): {stray:?}");
+    assert!(naming.len() <= 4, "at most four files name rule sets: {naming:?}");
+}
+
+#[test]
+fn the_shared_core_reaches_the_rule_sets_only_through_the_registry() {
+    for file in shared_sources().iter().filter(|f| f.starts_with("crates/intercept-core/src/")) {
+        if file.ends_with("games/mod.rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(root().join(file)).unwrap();
+        assert!(!text.contains("crate::games"), "{file} imports a rule set's folder");
+    }
+}
