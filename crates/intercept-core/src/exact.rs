@@ -57,7 +57,7 @@ fn too_large(limit: u64, unbounded: bool) -> String {
                  by sampling (`run`)"
             .to_owned(),
         false => {
-            let most = crate::config::MOST_EXACT_LEAVES;
+            let most = crate::config::run::MOST_EXACT_LEAVES;
             let raise =
                 if limit < most as u64 { format!(" or raise run.max_exact_leaves (up to {most})") } else { "".into() };
             format!(

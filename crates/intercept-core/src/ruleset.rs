@@ -18,7 +18,8 @@ use std::marker::PhantomData;
 use serde::Serialize;
 use serde::de::{DeserializeOwned, DeserializeSeed, IgnoredAny, MapAccess, Visitor};
 
-use crate::config::{Invalid, RunConfig};
+use crate::config::path::Invalid;
+use crate::config::run::RunConfig;
 use crate::engine::{self, Plan, Ran, Slice, Span, TrialRows};
 use crate::exact::{self, ExactTally, TooLarge};
 use crate::metrics::{Metrics, Tally};

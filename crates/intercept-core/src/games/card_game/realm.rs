@@ -8,39 +8,8 @@
 
 use std::fmt;
 
+pub use super::rules::{COLS, ROWS, Square};
 use super::rules::{Keyword, Location, Region, Unit};
-
-/// Columns of the realm.
-pub const COLS: u8 = 5;
-/// Rows of the realm.
-pub const ROWS: u8 = 4;
-
-/// A square of the realm, 0-based; written `column-row` from `1-1` to `5-4`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Square {
-    pub col: u8,
-    pub row: u8,
-}
-
-impl fmt::Display for Square {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}-{}", self.col + 1, self.row + 1)
-    }
-}
-
-impl std::str::FromStr for Square {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Square, String> {
-        let bad = || format!("{s:?} is not a square; write column-row, from 1-1 to {COLS}-{ROWS}, or a site's name");
-        let (c, r) = s.split_once('-').ok_or_else(bad)?;
-        let (col, row) = (c.trim().parse::<u8>().map_err(|_| bad())?, r.trim().parse::<u8>().map_err(|_| bad())?);
-        if !(1..=COLS).contains(&col) || !(1..=ROWS).contains(&row) {
-            return Err(format!("square {s} is off the map; columns 1 to {COLS}, rows 1 to {ROWS}"));
-        }
-        Ok(Square { col: col - 1, row: row - 1 })
-    }
-}
 
 /// What stands on a square (B.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,0 +1,52 @@
+//! [`RunConfig`]: the `[run]` table of every config, as written, with its defaults: how many trials, which
+//! seed, the chunking that is part of what a seed means, and the largest tree `exact` walks.
+
+use serde::{Deserialize, Serialize};
+
+/// `[run]`: how many trials, which seed, and where results go.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct RunConfig {
+    /// Folder under `reports/`; defaults to the config file's stem.
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default = "default_trials")]
+    pub trials: i64,
+    #[serde(default = "default_seed")]
+    pub seed: i64,
+    /// Trials per chunk: each chunk has its own generator, so this is part of what a seed means.
+    #[serde(default = "default_chunk_size")]
+    pub chunk_size: i64,
+    /// The largest chance tree `exact` (and the exact column of `run`) will walk.
+    #[serde(default = "default_max_exact_leaves")]
+    pub max_exact_leaves: i64,
+}
+
+impl Default for RunConfig {
+    fn default() -> Self {
+        RunConfig {
+            name: None,
+            trials: default_trials(),
+            seed: default_seed(),
+            chunk_size: default_chunk_size(),
+            max_exact_leaves: default_max_exact_leaves(),
+        }
+    }
+}
+
+fn default_trials() -> i64 {
+    1_000_000
+}
+fn default_seed() -> i64 {
+    1
+}
+fn default_chunk_size() -> i64 {
+    65_536
+}
+fn default_max_exact_leaves() -> i64 {
+    1_000_000
+}
+
+/// The largest `run.max_exact_leaves`: a walk to this many leaves takes a few seconds at most, so that
+/// `exact` never hangs on a tree it will not finish; larger trees are for sampling.
+pub const MOST_EXACT_LEAVES: i64 = 10_000_000;
