@@ -41,6 +41,13 @@ pub enum Command {
     Exact(ExactArgs),
     /// Check a config and print the resolved scenario, with every default filled in.
     Validate(ExactArgs),
+    /// List the scenario's metrics: what each counts, with the rule IDs it follows; headline ones first.
+    #[command(after_help = "Example:\n  intercept-sim metrics configs/cavalry/charge-on-pikes.toml")]
+    Metrics(ExactArgs),
+    /// Print the JSON Schema of a rule set's config (every key, its type, allowed values, default and help).
+    #[command(after_help = "Examples:\n  intercept-sim schema            the rule sets' tables\n  \
+        intercept-sim schema naval      the schema of a config with a [naval] table")]
+    Schema(SchemaArgs),
     /// Print the exact chance that n interception dice reach a hex d hexes away (naval rules N-8).
     ReachTable(ReachArgs),
     /// Run the scenario over a grid of config values, every point on the same seed (common random numbers).
@@ -67,6 +74,13 @@ pub enum Command {
     /// Exact odds of one interception from a few numbers, no config file needed.
     #[command(subcommand)]
     Odds(OddsCommand),
+}
+
+/// `schema`: which rule set's config.
+#[derive(Args, Debug)]
+pub struct SchemaArgs {
+    /// The rule set's config table; without it, the tables are listed.
+    pub table: Option<String>,
 }
 
 #[derive(Subcommand, Debug)]

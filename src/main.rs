@@ -15,7 +15,7 @@ use std::process::ExitCode;
 use clap::Parser;
 use cli::{
     CavalryOddsArgs, CheckCommand, Cli, Command, ExactArgs, MergeArgs, NavalOddsArgs, OddsCommand, ReplayArgs, RunArgs,
-    SensitivityArgs, StepRaceArgs, SweepArgs,
+    SchemaArgs, SensitivityArgs, StepRaceArgs, SweepArgs,
 };
 use intercept_sim::config::{self, ConfigError, Overrides, Scenario, set};
 use intercept_sim::export::{SensitivityParquet, SweepParquet};
@@ -53,6 +53,8 @@ fn main() -> ExitCode {
         Command::Run(args) => run(args),
         Command::Exact(args) => exact(args),
         Command::Validate(args) => validate(args),
+        Command::Metrics(args) => metrics(args),
+        Command::Schema(args) => schema(args),
         Command::ReachTable(args) => emit(naval::odds::reach_table(args.pacific, args.highest, args.max_distance)),
         Command::Sweep(args) => sweep(args),
         Command::Sensitivity(args) => sensitivity(args),
@@ -308,6 +310,24 @@ fn validate(args: ExactArgs) -> Result<(), Failure> {
         true => show::scenario_json(&scenario),
         false => show::scenario_text(&scenario),
     })
+}
+
+fn metrics(args: ExactArgs) -> Result<(), Failure> {
+    let scenario = config::load(&shipped(), &args.config, Overrides::default())?;
+    emit(match args.json {
+        true => show::metrics_json(&scenario),
+        false => show::metrics_text(&scenario),
+    })
+}
+
+fn schema(args: SchemaArgs) -> Result<(), Failure> {
+    let registry = shipped();
+    let Some(table) = args.table else { return emit(show::tables(&registry)) };
+    let set = registry.find(&table).ok_or_else(|| {
+        let message = format!("no rule set has the table [{table}]; allowed: {}", registry.tables().join(", "));
+        Failure { code: 2, message }
+    })?;
+    emit(serde_json::to_string_pretty(&set.schema()).expect("a schema serialises"))
 }
 
 /// Prints to stdout; a reader that stops early (`| head`) is not an error.

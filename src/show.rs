@@ -6,8 +6,9 @@ use std::path::Path;
 use intercept_sim::config::Scenario;
 use intercept_sim::exact::{self, ExactTally};
 use intercept_sim::export::{RunRecord, Timing};
-use intercept_sim::metrics::MetricKind;
+use intercept_sim::metrics::{MetricDef, MetricKind};
 use intercept_sim::present::exact_text;
+use intercept_sim::ruleset::Registry;
 use intercept_sim::sensitivity::{Change, Sensitivity};
 use intercept_sim::summary::MetricRow;
 use intercept_sim::sweep::Point;
@@ -126,6 +127,51 @@ pub fn scenario_json(scenario: &Scenario) -> String {
         "metrics": metrics,
     });
     serde_json::to_string_pretty(&value).expect("json")
+}
+
+/// `metrics`: each metric's name, kind and one-line description, the headline metrics first and marked.
+pub fn metrics_text(scenario: &Scenario) -> String {
+    let (defs, headline) = (scenario.rules.metrics().defs(), scenario.rules.headline());
+    let ordered = headline_first(defs, &headline);
+    let width = ordered.iter().map(|d| d.name.len()).max().unwrap_or(6);
+    let mut out = format!(
+        "{} ({}): {} metrics; * answers the question asked first\n",
+        scenario.run.name,
+        scenario.rules.entry().title(),
+        defs.len()
+    );
+    for d in ordered {
+        let mark = if headline.contains(&d.name) { '*' } else { ' ' };
+        let kind = if d.place { "place" } else { d.kind.label() };
+        let _ = writeln!(out, "{mark} {:width$}  {kind:<11}  {}", d.name, d.about);
+    }
+    out
+}
+
+/// `metrics --json`: the same, as a list of objects.
+pub fn metrics_json(scenario: &Scenario) -> String {
+    let headline = scenario.rules.headline();
+    let defs = headline_first(scenario.rules.metrics().defs(), &headline);
+    let row = |d: &&MetricDef| {
+        json!({ "metric": d.name, "kind": if d.place { "place" } else { d.kind.label() },
+        "headline": headline.contains(&d.name), "about": d.about })
+    };
+    serde_json::to_string_pretty(&defs.iter().map(row).collect::<Vec<_>>()).expect("json")
+}
+
+/// The metrics, the headline ones first in the rule set's order, then the rest in registration order.
+fn headline_first<'a>(defs: &'a [MetricDef], headline: &[String]) -> Vec<&'a MetricDef> {
+    let first = headline.iter().filter_map(|h| defs.iter().find(|d| &d.name == h));
+    first.chain(defs.iter().filter(|d| !headline.contains(&d.name))).collect()
+}
+
+/// `schema` without a table: the rule sets and their tables.
+pub fn tables(registry: &Registry) -> String {
+    let mut out = String::from("table        rules\n");
+    for set in registry.sets() {
+        let _ = writeln!(out, "{:<12} {}", set.table(), set.title());
+    }
+    out + "\n`intercept-sim schema TABLE` prints the JSON Schema of a config with that table."
 }
 
 /// `sweep`'s table: each point's settings, then its probabilities with intervals and exact values.

@@ -322,3 +322,19 @@ fn bad_precision_exits_2_and_writes_nothing() {
     }
     sim().args(["run", config().to_str().unwrap(), "--max-trials", "10"]).assert().code(2);
 }
+
+/// `metrics` lists every metric with its description, the headline first; `schema` prints a rule set's
+/// JSON Schema and refuses a table no rule set has.
+#[test]
+fn metrics_and_schema_describe_a_rule_set() {
+    let out = sim().args(["metrics", config().to_str().unwrap()]).assert().success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let second = text.lines().nth(1).expect("a metric line");
+    assert!(second.starts_with("* cavalry.intercepted") && second.contains("(C-2"), "{text}");
+    let out = sim().args(["schema", "cavalry"]).assert().success();
+    let schema: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).expect("JSON");
+    assert!(schema["properties"]["cavalry"].is_object() && schema["properties"]["run"].is_object());
+    let refused = sim().args(["schema", "chess"]).assert().code(2);
+    let stderr = String::from_utf8(refused.get_output().stderr.clone()).unwrap();
+    assert!(stderr.contains("[chess]") && stderr.contains("cavalry, naval"), "{stderr}");
+}

@@ -24,7 +24,7 @@ use polars::prelude::*;
 use serde::{Deserialize, Serialize};
 
 /// `[coin]` as written.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct CoinConfig {
     interceptors: i64,

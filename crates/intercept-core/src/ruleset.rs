@@ -15,6 +15,7 @@ use std::any::Any;
 use std::fmt::Debug;
 use std::marker::PhantomData;
 
+use schemars::JsonSchema;
 use serde::Serialize;
 use serde::de::{DeserializeOwned, DeserializeSeed, IgnoredAny, MapAccess, Visitor};
 
@@ -33,8 +34,9 @@ pub trait RuleSet: Send + Sync + 'static {
     const TABLE: &'static str;
     /// What reports call the rules: the game's rules and its title, in a few words.
     const TITLE: &'static str;
-    /// The table as written, every default filled in by serde; unknown keys refused.
-    type Config: Serialize + DeserializeOwned + Clone + Debug + Send + Sync + 'static;
+    /// The table as written, every default filled in by serde; unknown keys refused. Its JSON Schema,
+    /// derived from the same type, is what forms and editors read ([`Entry::schema`]).
+    type Config: Serialize + DeserializeOwned + JsonSchema + Clone + Debug + Send + Sync + 'static;
     /// The resolved scenario: the trial and its metrics.
     type Model: Model + Clone + Debug + Send + Sync + 'static;
 
@@ -69,6 +71,8 @@ pub trait Rules: Send + Sync + Debug {
     fn describe(&self) -> serde_json::Value;
     /// The scenario in plain words ([`RuleSet::plain_words`]).
     fn plain_words(&self) -> Vec<String>;
+    /// The headline metrics ([`RuleSet::headline`]).
+    fn headline(&self) -> Vec<String>;
     /// How a run with this summary is shown.
     fn present(&self, summary: &Summary, trials: u64) -> Presentation;
     /// Runs the span's chunks under the sampler ([`engine::run_span`]).
@@ -126,11 +130,14 @@ impl<S: RuleSet + Debug> Rules for Resolved<S> {
     fn plain_words(&self) -> Vec<String> {
         self.set.plain_words(&self.config, &self.model)
     }
+    fn headline(&self) -> Vec<String> {
+        self.set.headline(&self.model)
+    }
     fn present(&self, summary: &Summary, trials: u64) -> Presentation {
         Presentation {
             title: S::TITLE.to_owned(),
             plain: self.plain_words(),
-            headline: self.set.headline(&self.model),
+            headline: self.headline(),
             extras: self.set.extras(&self.config, &self.model, summary, trials),
         }
     }
@@ -173,6 +180,9 @@ pub trait Entry: Send + Sync + Debug {
     /// typed and as TOML with every default filled in. `tables` are every registered table, the only keys
     /// allowed beside `run`; those of other rule sets are skipped (the caller refuses a file with two).
     fn parse(&'static self, src: &str, tables: &[&'static str]) -> Result<Parsed, toml::de::Error>;
+    /// The JSON Schema of a whole config file of this rule set: `[run]` and its table, every key with its
+    /// type, allowed values, default and description.
+    fn schema(&self) -> serde_json::Value;
 }
 
 /// A config file parsed by its rule set's [`Entry`], not yet resolved.
@@ -213,6 +223,27 @@ impl<S: RuleSet + Debug> Entry for S {
         let body = toml::Table::try_from(&config).map_err(<toml::de::Error as serde::de::Error>::custom)?;
         Ok(Parsed { run, body, table: Box::new(Typed { set: self, config }) })
     }
+    fn schema(&self) -> serde_json::Value {
+        file_schema::<S::Config>(S::TABLE, S::TITLE)
+    }
+}
+
+/// The schema of a config file whose rule-set table `table` is typed `T`: an object of `run` and `table`,
+/// nothing else, with the definitions both use.
+fn file_schema<T: JsonSchema>(table: &str, title: &str) -> serde_json::Value {
+    let mut generator = schemars::SchemaGenerator::default();
+    let run = generator.subschema_for::<RunConfig>();
+    let rules = generator.subschema_for::<T>();
+    let defs: serde_json::Map<String, serde_json::Value> = generator.take_definitions(true).into_iter().collect();
+    serde_json::json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": format!("intercept-sim config: {title}"),
+        "type": "object",
+        "properties": { "run": run, table: rules },
+        "required": [table],
+        "additionalProperties": false,
+        "$defs": defs,
+    })
 }
 
 /// Parses a config file's `[run]` table and its `table` (if given) typed as `T`, refusing any top-level key

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 /// `[run]`: how many trials, which seed, and where results go.
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RunConfig {
     /// Folder under `reports/`; defaults to the config file's stem.

@@ -23,7 +23,7 @@ pub const DEFAULT_BUDGET: i64 = 200;
 pub const DEFAULT_DEPTH: i64 = 8;
 
 /// `[board]`: a self-play match of the board game Intercept, one game per trial.
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BoardConfig {
     pub white: SeatConfig,
@@ -45,7 +45,7 @@ fn default_turn_limit() -> i64 {
 }
 
 /// The kinds of player a seat may hold.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum PlayerKind {
     /// Every legal turn equally likely.
@@ -69,7 +69,7 @@ impl PlayerKind {
 }
 
 /// `[board.white]`, `[board.black]`: who plays a side.
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SeatConfig {
     pub player: PlayerKind,

@@ -35,7 +35,7 @@ use position::{Colour, Position};
 use turns::{Turn, Variant};
 
 /// Who moves first in each game (I-A1).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum FirstPlayer {
     /// The rules' reading: White begins.

@@ -34,7 +34,7 @@ pub struct Turn {
 
 /// Rule variants the open questions leave to a config (C.5): `[board.variant]`, each key defaulting to the
 /// rules file's reading.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Variant {
     /// I-11, I-A4: whether a size change still allows the turn's transfer (false: the strict "whole turn"

@@ -21,7 +21,7 @@ const MAX_EXTRA_STEPS: u32 = 5;
 const MAX_UNITS: usize = 30;
 
 /// `[card_game]`: the board, the moving unit and its action, the other units, and the policy.
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CardGameConfig {
     #[serde(default)]
@@ -34,7 +34,7 @@ pub struct CardGameConfig {
 }
 
 /// `[card_game.realm]`: what stands on each square, and names for squares.
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RealmConfig {
     /// Four rows of five squares, row 1 first: `L` a land site, `W` a water site, `.` void (no site).
@@ -56,7 +56,7 @@ fn all_land() -> Vec<String> {
 }
 
 /// `[card_game.mover]`: the unit that moves and what it does.
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MoverConfig {
     pub name: String,
@@ -80,7 +80,7 @@ fn move_and_attack() -> Movement {
 }
 
 /// Whose unit it is, seen from the mover.
-#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Side {
     /// The opponent's: the units that may intercept.
@@ -91,7 +91,7 @@ pub enum Side {
 }
 
 /// `[[card_game.unit]]`: a unit on the board other than the mover.
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct UnitConfig {
     pub name: String,
@@ -106,7 +106,7 @@ pub struct UnitConfig {
 }
 
 /// `[card_game.policy]`: how the choices the config leaves open are made.
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PolicyConfig {
     /// How an open path is picked: `each_path` (every legal declared path equally likely) or `each_end`

@@ -31,7 +31,7 @@ use rules::{Action, Barred, Keyword, Location, Movement, Unit};
 pub const FINAL: &str = "card_game.final";
 
 /// How the policy picks an open path.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum PathPolicy {
     /// Every legal declared path is equally likely, so a location reached by more paths is likelier.

@@ -42,7 +42,7 @@ impl std::str::FromStr for Square {
 }
 
 /// A location's region (B.1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Region {
     Surface,
@@ -59,7 +59,7 @@ pub struct Location {
 }
 
 /// A keyword or state the intercept rules look at.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Keyword {
     Stealth,
@@ -95,7 +95,7 @@ impl Unit {
 }
 
 /// How the mover got to its final location.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Movement {
     /// Its own Move and Attack basic ability, with zero or more steps (S-1, S-3).

@@ -11,7 +11,7 @@ use super::{Cavalry, Facing, Formation, Order, TargetKind};
 use crate::config::{Invalid, KeyPath, in_range};
 
 /// `[cavalry]`: one or more cavalry units trying to intercept one moving enemy unit.
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CavalryConfig {
     /// Sign of the leader rating in a morale check (C-9.3, A-2).
@@ -31,7 +31,7 @@ pub struct CavalryConfig {
 }
 
 /// How the leader rating enters a morale check: `d10 − L` (series convention) or `d10 + L` (seed text).
-#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum LeaderSign {
     #[default]
@@ -41,7 +41,7 @@ pub enum LeaderSign {
 
 /// `all`: every eligible unit rolls on its own (C-3.2). `until_success`: units roll in the listed order and
 /// stop after the first success, since an intercepted unit's move ends (C-4.10).
-#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Attempts {
     #[default]
@@ -50,7 +50,7 @@ pub enum Attempts {
 }
 
 /// `[cavalry.table]`: the highest d10 roll (0–9) that intercepts, by the interceptor's order (C-2).
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TableConfig {
     #[serde(default = "default_charge")]
@@ -72,7 +72,7 @@ impl Default for TableConfig {
 }
 
 /// `[[cavalry.interceptor]]`: one intercepting cavalry unit.
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct InterceptorConfig {
     pub name: String,
@@ -89,7 +89,7 @@ pub struct InterceptorConfig {
 }
 
 /// `[cavalry.target]`: the moving enemy unit.
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TargetConfig {
     pub kind: TargetKind,
@@ -109,7 +109,7 @@ pub struct TargetConfig {
 }
 
 /// The target's choice of reaction where it has one; a forced hedgehog (C-8.3) is never a choice.
-#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Reaction {
     #[default]

@@ -21,7 +21,7 @@ use crate::metrics::{Metric, Metrics, Recorder};
 use crate::model::Model;
 
 /// An interceptor's current order, which picks its row of the interception table (C-2, A-12).
-#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Order {
     Charge,
@@ -31,7 +31,7 @@ pub enum Order {
 }
 
 /// Formation state or special formation (C-7).
-#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Formation {
     #[default]
@@ -44,7 +44,7 @@ pub enum Formation {
 }
 
 /// Where the interceptor ends its move, relative to the target's facing (C-6).
-#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Facing {
     #[default]
@@ -54,7 +54,7 @@ pub enum Facing {
 }
 
 /// The intercepted unit's type, the row group of the reaction table (C-6).
-#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum TargetKind {
     Artillery,

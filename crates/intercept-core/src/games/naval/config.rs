@@ -13,7 +13,7 @@ use super::Naval;
 use crate::config::{Invalid, KeyPath, in_range, probability};
 
 /// `[naval]`: one mission force and the groups that intercept it, counter-intercept them, and so on.
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NavalConfig {
     #[serde(default)]
@@ -35,7 +35,7 @@ pub struct NavalConfig {
 }
 
 /// Europe or Pacific: dice-generated movement is halved in the Pacific (N-8.2).
-#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Theater {
     #[default]
@@ -44,7 +44,7 @@ pub enum Theater {
 }
 
 /// What the moving player's force is doing: it sets the interceptors' base dice (N-4).
-#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, PartialOrd, Ord, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Activity {
     Raider,
@@ -108,7 +108,7 @@ impl Activity {
 }
 
 /// `[naval.mission]`: the moving player's force (level 0).
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MissionConfig {
     #[serde(default = "default_mission_name")]
@@ -119,7 +119,7 @@ pub struct MissionConfig {
 
 /// Which side a group fights for. Levels alternate: the defender intercepts (level 1), the moving player
 /// counter-intercepts (level 2), and so on (N-0).
-#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Side {
     Defender,
@@ -127,7 +127,7 @@ pub enum Side {
 }
 
 /// Where a group sails from: a port (it rolls dice) or its patrol hex (it moves 3 hexes in round 1, N-7).
-#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Origin {
     #[default]
@@ -136,7 +136,7 @@ pub enum Origin {
 }
 
 /// What a group that falls short does when another group reached the hex (N-9.1).
-#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum OnFail {
     #[default]
@@ -146,7 +146,7 @@ pub enum OnFail {
 
 /// Which leg of the target's voyage a group intercepts: its way out to its purpose, or its way home after a
 /// defeat or an abort (N-17.2).
-#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Leg {
     #[default]
@@ -155,7 +155,7 @@ pub enum Leg {
 }
 
 /// `[[naval.group]]`: one task force, or the units sent together from one port (N-3).
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GroupConfig {
     pub name: String,
@@ -204,7 +204,7 @@ pub struct GroupConfig {
 }
 
 /// `[naval.combat]`: how long a naval combat lasts and who wins (N-16.4, A-18).
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CombatConfig {
     #[serde(default = "half")]
@@ -222,7 +222,7 @@ impl Default for CombatConfig {
 }
 
 /// `[naval.air]`: air attacks on each force sailing to a combat (N-13); off by default.
-#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AirConfig {
     #[serde(default)]
@@ -233,7 +233,7 @@ pub struct AirConfig {
 }
 
 /// `[naval.submarine]`: a submarine that reaches its hex makes its own attack (N-19).
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SubmarineConfig {
     #[serde(default = "half")]
@@ -247,7 +247,7 @@ impl Default for SubmarineConfig {
 }
 
 /// How the dice become movement (N-8.1, A-1).
-#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum MoveRule {
     #[default]
@@ -256,7 +256,7 @@ pub enum MoveRule {
 }
 
 /// `[naval.rules]`: every number of the dice rules, with the published values (N-4..N-8).
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct NavalRules {
     pub movement: MoveRule,

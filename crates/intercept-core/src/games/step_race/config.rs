@@ -11,7 +11,7 @@ use super::race::{BoxFilter, InterceptBox, Interceptor, Square};
 use crate::config::{Invalid, KeyPath, check_name};
 
 /// `[step_race]`: units with interception orders, and a mover drawn from regions of the map.
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct StepRaceConfig {
     /// What the intercept box filters (G-8, G-A1): `point`, `destination` or `none`.
@@ -23,7 +23,7 @@ pub struct StepRaceConfig {
 }
 
 /// `[[step_race.interceptor]]`: a unit with an interception order (G-1) and its intercept box (G-2).
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct InterceptorConfig {
     pub name: String,
@@ -33,7 +33,7 @@ pub struct InterceptorConfig {
 }
 
 /// `[step_race.mover]`: where the moving unit starts and where it goes, each drawn uniformly from a region.
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MoverConfig {
     /// The start square, or a region the start is drawn from.

@@ -84,7 +84,7 @@ impl std::str::FromStr for InterceptBox {
 }
 
 /// What the intercept box filters (G-8, G-A1).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum BoxFilter {
     /// The interception point must lie in the box (the recommended reading).
