@@ -91,3 +91,21 @@ fn the_shared_core_reaches_the_rule_sets_only_through_the_registry() {
         assert!(!text.contains("crate::games"), "{file} imports a rule set's folder");
     }
 }
+
+/// The core builds without the command line's, the tables' and the charts' crates: a change to a rule never
+/// recompiles against Polars, and a program that wants the engine as a library does not pull them.
+#[test]
+fn the_core_depends_on_no_polars_plotters_or_clap() {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let out = std::process::Command::new(cargo)
+        .current_dir(root())
+        .args(["tree", "--locked", "--offline", "-p", "intercept-core", "-e", "normal", "--prefix", "none"])
+        .output()
+        .expect("cargo tree runs");
+    assert!(out.status.success(), "cargo tree: {}", String::from_utf8_lossy(&out.stderr));
+    let tree = String::from_utf8(out.stdout).unwrap();
+    assert!(tree.lines().count() > 10, "the core's dependencies are listed:\n{tree}");
+    for heavy in ["polars", "plotters", "clap"] {
+        assert!(!tree.lines().any(|l| l.starts_with(heavy)), "intercept-core depends on {heavy}:\n{tree}");
+    }
+}

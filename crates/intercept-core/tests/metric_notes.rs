@@ -1,25 +1,11 @@
 //! Every metric of every shipped config says what it counts, in one line that cites the rules it follows.
 
-use std::path::{Path, PathBuf};
+mod common;
 
 use intercept_core::config::{self, Overrides};
 use intercept_core::games::shipped;
 
-/// The shipped configs, `configs/<set>/<name>.toml`.
-fn configs() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../configs");
-    let mut all = Vec::new();
-    for set in std::fs::read_dir(root).unwrap() {
-        for file in std::fs::read_dir(set.unwrap().path()).unwrap() {
-            let path = file.unwrap().path();
-            if path.extension().is_some_and(|e| e == "toml") {
-                all.push(path);
-            }
-        }
-    }
-    all.sort();
-    all
-}
+use common::shipped_configs;
 
 /// Whether `text` cites a rule ID: an uppercase letter, '-', a digit ("N-8", "C-4.5", "I-18").
 fn cites_a_rule(text: &str) -> bool {
@@ -28,7 +14,7 @@ fn cites_a_rule(text: &str) -> bool {
 
 #[test]
 fn every_metric_says_what_it_counts_and_which_rules_it_follows() {
-    let configs = configs();
+    let configs = shipped_configs();
     assert!(configs.len() >= 5, "the shipped configs are found");
     for path in configs {
         let scenario = config::load(&shipped(), &path, Overrides::default()).expect("a shipped config loads");

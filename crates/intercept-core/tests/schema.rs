@@ -2,22 +2,13 @@
 //! with the parser: every key of every shipped config is in it, typed, and a key the parser refuses is one
 //! the schema leaves out.
 
-use std::path::{Path, PathBuf};
+mod common;
 
 use intercept_core::config::{self, Overrides};
 use intercept_core::games::shipped;
 use serde_json::Value;
 
-fn shipped_configs() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../configs");
-    let mut all: Vec<PathBuf> = std::fs::read_dir(root)
-        .unwrap()
-        .flat_map(|d| std::fs::read_dir(d.unwrap().path()).unwrap().map(|f| f.unwrap().path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
-        .collect();
-    all.sort();
-    all
-}
+use common::shipped_configs;
 
 /// The schema node `node` stands for: a `$ref` followed into `$defs`, an optional value's non-null branch.
 fn resolve<'a>(schema: &'a Value, node: &'a Value) -> &'a Value {

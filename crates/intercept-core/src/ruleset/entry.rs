@@ -1,0 +1,88 @@
+//! [`Entry`]: a registered rule set, object-safe, implemented once for every [`RuleSet`]. It parses the rule
+//! set's table out of a config file ([`Parsed`]), leaves it to be resolved ([`Unresolved`]), and gives the
+//! JSON Schema of a config holding it.
+
+use std::fmt::Debug;
+
+use schemars::JsonSchema;
+
+use super::file::parse_file;
+use super::{Resolved, RuleSet, Rules};
+use crate::config::path::Invalid;
+use crate::config::run::RunConfig;
+
+/// A registered rule set, object-safe: reads its table out of a config file.
+pub trait Entry: Send + Sync + Debug {
+    /// [`RuleSet::TABLE`].
+    fn table(&self) -> &'static str;
+    /// [`RuleSet::TITLE`].
+    fn title(&self) -> &'static str;
+    /// Parses a whole config file holding this rule set's table: the `[run]` table, and this table both
+    /// typed and as TOML with every default filled in. `tables` are every registered table, the only keys
+    /// allowed beside `run`; those of other rule sets are skipped (the caller refuses a file with two).
+    fn parse(&'static self, src: &str, tables: &[&'static str]) -> Result<Parsed, toml::de::Error>;
+    /// The JSON Schema of a whole config file of this rule set: `[run]` and its table, every key with its
+    /// type, allowed values, default and description.
+    fn schema(&self) -> serde_json::Value;
+}
+
+/// A config file parsed by its rule set's [`Entry`], not yet resolved.
+pub struct Parsed {
+    pub run: RunConfig,
+    /// The rule set's table with every default filled in, as the manifest records it.
+    pub body: toml::Table,
+    pub table: Box<dyn Unresolved>,
+}
+
+/// A rule set's typed table, waiting for [`Unresolved::resolve`].
+pub trait Unresolved: Send + Sync {
+    fn resolve(&self) -> Result<Box<dyn Rules>, Invalid>;
+}
+
+struct Typed<S: RuleSet> {
+    set: &'static S,
+    config: S::Config,
+}
+
+impl<S: RuleSet + Debug> Unresolved for Typed<S> {
+    fn resolve(&self) -> Result<Box<dyn Rules>, Invalid> {
+        let model = self.set.resolve(&self.config)?;
+        Ok(Box::new(Resolved { set: self.set, config: self.config.clone(), model }))
+    }
+}
+
+impl<S: RuleSet + Debug> Entry for S {
+    fn table(&self) -> &'static str {
+        S::TABLE
+    }
+    fn title(&self) -> &'static str {
+        S::TITLE
+    }
+    fn parse(&'static self, src: &str, tables: &[&'static str]) -> Result<Parsed, toml::de::Error> {
+        let (run, config) = parse_file::<S::Config>(src, Some(S::TABLE), tables)?;
+        let config = config.ok_or_else(|| <toml::de::Error as serde::de::Error>::missing_field(S::TABLE))?;
+        let body = toml::Table::try_from(&config).map_err(<toml::de::Error as serde::de::Error>::custom)?;
+        Ok(Parsed { run, body, table: Box::new(Typed { set: self, config }) })
+    }
+    fn schema(&self) -> serde_json::Value {
+        file_schema::<S::Config>(S::TABLE, S::TITLE)
+    }
+}
+
+/// The schema of a config file whose rule-set table `table` is typed `T`: an object of `run` and `table`,
+/// nothing else, with the definitions both use.
+fn file_schema<T: JsonSchema>(table: &str, title: &str) -> serde_json::Value {
+    let mut generator = schemars::SchemaGenerator::default();
+    let run = generator.subschema_for::<RunConfig>();
+    let rules = generator.subschema_for::<T>();
+    let defs: serde_json::Map<String, serde_json::Value> = generator.take_definitions(true).into_iter().collect();
+    serde_json::json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": format!("intercept-sim config: {title}"),
+        "type": "object",
+        "properties": { "run": run, table: rules },
+        "required": [table],
+        "additionalProperties": false,
+        "$defs": defs,
+    })
+}

@@ -1,0 +1,176 @@
+//! The one interface every rule set implements, and the registry that finds a config's rule set.
+//!
+//! A [`RuleSet`] is a rule set's whole contract with the shared layers: the config table it reads (its
+//! typed `Config`), how that resolves into a [`Model`] (the trial, written once against
+//! [`crate::chance::Chance`]), and everything needed to show a run of it, as data ([`Presentation`]). A
+//! rule set is one folder; nothing outside it names it but the [`Registry`] that lists it.
+//!
+//! Generic code cannot hold "some rule set" by type, so each trait has an object-safe twin implemented once
+//! for every rule set: an [`Entry`] is a registered rule set (it parses its table out of a config file), and
+//! a [`Rules`] is a resolved one (a [`Resolved`] config and model). `Rules` runs the model under either
+//! interpreter, the sampler ([`crate::engine`]) and the enumerator ([`crate::exact`]), each call
+//! monomorphised for the model, so the only dynamic dispatch is one call per run, never per trial.
+
+mod entry;
+mod file;
+mod registry;
+
+use std::any::Any;
+use std::fmt::Debug;
+
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+pub use self::entry::{Entry, Parsed, Unresolved};
+pub use self::file::{parse_file, parse_run_only};
+pub use self::registry::Registry;
+use crate::config::path::Invalid;
+use crate::engine::{self, Plan, Ran, Slice, Span, TrialRows};
+use crate::exact::{self, ExactTally, TooLarge};
+use crate::metrics::{Metrics, Tally};
+pub use crate::model::Model;
+use crate::present::{Extra, Presentation};
+use crate::summary::Summary;
+
+/// A rule set: its config table, its model, and how a run of it is shown.
+pub trait RuleSet: Send + Sync + 'static {
+    /// The config table that holds a scenario of these rules: `[TABLE]`.
+    const TABLE: &'static str;
+    /// What reports call the rules: the game's rules and its title, in a few words.
+    const TITLE: &'static str;
+    /// The table as written, every default filled in by serde; unknown keys refused. Its JSON Schema,
+    /// derived from the same type, is what forms and editors read ([`Entry::schema`]).
+    type Config: Serialize + DeserializeOwned + JsonSchema + Clone + Debug + Send + Sync + 'static;
+    /// The resolved scenario: the trial and its metrics.
+    type Model: Model + Clone + Debug + Send + Sync + 'static;
+
+    /// Checks ranges and names, and builds the model.
+    fn resolve(&self, config: &Self::Config) -> Result<Self::Model, Invalid>;
+
+    /// What the config resolved to, for `validate`: derived values a user would check.
+    fn describe(&self, model: &Self::Model) -> serde_json::Value;
+
+    /// The scenario in plain words: a few sentences in the rules' vocabulary.
+    fn plain_words(&self, config: &Self::Config, model: &Self::Model) -> Vec<String>;
+
+    /// The metrics that answer the question a player of this game asks first.
+    fn headline(&self, model: &Self::Model) -> Vec<String>;
+
+    /// The rule set's own outputs of a run whose summary is `summary` over `trials` trials.
+    fn extras(&self, _config: &Self::Config, _model: &Self::Model, _summary: &Summary, _trials: u64) -> Vec<Extra> {
+        Vec::new()
+    }
+}
+
+/// The error a row sink may return: handed back unchanged by [`Rules::run_rows`].
+pub type SinkError = Box<dyn std::error::Error + Send + Sync>;
+
+/// A resolved rule set behind one object-safe interface: what the shared layers hold.
+pub trait Rules: Send + Sync + Debug {
+    /// The rule set's registry entry.
+    fn entry(&self) -> &'static dyn Entry;
+    /// The metrics the trial reports.
+    fn metrics(&self) -> &Metrics;
+    /// [`RuleSet::describe`].
+    fn describe(&self) -> serde_json::Value;
+    /// The scenario in plain words ([`RuleSet::plain_words`]).
+    fn plain_words(&self) -> Vec<String>;
+    /// The headline metrics ([`RuleSet::headline`]).
+    fn headline(&self) -> Vec<String>;
+    /// How a run with this summary is shown.
+    fn present(&self, summary: &Summary, trials: u64) -> Presentation;
+    /// Runs the span's chunks under the sampler ([`engine::run_span`]).
+    fn run_span(&self, plan: &Plan, span: Span, progress: &(dyn Fn(u64) + Sync)) -> Ran;
+    /// Runs the span's chunks, handing every trial's row to `sink` in trial order ([`engine::run_rows`]).
+    fn run_rows(
+        &self,
+        plan: &Plan,
+        span: Span,
+        progress: &(dyn Fn(u64) + Sync),
+        sink: &mut (dyn FnMut(&TrialRows) -> Result<(), SinkError> + Send),
+    ) -> Result<Ran, SinkError>;
+    /// The counts of every trial of `plan`.
+    fn tally(&self, plan: &Plan) -> Tally;
+    /// One slice's counts and rows ([`engine::run_slice_rows`]).
+    fn slice_rows(&self, plan: &Plan, slice: Slice) -> (Tally, TrialRows);
+    /// The exact probability of every slot, if the tree has at most `max_leaves` leaves.
+    fn solve(&self, max_leaves: u64) -> Result<ExactTally, TooLarge>;
+    /// A copy.
+    fn clone_box(&self) -> Box<dyn Rules>;
+    /// The concrete [`Resolved`], for a rule set's own commands.
+    fn as_any(&self) -> &dyn Any;
+}
+
+impl Clone for Box<dyn Rules> {
+    fn clone(&self) -> Self {
+        self.clone_box()
+    }
+}
+
+/// A rule set's config and the model it resolved to.
+#[derive(Debug)]
+pub struct Resolved<S: RuleSet> {
+    pub set: &'static S,
+    pub config: S::Config,
+    pub model: S::Model,
+}
+
+impl<S: RuleSet> Clone for Resolved<S> {
+    fn clone(&self) -> Self {
+        Resolved { set: self.set, config: self.config.clone(), model: self.model.clone() }
+    }
+}
+
+impl<S: RuleSet + Debug> Rules for Resolved<S> {
+    fn entry(&self) -> &'static dyn Entry {
+        self.set
+    }
+    fn metrics(&self) -> &Metrics {
+        self.model.metrics()
+    }
+    fn describe(&self) -> serde_json::Value {
+        self.set.describe(&self.model)
+    }
+    fn plain_words(&self) -> Vec<String> {
+        self.set.plain_words(&self.config, &self.model)
+    }
+    fn headline(&self) -> Vec<String> {
+        self.set.headline(&self.model)
+    }
+    fn present(&self, summary: &Summary, trials: u64) -> Presentation {
+        Presentation {
+            title: S::TITLE.to_owned(),
+            plain: self.plain_words(),
+            headline: self.headline(),
+            extras: self.set.extras(&self.config, &self.model, summary, trials),
+        }
+    }
+    fn run_span(&self, plan: &Plan, span: Span, progress: &(dyn Fn(u64) + Sync)) -> Ran {
+        engine::run_span(&self.model, plan, span, progress)
+    }
+    fn run_rows(
+        &self,
+        plan: &Plan,
+        span: Span,
+        progress: &(dyn Fn(u64) + Sync),
+        sink: &mut (dyn FnMut(&TrialRows) -> Result<(), SinkError> + Send),
+    ) -> Result<Ran, SinkError> {
+        engine::run_rows(&self.model, plan, span, progress, sink)
+    }
+    fn tally(&self, plan: &Plan) -> Tally {
+        engine::run(&self.model, plan, &|_| {})
+    }
+    fn slice_rows(&self, plan: &Plan, slice: Slice) -> (Tally, TrialRows) {
+        engine::run_slice_rows(&self.model, plan, slice)
+    }
+    fn solve(&self, max_leaves: u64) -> Result<ExactTally, TooLarge> {
+        exact::enumerate(&self.model, max_leaves)
+    }
+    fn clone_box(&self) -> Box<dyn Rules> {
+        Box::new(self.clone())
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
