@@ -1,5 +1,5 @@
 //! [`Registry`]: the rule sets a config may hold, each found by its table. The shipped one is
-//! [`crate::games::shipped`]; a program may register more ([`Registry::with`]).
+//! `shipped()` of the rule sets' folder (`games`); a program may register more ([`Registry::with`]).
 
 use super::Entry;
 
