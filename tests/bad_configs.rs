@@ -83,6 +83,7 @@ const CASES: &[Case] = &[
     case("naval_unknown_activity.toml", Some(10), Some("naval.mission.activity"), &["unknown variant `fishing`", "`sea_transport`"]),
     case("naval_target_on_return_leg.toml", Some(22), Some("naval.group[1].target"), &["return leg", "nothing may intercept it"]),
     case("naval_defer_without_counter.toml", Some(21), Some("naval.group[1].defer_to"), &["no group counter-intercepts \"brest\""]),
+    case("naval_patrol_counter_away.toml", Some(20), Some("naval.group[1].origin"), &["N-7.2", "only at an interception hex", "at_interception_hex = true"]),
     case("naval_dice_rule_out_of_range.toml", Some(26), Some("naval.rules.max_dice"), &["allowed: 0 to 8"]),
     // Not TOML at all.
     case("not_toml.toml", Some(1), None, &["not valid TOML", "key = value"]),

@@ -393,6 +393,11 @@ impl NavalConfig {
             let msg = "only a counter-interception (a group targeting a group) can aim at the interception hex";
             return Err(Invalid::new(path().key("at_interception_hex"), msg.into()));
         }
+        if g.origin == Origin::Patrol && level >= 2 && !g.at_interception_hex && g.leg == Leg::Out {
+            let msg = "a patrol may counter-intercept only at an interception hex (N-7.2); allowed: \
+                       at_interception_hex = true, or origin = \"port\"";
+            return Err(Invalid::new(path().key("origin"), msg.into()));
+        }
         if g.in_mission_hex && (level != 1 || !self.mission.activity.has_mission_hex()) {
             let msg = "applies only to a group intercepting a seaborne_invasion or shore_bombardment mission";
             return Err(Invalid::new(path().key("in_mission_hex"), msg.into()));
