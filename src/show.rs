@@ -62,18 +62,20 @@ pub fn exact_table(scenario: &Scenario, solved: &ExactTally) -> String {
     let metrics = scenario.rules.metrics();
     let values = exact::metric_values(metrics, solved);
     let _ = writeln!(out, "{}: exact, {} leaves in the chance tree", scenario.run.name, solved.leaves);
-    let width = metrics.defs().iter().map(|d| d.name.len()).max().unwrap_or(6) + 4;
+    let label = |def: &MetricDef| match (def.kind, def.given) {
+        (MetricKind::Probability, _) => def.name.clone(),
+        (_, None) => format!("{} mean", def.name),
+        (_, Some(g)) => format!("{} mean, when {}", def.name, metrics.defs()[g].name),
+    };
+    // Names plus room for " mean"; the longer "... mean, when ..." of a conditional distribution widens it.
+    let names = metrics.defs().iter().map(|d| d.name.len() + 4);
+    let given = metrics.defs().iter().filter(|d| d.given.is_some()).map(|d| label(d).len());
+    let width = names.chain(given).max().unwrap_or(6);
     for (def, v) in metrics.defs().iter().zip(values) {
-        let label = if matches!(def.kind, MetricKind::Distribution { .. }) {
-            format!("{} mean", def.name)
-        } else {
-            def.name.clone()
-        };
-        let _ = writeln!(out, "{label:width$}  {}", exact_text(v));
-        if let MetricKind::Distribution { max } = def.kind {
-            for v in 0..=max {
-                let _ =
-                    writeln!(out, "{:width$}  {}", format!("  = {v}"), exact_text(solved.probs[def.slot + v as usize]));
+        let _ = writeln!(out, "{:width$}  {}", label(def), exact_text(v));
+        if let MetricKind::Distribution { .. } = def.kind {
+            for (v, p) in exact::distribution(metrics, solved, def).unwrap_or_default().into_iter().enumerate() {
+                let _ = writeln!(out, "{:width$}  {}", format!("  = {v}"), exact_text(p));
             }
         }
     }
@@ -90,15 +92,15 @@ pub fn exact_json(scenario: &Scenario, solved: &ExactTally) -> String {
         .zip(&values)
         .map(|(d, v)| json!({ "metric": d.name, "kind": d.kind.label(), "exact": v }))
         .collect();
+    let values_of = |d: &MetricDef| match d.kind {
+        MetricKind::Distribution { .. } => exact::distribution(metrics, solved, d).unwrap_or_default(),
+        MetricKind::Probability => Vec::new(),
+    };
     let dists: Vec<_> = metrics
         .defs()
         .iter()
-        .filter_map(|d| match d.kind {
-            MetricKind::Distribution { max } => Some((0..=max).map(move |v| (d, v))),
-            MetricKind::Probability => None,
-        })
-        .flatten()
-        .map(|(d, v)| json!({ "metric": d.name, "value": v, "exact": solved.probs[d.slot + v as usize] }))
+        .flat_map(|d| values_of(d).into_iter().enumerate().map(move |(v, p)| (d, v, p)))
+        .map(|(d, v, p)| json!({ "metric": d.name, "value": v, "exact": p }))
         .collect();
     let value = json!({ "name": scenario.run.name, "leaves": solved.leaves, "metrics": rows, "distributions": dists });
     serde_json::to_string_pretty(&value).expect("json")

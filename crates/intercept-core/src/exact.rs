@@ -16,7 +16,7 @@
 //! once, so a scenario with thousands of units is not walked up to the limit first.
 
 use crate::chance::{Chance, Dist};
-use crate::metrics::{Metrics, SlotLog};
+use crate::metrics::{MetricDef, Metrics, SlotLog};
 use crate::model::Model;
 
 /// The probability of every counter slot: `probs[s]` is the exact chance a trial reports slot `s`.
@@ -195,6 +195,14 @@ pub fn mean(probs: &[f64], slot: usize, width: usize) -> f64 {
     probs[slot..slot + width].iter().enumerate().map(|(v, p)| v as f64 * p).sum()
 }
 
+/// The exact probability of each value `0..=max` of distribution metric `def`: over all trials, or over those
+/// its `given` metric counts ([`crate::metrics::MetricDef::given`]); `None` when no trial is counted.
+pub fn distribution(metrics: &Metrics, exact: &ExactTally, def: &MetricDef) -> Option<Vec<f64>> {
+    let base = metrics.base_of(def, &exact.probs, 1.0);
+    let values = &exact.probs[def.slot..def.slot + def.width()];
+    (base > 0.0).then(|| values.iter().map(|p| p / base).collect())
+}
+
 /// The exact value (probability or mean) of every metric, in `metrics` order.
 pub fn metric_values(metrics: &Metrics, exact: &ExactTally) -> Vec<f64> {
     use crate::metrics::MetricKind;
@@ -203,7 +211,9 @@ pub fn metric_values(metrics: &Metrics, exact: &ExactTally) -> Vec<f64> {
         .iter()
         .map(|d| match d.kind {
             MetricKind::Probability => exact.probs[d.slot],
-            MetricKind::Distribution { .. } => mean(&exact.probs, d.slot, d.width()),
+            MetricKind::Distribution { .. } => {
+                mean(&exact.probs, d.slot, d.width()) / metrics.base_of(d, &exact.probs, 1.0)
+            }
         })
         .collect()
 }

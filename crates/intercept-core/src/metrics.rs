@@ -50,6 +50,10 @@ pub struct MetricDef {
     pub completion: Option<Completion>,
     /// One line for people: what the metric counts, with the rule IDs it follows ([`Metrics::describe`]).
     pub about: String,
+    /// For a distribution counted only over the trials in which another metric happened (a group's movement
+    /// over the trials it rolled in): that probability metric's index. Its value 0 is then that metric's
+    /// count minus the other values, and its probabilities and mean are conditional on it.
+    pub given: Option<usize>,
     /// Whether a distribution's values name places (squares, locations) rather than count something: its
     /// mean says nothing, so it is left out of the means and drawn by its rule set's own pictures instead.
     pub place: bool,
@@ -99,6 +103,23 @@ impl Metrics {
         m
     }
 
+    /// Registers a count metric taking values `0..=max` in the trials where the probability metric `given`
+    /// happened, and no value in the others ([`MetricDef::given`]). `given` must be reported by the trials.
+    pub fn distribution_given(&mut self, name: impl Into<String>, max: u32, given: Metric) -> Metric {
+        let index = self.defs.iter().position(|d| d.slot == given.0 as usize).expect("a registered metric");
+        let def = &self.defs[index];
+        assert!(def.kind == MetricKind::Probability && def.completion.is_none(), "given a reported probability");
+        let m = self.distribution(name, max);
+        self.defs.last_mut().expect("just added").given = Some(index);
+        m
+    }
+
+    /// The count (or probability) of the trials `def` is counted over, from `counts` over `total` trials:
+    /// its `given` metric's, or all of them.
+    pub fn base_of<T: Copy>(&self, def: &MetricDef, counts: &[T], total: T) -> T {
+        def.given.map_or(total, |g| counts[self.defs[g].slot])
+    }
+
     /// Gives `metric` its one-line description: what it counts, in the rules' words, with the rule IDs it
     /// follows. Shown beside the metric's name wherever people read results.
     pub fn describe(&mut self, metric: Metric, about: impl Into<String>) -> Metric {
@@ -128,7 +149,7 @@ impl Metrics {
 
     fn add(&mut self, name: String, kind: MetricKind) -> Metric {
         let slot = self.slots;
-        let def = MetricDef { name, kind, slot, completion: None, about: String::new(), place: false };
+        let def = MetricDef { name, kind, slot, completion: None, about: String::new(), place: false, given: None };
         self.slots += def.width();
         self.defs.push(def);
         Metric(slot as u32)
@@ -154,7 +175,7 @@ impl Metrics {
         for def in &self.defs {
             if let MetricKind::Distribution { max } = def.kind {
                 let rest: T = counts[def.slot + 1..=def.slot + max as usize].iter().copied().sum();
-                counts[def.slot] = total - rest;
+                counts[def.slot] = self.base_of(def, counts, total) - rest;
             }
         }
         for def in &self.defs {
@@ -203,8 +224,9 @@ impl Metrics {
                 MetricKind::Probability if mine[0] > trials => {
                     return Err(format!("{name} is counted in {} trials of {trials}", mine[0]));
                 }
-                MetricKind::Distribution { .. } if checked_sum(mine) != Some(trials) => {
-                    return Err(format!("the counts of {name} do not add up to its {trials} trials"));
+                MetricKind::Distribution { .. } if checked_sum(mine) != Some(self.base_of(def, counts, trials)) => {
+                    let base = self.base_of(def, counts, trials);
+                    return Err(format!("the counts of {name} do not add up to its {base} trials"));
                 }
                 _ => {}
             }

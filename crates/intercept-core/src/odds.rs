@@ -30,9 +30,10 @@ impl Answer {
     }
 
     /// The exact probability of each value `0..=max` of distribution metric `name`.
-    pub fn distribution(&self, name: &str) -> Option<&[f64]> {
-        let def = self.scenario.rules.metrics().defs().iter().find(|d| d.name == name)?;
-        Some(&self.exact.probs[def.slot..def.slot + def.width()])
+    pub fn distribution(&self, name: &str) -> Option<Vec<f64>> {
+        let metrics = self.scenario.rules.metrics();
+        let def = metrics.defs().iter().find(|d| d.name == name)?;
+        crate::exact::distribution(metrics, &self.exact, def)
     }
 }
 

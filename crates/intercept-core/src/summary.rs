@@ -55,8 +55,8 @@ impl Summary {
         let exact_of = |i: usize| exact_values.as_ref().map(|v| v[i]);
         let defs = metrics.defs();
         Summary {
-            metrics: defs.iter().enumerate().map(|(i, d)| metric_row(d, tally, exact_of(i))).collect(),
-            distributions: defs.iter().flat_map(|d| dist_rows(d, tally, exact)).collect(),
+            metrics: defs.iter().enumerate().map(|(i, d)| metric_row(metrics, d, tally, exact_of(i))).collect(),
+            distributions: defs.iter().flat_map(|d| dist_rows(metrics, d, tally, exact)).collect(),
         }
     }
 
@@ -83,7 +83,7 @@ impl Summary {
     }
 }
 
-fn metric_row(def: &MetricDef, tally: &Tally, exact: Option<f64>) -> MetricRow {
+fn metric_row(metrics: &Metrics, def: &MetricDef, tally: &Tally, exact: Option<f64>) -> MetricRow {
     let (kind, ci, successes) = match def.kind {
         MetricKind::Probability => {
             let s = tally.counts[def.slot];
@@ -101,19 +101,22 @@ fn metric_row(def: &MetricDef, tally: &Tally, exact: Option<f64>) -> MetricRow {
         ci_low: low,
         ci_high: high,
         successes,
-        trials: tally.trials,
+        trials: metrics.base_of(def, &tally.counts, tally.trials),
         exact,
         place: def.place,
     }
 }
 
-fn dist_rows(def: &MetricDef, tally: &Tally, exact: Option<&ExactTally>) -> Vec<DistRow> {
+/// One row per value of a distribution metric: over all trials, or over those its `given` metric counts.
+fn dist_rows(metrics: &Metrics, def: &MetricDef, tally: &Tally, exact: Option<&ExactTally>) -> Vec<DistRow> {
     let MetricKind::Distribution { max } = def.kind else { return Vec::new() };
+    let base = metrics.base_of(def, &tally.counts, tally.trials);
+    let exact = exact.and_then(|e| crate::exact::distribution(metrics, e, def));
     (0..=max)
         .map(|v| {
             let slot = def.slot + v as usize;
             let count = tally.counts[slot];
-            let ci = wilson(count, tally.trials, Z95);
+            let ci = wilson(count, base, Z95);
             DistRow {
                 metric: def.name.clone(),
                 value: v,
@@ -121,7 +124,7 @@ fn dist_rows(def: &MetricDef, tally: &Tally, exact: Option<&ExactTally>) -> Vec<
                 probability: ci.estimate,
                 ci_low: ci.low,
                 ci_high: ci.high,
-                exact: exact.map(|e| e.probs[slot]),
+                exact: exact.as_ref().map(|e| e[v as usize]),
             }
         })
         .collect()

@@ -200,3 +200,29 @@ fn deferring_to_join_a_counter_interception_combat() {
     // If it does not arrive in time it carries on to its own interception hex and fights the mission there.
     assert!(close(exact(&closing, "mission.engaged"), 1.0 / 6.0));
 }
+
+/// A counter-interceptor rolls only when its target is at sea (N-10.1, N-9.2), and its movement counts only
+/// the trials it rolls in (issue 16, item 7). By hand: raider `a` has 1 die in the Pacific, so it moves
+/// ceil(d/2) and reaches 2 hexes on d >= 3: P = 4/6 = 2/3, and with no other group it is at sea only then.
+/// `b` counter-intercepts from port with 1 die (N-10.4), moving ceil(d/2) = 1, 2 or 3 hexes, 1/3 each,
+/// toward a hex 3 away. So P(b rolls) = 2/3, and given it rolls, P(0 hexes) = 0 (one Pacific die always
+/// moves a hex), P(1) = P(2) = P(3) = 1/3, mean 2. Counting the trials it never rolled as 0 hexes would
+/// give P(0) = 1/3 and a mean of 4/3.
+#[test]
+fn movement_counts_only_the_trials_a_group_rolls_in() {
+    let s = load(
+        "[naval]\ntheater = \"pacific\"\n[naval.mission]\nname = \"m\"\nactivity = \"raider\"\nfactors = 20\n\
+         [[naval.group]]\nname = \"a\"\ntarget = \"m\"\ndistance = 2\nfactors = 20\n\
+         [[naval.group]]\nname = \"b\"\ntarget = \"a\"\ndistance = 3\nfactors = 20\n",
+    );
+    assert_eq!(s.rules.describe()["groups"][1]["dice"], 1, "one die from port (N-10.4)");
+    assert!(close(exact(&s, "group.b.rolled"), 2.0 / 3.0));
+    assert!(close(exact(&s, "group.b.movement"), 2.0));
+    let metrics = s.rules.metrics();
+    let def = metrics.defs().iter().find(|d| d.name == "group.b.movement").unwrap();
+    let solved = runner::solve(&s).unwrap();
+    let by_hexes = intercept_core::exact::distribution(metrics, &solved, def).unwrap();
+    for (got, want) in by_hexes.iter().zip([0.0, 1.0 / 3.0, 1.0 / 3.0, 1.0 / 3.0]) {
+        assert!(close(*got, want), "{by_hexes:?}");
+    }
+}

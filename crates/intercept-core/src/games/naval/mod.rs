@@ -85,6 +85,7 @@ struct GroupMetrics {
     inverted: Metric,
     joined_late: Metric,
     joined_deferred: Metric,
+    rolled: Metric,
     movement: Metric,
 }
 
@@ -263,12 +264,16 @@ impl Group {
             "joined_deferred",
             format!("{name} deferred to a fellow's counter-interception combat and joined it (N-14)"),
         );
-        let movement = metrics.distribution(format!("{prefix}.movement"), g.distance as u32);
+        let rolled = metric(
+            "rolled",
+            format!("{name} rolls for its first move (or makes its patrol move): its target is at sea (N-7, N-8)"),
+        );
+        // Over the trials it rolls in: a group whose target never sailed moved no hexes, but it did not roll
+        // a 0 either, and two Pacific dice always move at least one hex.
+        let movement = metrics.distribution_given(format!("{prefix}.movement"), g.distance as u32, rolled);
         metrics.describe(
             movement,
-            format!(
-                "hexes {name} covers toward its interception hex with its first roll; 0 if it never rolls (N-7, N-8)"
-            ),
+            format!("hexes {name} covers toward its interception hex with its first roll, when it rolls (N-7, N-8)"),
         );
         Group {
             name: g.name.clone(),
@@ -287,7 +292,7 @@ impl Group {
                 .as_ref()
                 .map(|f| (Place { force: force_named(cfg, f), returning: false }, g.defer_distance as u32)),
             fellows: 0,
-            m: GroupMetrics { reached, fought, won, inverted, joined_late, joined_deferred, movement },
+            m: GroupMetrics { reached, fought, won, inverted, joined_late, joined_deferred, rolled, movement },
         }
     }
 }

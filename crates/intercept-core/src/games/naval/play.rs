@@ -84,6 +84,7 @@ impl Naval {
         t.rolled |= bit(i);
         t.alive |= bit(i);
         t.reached |= u32::from(reached) << i;
+        rec.hit(g.m.rolled);
         rec.value(g.m.movement, moved);
         rec.flag(g.m.reached, reached);
     }
