@@ -158,8 +158,12 @@ impl Solved<'_> {
         });
         let metrics = base_metrics(self.base, self.base_exact.as_deref(), paired.as_ref());
         let mut changes: Vec<Vec<Option<Change>>> = self.exact.into_iter().map(Option::unwrap_or_default).collect();
-        for (&i, sums) in sampled.iter().zip(paired.iter().flat_map(|p| &p.pairs)) {
-            changes[i] = sampled_changes(&metrics, sums);
+        for (k, &i) in sampled.iter().enumerate() {
+            let p = paired.as_ref().expect("sampled steps were run");
+            let stepped = self.steps[i].scenario.as_ref().expect("refused steps are not sampled");
+            let mut sampled = sampled_changes(&metrics, &p.pairs[k]);
+            given_changes(self.base, &p.base, stepped, &p.stepped[k], &metrics, &mut sampled);
+            changes[i] = sampled;
         }
         Sensitivity { metrics, steps: self.steps, changes, trials, seed: plan.seed }
     }
@@ -172,9 +176,13 @@ fn exact_changes(base: &Scenario, base_exact: Option<&[f64]>, step: &Step) -> Op
     let base_values = base_exact?;
     let solved = runner::solve(stepped).ok()?;
     let theirs = exact::metric_values(stepped.rules.metrics(), &solved);
+    // A mean over no trials (a group that never rolls) has no change to give.
     let change = |t: Option<usize>, b: f64| {
         let v = theirs[t?];
         let d = v - b;
+        if d.is_nan() {
+            return None;
+        }
         Some(Change { value: v, change: d, low: d, high: d, exact: true, differs: d.abs() > 1e-12 })
     };
     let matched = paired::matching_metrics(base, stepped);
@@ -196,6 +204,42 @@ fn sampled_changes(metrics: &[BaseMetric], sums: &[Option<paired::PairSums>]) ->
             Some(Change { value, change: ci.estimate, low: ci.low, high: ci.high, exact: false, differs })
         })
         .collect()
+}
+
+/// Replaces the paired change of each metric counted over only some trials (a distribution `given` a
+/// probability) by the difference of its two means, each over its own trials: a per-trial difference is no
+/// estimate of that, since the trials it is counted over differ between the two. The interval adds the
+/// two means' variances, as if the runs were independent; common random numbers only make it narrower.
+fn given_changes(
+    base: &Scenario,
+    ours: &Tally,
+    stepped: &Scenario,
+    theirs: &Tally,
+    metrics: &[BaseMetric],
+    out: &mut [Option<Change>],
+) {
+    let matched = paired::matching_metrics(base, stepped);
+    let (base_defs, their_defs) = (base.rules.metrics().defs(), stepped.rules.metrics().defs());
+    for (m, def) in base_defs.iter().enumerate().filter(|(_, d)| d.given.is_some()) {
+        let Some(t) = matched[m] else { continue };
+        let (b, s) = (moments(def, ours), moments(&their_defs[t], theirs));
+        out[m] = out[m].zip(b).zip(s).map(|((paired, (nb, mb, vb)), (ns, ms, vs))| {
+            let change = ms - mb;
+            let half = Z95 * (vb / nb + vs / ns).sqrt();
+            let value = metrics[m].value + change;
+            Change { value, change, low: change - half, high: change + half, exact: false, differs: paired.differs }
+        });
+    }
+}
+
+/// The trials a distribution is counted over, its mean and its variance; `None` when it counts none.
+fn moments(def: &MetricDef, tally: &Tally) -> Option<(f64, f64, f64)> {
+    let counts = &tally.counts[def.slot..def.slot + def.width()];
+    let n = counts.iter().sum::<u64>() as f64;
+    let weighted =
+        |f: &dyn Fn(f64) -> f64| counts.iter().enumerate().map(|(v, &c)| c as f64 * f(v as f64)).sum::<f64>();
+    let mean = weighted(&|v| v) / n;
+    (n > 0.0).then(|| (n, mean, weighted(&|v| (v - mean) * (v - mean)) / n))
 }
 
 /// The base scenario's metrics: exact values where solved, else the paired run's base estimates.

@@ -53,12 +53,15 @@ impl PairSums {
 pub struct Paired {
     pub base: Tally,
     pub pairs: Vec<Vec<Option<PairSums>>>,
+    /// Each stepped scenario's own counts: what a metric counted over only some trials is estimated from.
+    pub stepped: Vec<Tally>,
 }
 
 /// Plays `plan`'s trials for `base` and for every one of `stepped`, pairing trial by trial.
 pub fn run(base: &Scenario, stepped: &[&Scenario], plan: &Plan, progress: &(dyn Fn(u64) + Sync)) -> Paired {
     let matches: Vec<Vec<Option<usize>>> = stepped.iter().map(|s| matching_metrics(base, s)).collect();
-    let mut total = Paired { base: Tally::new(base.rules.metrics()), pairs: blank(&matches) };
+    let tallies = stepped.iter().map(|s| Tally::new(s.rules.metrics())).collect();
+    let mut total = Paired { base: Tally::new(base.rules.metrics()), pairs: blank(&matches), stepped: tallies };
     let work = |s: Slice| {
         let out = slice(base, stepped, &matches, plan, s);
         progress(out.base.trials * (1 + stepped.len() as u64));
@@ -84,15 +87,20 @@ fn blank(matches: &[Vec<Option<usize>>]) -> Vec<Vec<Option<PairSums>>> {
 /// One slice of the base and of every stepped scenario, paired.
 fn slice(base: &Scenario, stepped: &[&Scenario], matches: &[Vec<Option<usize>>], plan: &Plan, s: Slice) -> Paired {
     let (tally, rows) = base.rules.slice_rows(plan, s);
-    let pairs = stepped
+    let (pairs, tallies) = stepped
         .iter()
         .zip(matches)
         .map(|(st, matched)| {
-            let (_, theirs) = st.rules.slice_rows(plan, s);
-            matched.iter().enumerate().map(|(m, t)| t.map(|t| sums(&rows.columns[m], &theirs.columns[t]))).collect()
+            let (their_tally, theirs) = st.rules.slice_rows(plan, s);
+            let pairs = matched
+                .iter()
+                .enumerate()
+                .map(|(m, t)| t.map(|t| sums(&rows.columns[m], &theirs.columns[t])))
+                .collect();
+            (pairs, their_tally)
         })
-        .collect();
-    Paired { base: tally, pairs }
+        .unzip();
+    Paired { base: tally, pairs, stepped: tallies }
 }
 
 fn sums(base: &[u32], stepped: &[u32]) -> PairSums {
@@ -107,6 +115,7 @@ fn sums(base: &[u32], stepped: &[u32]) -> PairSums {
 
 fn merge(total: &mut Paired, chunk: &Paired) {
     total.base.merge(&chunk.base);
+    total.stepped.iter_mut().zip(&chunk.stepped).for_each(|(a, b)| a.merge(b));
     for (mine, theirs) in total.pairs.iter_mut().zip(&chunk.pairs) {
         for (a, b) in mine.iter_mut().zip(theirs) {
             if let (Some(a), Some(b)) = (a.as_mut(), b) {
