@@ -157,7 +157,8 @@ fn format_float(x: f64) -> String {
 }
 
 /// Every number of the scenario's resolved config outside `[run]` (which says how to run, not what the
-/// rules are), by the dotted key [`apply`] accepts, in the config's key order.
+/// rules are), by the dotted key [`apply`] accepts, keys of a table in alphabetical order and tables of a
+/// list in the list's order.
 pub fn numeric_keys(scenario: &Scenario) -> Vec<Knob> {
     let doc = Value::try_from(&scenario.config).expect("a resolved config is TOML");
     let mut knobs = Vec::new();
@@ -186,7 +187,12 @@ fn collect(value: &Value, key: String, knobs: &mut Vec<Knob>) {
     match value {
         Value::Integer(i) => knobs.push(Knob { key, value: Number::Int(*i) }),
         Value::Float(x) => knobs.push(Knob { key, value: Number::Float(*x) }),
-        Value::Table(t) => t.iter().for_each(|(k, v)| collect(v, format!("{key}.{k}"), knobs)),
+        Value::Table(t) => {
+            // Sorted, as the sections and steps have always been listed, whatever order the table keeps.
+            let mut entries: Vec<(&String, &Value)> = t.iter().collect();
+            entries.sort_unstable_by_key(|(k, _)| *k);
+            entries.into_iter().for_each(|(k, v)| collect(v, format!("{key}.{k}"), knobs));
+        }
         Value::Array(items) => {
             for (i, item) in items.iter().enumerate() {
                 collect(item, format!("{key}.{}", element(item, i)), knobs);
