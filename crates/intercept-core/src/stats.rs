@@ -44,15 +44,22 @@ pub fn wilson(successes: u64, trials: u64, z: f64) -> Interval {
     Interval { estimate: p, low, high }
 }
 
+/// The trials a count distribution covers (`counts[v]` trials took value `v`), its mean and its variance;
+/// `None` when it covers none.
+pub fn moments(counts: &[u64]) -> Option<(f64, f64, f64)> {
+    let n = counts.iter().sum::<u64>() as f64;
+    if n == 0.0 {
+        return None;
+    }
+    let mean = weighted(counts, |v| v) / n;
+    Some((n, mean, weighted(counts, |v| (v - mean) * (v - mean)) / n))
+}
+
 /// The normal interval of the mean of a count distribution (`counts[v]` trials took value `v`).
 pub fn mean_interval(counts: &[u64], z: f64) -> Interval {
-    let n: u64 = counts.iter().sum();
-    if n == 0 {
+    let Some((nf, mean, var)) = moments(counts) else {
         return Interval { estimate: f64::NAN, low: f64::NAN, high: f64::NAN };
-    }
-    let nf = n as f64;
-    let mean = weighted(counts, |v| v) / nf;
-    let var = weighted(counts, |v| (v - mean) * (v - mean)) / nf;
+    };
     let half = z * (var / nf).sqrt();
     // The mean cannot leave the values the distribution takes: no negative steals per game.
     let top = counts.len().saturating_sub(1) as f64;

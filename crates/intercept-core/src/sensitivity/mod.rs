@@ -14,7 +14,7 @@ use crate::config::{ConfigError, Scenario};
 use crate::exact;
 use crate::metrics::{MetricDef, MetricKind, Tally};
 use crate::runner;
-use crate::stats::{Z95, mean_interval, wilson};
+use crate::stats::{Interval, Z95, mean_interval, moments, wilson};
 
 /// Which way a step moves a value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -161,9 +161,7 @@ impl Solved<'_> {
         for (k, &i) in sampled.iter().enumerate() {
             let p = paired.as_ref().expect("sampled steps were run");
             let stepped = self.steps[i].scenario.as_ref().expect("refused steps are not sampled");
-            let mut sampled = sampled_changes(&metrics, &p.pairs[k]);
-            given_changes(self.base, &p.base, stepped, &p.stepped[k], &metrics, &mut sampled);
-            changes[i] = sampled;
+            changes[i] = sampled_changes(self.base, stepped, &metrics, p, k);
         }
         Sensitivity { metrics, steps: self.steps, changes, trials, seed: plan.seed }
     }
@@ -189,57 +187,46 @@ fn exact_changes(base: &Scenario, base_exact: Option<&[f64]>, step: &Step) -> Op
     Some(matched.into_iter().zip(base_values).map(|(t, &b)| change(t, b)).collect())
 }
 
-fn sampled_changes(metrics: &[BaseMetric], sums: &[Option<paired::PairSums>]) -> Vec<Option<Change>> {
-    metrics
-        .iter()
-        .zip(sums)
-        .map(|(m, s)| {
-            let bound = match m.kind {
-                MetricKind::Probability => 1,
-                MetricKind::Distribution { max } => max,
-            };
-            let sums = s.as_ref()?;
-            let ci = sums.interval(bound);
-            let (value, differs) = (m.value + ci.estimate, sums.sum_sq > 0);
-            Some(Change { value, change: ci.estimate, low: ci.low, high: ci.high, exact: false, differs })
-        })
-        .collect()
-}
-
-/// Replaces the paired change of each metric counted over only some trials (a distribution `given` a
-/// probability) by the difference of its two means, each over its own trials: a per-trial difference is no
-/// estimate of that, since the trials it is counted over differ between the two. The interval adds the
-/// two means' variances, as if the runs were independent; common random numbers only make it narrower.
-fn given_changes(
+/// Step `k`'s change in every metric, from the paired run `p`. A metric counted over every trial changes by
+/// the mean of the per-trial differences. A metric counted over only some trials (a distribution `given` a
+/// probability) changes by the difference of its two means, each over its own trials, since the trials it
+/// is counted over differ between the two runs; its interval adds the two means' variances, as if the runs
+/// were independent (common random numbers only make it narrower). A mean over no trials has no change.
+fn sampled_changes(
     base: &Scenario,
-    ours: &Tally,
     stepped: &Scenario,
-    theirs: &Tally,
     metrics: &[BaseMetric],
-    out: &mut [Option<Change>],
-) {
+    p: &paired::Paired,
+    k: usize,
+) -> Vec<Option<Change>> {
     let matched = paired::matching_metrics(base, stepped);
     let (base_defs, their_defs) = (base.rules.metrics().defs(), stepped.rules.metrics().defs());
-    for (m, def) in base_defs.iter().enumerate().filter(|(_, d)| d.given.is_some()) {
-        let Some(t) = matched[m] else { continue };
-        let (b, s) = (moments(def, ours), moments(&their_defs[t], theirs));
-        out[m] = out[m].zip(b).zip(s).map(|((paired, (nb, mb, vb)), (ns, ms, vs))| {
-            let change = ms - mb;
-            let half = Z95 * (vb / nb + vs / ns).sqrt();
-            let value = metrics[m].value + change;
-            Change { value, change, low: change - half, high: change + half, exact: false, differs: paired.differs }
-        });
+    let change = |m: usize| {
+        let sums = p.pairs[k][m].as_ref()?;
+        let ci = match base_defs[m].given {
+            None => sums.interval(bound(metrics[m].kind)),
+            Some(_) => conditional_difference(&base_defs[m], &p.base, &their_defs[matched[m]?], &p.stepped[k])?,
+        };
+        let (value, differs) = (metrics[m].value + ci.estimate, sums.sum_sq > 0);
+        Some(Change { value, change: ci.estimate, low: ci.low, high: ci.high, exact: false, differs })
+    };
+    (0..metrics.len()).map(change).collect()
+}
+
+/// The most a metric can move: 1 for a probability, the largest value for a distribution.
+fn bound(kind: MetricKind) -> u32 {
+    match kind {
+        MetricKind::Probability => 1,
+        MetricKind::Distribution { max } => max,
     }
 }
 
-/// The trials a distribution is counted over, its mean and its variance; `None` when it counts none.
-fn moments(def: &MetricDef, tally: &Tally) -> Option<(f64, f64, f64)> {
-    let counts = &tally.counts[def.slot..def.slot + def.width()];
-    let n = counts.iter().sum::<u64>() as f64;
-    let weighted =
-        |f: &dyn Fn(f64) -> f64| counts.iter().enumerate().map(|(v, &c)| c as f64 * f(v as f64)).sum::<f64>();
-    let mean = weighted(&|v| v) / n;
-    (n > 0.0).then(|| (n, mean, weighted(&|v| (v - mean) * (v - mean)) / n))
+/// The difference of two conditional means, `theirs` minus `ours`, with the unpaired 95% interval.
+fn conditional_difference(ours: &MetricDef, base: &Tally, theirs: &MetricDef, stepped: &Tally) -> Option<Interval> {
+    let (nb, mb, vb) = moments(&base.counts[ours.slot..ours.slot + ours.width()])?;
+    let (ns, ms, vs) = moments(&stepped.counts[theirs.slot..theirs.slot + theirs.width()])?;
+    let (change, half) = (ms - mb, Z95 * (vb / nb + vs / ns).sqrt());
+    Some(Interval { estimate: change, low: change - half, high: change + half })
 }
 
 /// The base scenario's metrics: exact values where solved, else the paired run's base estimates.
