@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 
 pub use self::path::{Invalid, KeyPath, in_range, probability};
 pub use self::run::{MOST_EXACT_LEAVES, RunConfig};
-use crate::ruleset::{Parsed, Registry, Rules};
+use crate::ruleset::{Parsed, Registry, Rules, has_table, parse_run_only};
 use crate::text::{ReadError, one_line, read_capped};
 
 /// A config file as written, with every default filled in: the `[run]` table and one rule set's table,
@@ -173,11 +173,11 @@ impl ParseError {
 
 /// The file's `[run]` table and its one rule set's table, parsed by that rule set.
 fn parse(registry: &Registry, src: &str) -> Result<Parsed, ParseError> {
-    let top: toml::Table = toml::from_str(src).map_err(ParseError::Toml)?;
+    let doc = toml::de::DeTable::parse(src).map_err(ParseError::Toml)?;
     let tables = registry.tables();
-    let present: Vec<&'static str> = tables.iter().copied().filter(|t| top.contains_key(*t)).collect();
+    let present: Vec<&'static str> = tables.iter().copied().filter(|t| has_table(&doc, t)).collect();
     let Some(first) = present.first().and_then(|t| registry.find(t)) else {
-        crate::ruleset::parse_run_only(src, &tables).map_err(ParseError::Toml)?;
+        parse_run_only(doc, &tables).map_err(ParseError::Toml)?;
         let all = tables.iter().map(|t| format!("[{t}]")).collect::<Vec<_>>();
         let all = match all.split_last() {
             Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
@@ -187,7 +187,7 @@ fn parse(registry: &Registry, src: &str) -> Result<Parsed, ParseError> {
         let msg = format!("no model table; add one: {all}");
         return Err(ParseError::Invalid(Invalid::new(KeyPath::root().key(first_table), msg)));
     };
-    let parsed = first.parse(src, &tables).map_err(ParseError::Toml)?;
+    let parsed = first.parse(doc, &tables).map_err(ParseError::Toml)?;
     if let [_, second, ..] = present.as_slice() {
         let msg = format!("a config holds one model; this one has {}", present.join(" and "));
         return Err(ParseError::Invalid(Invalid::new(KeyPath::root().key(second), msg)));

@@ -6,7 +6,7 @@ use std::fmt::Debug;
 
 use schemars::JsonSchema;
 
-use super::file::parse_file;
+use super::file::{Document, parse_file};
 use super::{Resolved, RuleSet, Rules};
 use crate::config::path::Invalid;
 use crate::config::run::RunConfig;
@@ -20,7 +20,7 @@ pub trait Entry: Send + Sync + Debug {
     /// Parses a whole config file holding this rule set's table: the `[run]` table, and this table both
     /// typed and as TOML with every default filled in. `tables` are every registered table, the only keys
     /// allowed beside `run`; those of other rule sets are skipped (the caller refuses a file with two).
-    fn parse(&'static self, src: &str, tables: &[&'static str]) -> Result<Parsed, toml::de::Error>;
+    fn parse(&'static self, doc: Document<'_>, tables: &[&'static str]) -> Result<Parsed, toml::de::Error>;
     /// The JSON Schema of a whole config file of this rule set: `[run]` and its table, every key with its
     /// type, allowed values, default and description.
     fn schema(&self) -> serde_json::Value;
@@ -58,8 +58,8 @@ impl<S: RuleSet + Debug> Entry for S {
     fn title(&self) -> &'static str {
         S::TITLE
     }
-    fn parse(&'static self, src: &str, tables: &[&'static str]) -> Result<Parsed, toml::de::Error> {
-        let (run, config) = parse_file::<S::Config>(src, Some(S::TABLE), tables)?;
+    fn parse(&'static self, doc: Document<'_>, tables: &[&'static str]) -> Result<Parsed, toml::de::Error> {
+        let (run, config) = parse_file::<S::Config>(doc, Some(S::TABLE), tables)?;
         let config = config.ok_or_else(|| <toml::de::Error as serde::de::Error>::missing_field(S::TABLE))?;
         let body = toml::Table::try_from(&config).map_err(<toml::de::Error as serde::de::Error>::custom)?;
         Ok(Parsed { run, body, table: Box::new(Typed { set: self, config }) })

@@ -1,5 +1,6 @@
 //! Reading a whole config file for one rule set: `[run]` and that rule set's table, typed by serde straight
-//! from the TOML text, so every error keeps the line of the key it is about.
+//! from the parsed TOML [`Document`], whose values keep their places in the text, so every error keeps the
+//! line of the key it is about.
 
 use std::marker::PhantomData;
 
@@ -7,15 +8,23 @@ use serde::de::{DeserializeOwned, DeserializeSeed, IgnoredAny, MapAccess, Visito
 
 use crate::config::run::RunConfig;
 
-/// Parses a config file's `[run]` table and its `table` (if given) typed as `T`, refusing any top-level key
-/// but `run` and the registered `tables` with serde's own message, at the key's line.
+/// A config file parsed once as TOML, every key and value with its span in the text: read for which tables
+/// it holds, then typed by the rule set whose table it is.
+pub type Document<'a> = toml::Spanned<toml::de::DeTable<'a>>;
+
+/// Whether the document has the top-level key `table`.
+pub fn has_table(doc: &Document<'_>, table: &str) -> bool {
+    doc.get_ref().keys().any(|k| k.get_ref() == table)
+}
+
+/// Types a config file's `[run]` table and its `table` (if given) as `T`, refusing any top-level key but
+/// `run` and the registered `tables` with serde's own message, at the key's line.
 pub fn parse_file<T: DeserializeOwned>(
-    src: &str,
+    doc: Document<'_>,
     table: Option<&'static str>,
     tables: &[&'static str],
 ) -> Result<(RunConfig, Option<T>), toml::de::Error> {
-    let de = toml::de::Deserializer::parse(src)?;
-    FileSeed::<T> { table, tables, typed: PhantomData }.deserialize(de)
+    FileSeed::<T> { table, tables, typed: PhantomData }.deserialize(toml::de::Deserializer::from(doc))
 }
 
 struct FileSeed<'a, T> {
@@ -96,6 +105,6 @@ fn one_of(names: &[String]) -> String {
 
 /// For a file with no rule set's table: parses `[run]` and refuses unknown top-level keys, so such a file
 /// gets the same errors, in the same order, as one with a table.
-pub fn parse_run_only(src: &str, tables: &[&'static str]) -> Result<RunConfig, toml::de::Error> {
-    parse_file::<IgnoredAny>(src, None, tables).map(|(run, _)| run)
+pub fn parse_run_only(doc: Document<'_>, tables: &[&'static str]) -> Result<RunConfig, toml::de::Error> {
+    parse_file::<IgnoredAny>(doc, None, tables).map(|(run, _)| run)
 }

@@ -23,7 +23,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 pub use self::entry::{Entry, Parsed, Unresolved};
-pub use self::file::{parse_file, parse_run_only};
+pub use self::file::{Document, has_table, parse_file, parse_run_only};
 pub use self::registry::Registry;
 use crate::config::path::Invalid;
 use crate::engine::{self, Plan, Ran, Slice, Span, TrialRows};
