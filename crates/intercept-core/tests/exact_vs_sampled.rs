@@ -4,7 +4,9 @@
 //! the exact value. A deliberately broken threshold must fail that same check, so the check has power.
 //! T-7 and T-8 of `docs/rules/cavalry.md` are asserted through the exact interpreter.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 
 use intercept_core::config::{self, Overrides, Scenario};
 use intercept_core::engine;
@@ -14,24 +16,9 @@ use intercept_core::metrics::{MetricKind, Tally};
 use intercept_core::runner;
 use intercept_core::stats::{Z999, mean_interval, wilson};
 
-const TRIALS: u64 = 400_000;
+use common::shipped_configs;
 
-fn shipped_configs() -> Vec<PathBuf> {
-    let mut found = Vec::new();
-    let mut dirs = vec![PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../configs"))];
-    while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(&dir).expect("configs/ exists") {
-            let path = entry.expect("entry").path();
-            if path.is_dir() {
-                dirs.push(path);
-            } else if path.extension().is_some_and(|e| e == "toml") {
-                found.push(path);
-            }
-        }
-    }
-    found.sort();
-    found
-}
+const TRIALS: u64 = 400_000;
 
 fn load(src: &str) -> Scenario {
     config::from_str(&shipped(), src, Path::new("test.toml"), Overrides::default()).expect("valid config")

@@ -3,8 +3,10 @@
 //! accepted must hold counts that make sense. Runs 256 cases per target in the suite; for a longer run:
 //!
 //! ```sh
-//! PROPTEST_CASES=200000 cargo test --release --test fuzz
+//! PROPTEST_CASES=200000 cargo test --release -p intercept-core --test fuzz
 //! ```
+
+mod common;
 
 use std::path::Path;
 use std::sync::OnceLock;
@@ -17,18 +19,12 @@ use intercept_core::runner::{self, SampleOptions};
 use proptest::prelude::*;
 use serde_json::Value;
 
+use common::shipped_configs;
+
 /// Every shipped config's text.
 fn shipped_texts() -> &'static Vec<String> {
     static CONFIGS: OnceLock<Vec<String>> = OnceLock::new();
-    CONFIGS.get_or_init(|| {
-        let mut texts = Vec::new();
-        for dir in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../../configs")).unwrap() {
-            for file in std::fs::read_dir(dir.unwrap().path()).unwrap() {
-                texts.push(std::fs::read_to_string(file.unwrap().path()).unwrap());
-            }
-        }
-        texts
-    })
+    CONFIGS.get_or_init(|| shipped_configs().iter().map(|p| std::fs::read_to_string(p).unwrap()).collect())
 }
 
 /// Asserts `message` is one line of a readable length.
