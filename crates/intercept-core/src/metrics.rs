@@ -106,7 +106,7 @@ impl Metrics {
     /// Registers a count metric taking values `0..=max` in the trials where the probability metric `given`
     /// happened, and no value in the others ([`MetricDef::given`]). `given` must be reported by the trials.
     pub fn distribution_given(&mut self, name: impl Into<String>, max: u32, given: Metric) -> Metric {
-        let index = self.defs.iter().position(|d| d.slot == given.0 as usize).expect("a registered metric");
+        let index = self.index_of(given);
         let def = &self.defs[index];
         assert!(def.kind == MetricKind::Probability && def.completion.is_none(), "given a reported probability");
         let m = self.distribution(name, max);
@@ -123,15 +123,15 @@ impl Metrics {
     /// Gives `metric` its one-line description: what it counts, in the rules' words, with the rule IDs it
     /// follows. Shown beside the metric's name wherever people read results.
     pub fn describe(&mut self, metric: Metric, about: impl Into<String>) -> Metric {
-        let def = self.defs.iter_mut().find(|d| d.slot == metric.0 as usize).expect("a registered metric");
-        def.about = about.into();
+        let index = self.index_of(metric);
+        self.defs[index].about = about.into();
         metric
     }
 
     /// Registers a probability that is not reported by trials but derived from the distribution metric
     /// `source`: the chance that it takes a value of at least `at_least`.
     pub fn at_least(&mut self, name: impl Into<String>, source: Metric, at_least: u32) -> Metric {
-        let index = self.defs.iter().position(|d| d.slot == source.0 as usize).expect("a registered metric");
+        let index = self.index_of(source);
         assert!(matches!(self.defs[index].kind, MetricKind::Distribution { .. }), "derived from a distribution");
         self.completed(name.into(), Completion::AtLeast { source: index, at_least })
     }
@@ -139,6 +139,11 @@ impl Metrics {
     /// Registers a probability settled at resolve time: 1 if `happens`, else 0, with no per-trial cost.
     pub fn fixed(&mut self, name: impl Into<String>, happens: bool) -> Metric {
         self.completed(name.into(), Completion::Fixed(happens))
+    }
+
+    /// The index of the registered metric `m`.
+    fn index_of(&self, m: Metric) -> usize {
+        self.defs.iter().position(|d| d.slot == m.0 as usize).expect("a registered metric")
     }
 
     fn completed(&mut self, name: String, completion: Completion) -> Metric {
