@@ -43,7 +43,7 @@ struct Failure {
 
 impl From<ConfigError> for Failure {
     fn from(e: ConfigError) -> Self {
-        Failure { code: 2, message: e.to_string() }
+        bad_input(e.to_string())
     }
 }
 
@@ -128,7 +128,7 @@ fn shard(scenario: &Scenario, k: u64, n: u64) -> Result<std::ops::Range<u64>, Fa
             "--shard {k}/{n}: the run has {chunks} chunks ({trials} trials of {size} a chunk), so at most {chunks} \
              shards; use --shard K/N with N up to {chunks}, or set a smaller run.chunk_size"
         );
-        return Err(Failure { code: 2, message });
+        return Err(bad_input(message));
     }
     Ok(runner::shard_chunks(&plan, k, n))
 }
@@ -148,7 +148,7 @@ fn per_trial_size(scenario: &Scenario, allow_large: bool) -> Result<(), Failure>
         show::bytes(bytes),
         show::bytes(u128::from(cli::PER_TRIAL_MOST))
     );
-    Err(Failure { code: 2, message })
+    Err(bad_input(message))
 }
 
 /// The interrupted run in `dir`, set to go on where it stopped.
@@ -173,13 +173,13 @@ fn merge(args: MergeArgs) -> Result<(), Failure> {
 
 /// A folder that cannot be resumed or merged is bad input.
 fn partial_failure(e: PartialError) -> Failure {
-    Failure { code: 2, message: e.to_string() }
+    bad_input(e.to_string())
 }
 
 fn sweep(args: SweepArgs) -> Result<(), Failure> {
     let scenario = config::load(&shipped(), &args.config, args.sampling.overrides())?;
     let axes: Vec<Axis> = args.sets.into_iter().map(|(key, values)| Axis { key, values }).collect();
-    intercept_sim::sweep::check(&axes).map_err(|message| Failure { code: 2, message })?;
+    intercept_sim::sweep::check(&axes).map_err(bad_input)?;
     let points = intercept_sim::sweep::resolve(&scenario, &axes)?;
     let (dir, flag) = out_or(args.out, (Path::new("reports").join(format!("{}-sweep", scenario.run.name)), ""));
     let folder = open(&dir, flag)?;
@@ -196,7 +196,7 @@ fn sweep(args: SweepArgs) -> Result<(), Failure> {
 
 fn sensitivity(args: SensitivityArgs) -> Result<(), Failure> {
     let scenario = config::load(&shipped(), &args.config, args.sampling.overrides())?;
-    let shown = shown_metrics(&scenario, &args.metric).map_err(|message| Failure { code: 2, message })?;
+    let shown = shown_metrics(&scenario, &args.metric).map_err(bad_input)?;
     let scope = Scope { only: args.only.clone(), float_step: args.float_step };
     let steps = sensitivity::steps(&scenario, &scope);
     if steps.is_empty() {
@@ -205,7 +205,7 @@ fn sensitivity(args: SensitivityArgs) -> Result<(), Failure> {
             "{file}: no number of the config is under {only}; allowed: {}",
             set::sections(&scenario).join(", ")
         );
-        return Err(Failure { code: 2, message });
+        return Err(bad_input(message));
     }
     let default = Path::new("reports").join(format!("{}-sensitivity", scenario.run.name));
     let (dir, flag) = out_or(args.out, (default, ""));
@@ -246,10 +246,11 @@ fn shown_metrics(scenario: &Scenario, named: &[String]) -> Result<Vec<String>, S
 }
 
 fn check_step_race(a: StepRaceArgs) -> Result<(), Failure> {
-    let bad = |message: String| Failure { code: 2, message };
     if a.boxes.len() != 1 && a.boxes.len() != a.interceptors.len() {
         let (b, i) = (a.boxes.len(), a.interceptors.len());
-        return Err(bad(format!("--box: {b} boxes for {i} interceptors; give one for each, in order, or one for all")));
+        return Err(bad_input(format!(
+            "--box: {b} boxes for {i} interceptors; give one for each, in order, or one for all"
+        )));
     }
     let boxed = |n: usize| a.boxes[n.min(a.boxes.len() - 1)];
     let interceptors: Vec<Interceptor> =
@@ -268,13 +269,13 @@ fn check_step_race(a: StepRaceArgs) -> Result<(), Failure> {
 
 fn check_card_game(a: ExactArgs) -> Result<(), Failure> {
     let scenario = config::load(&shipped(), &a.config, Overrides::default())?;
-    emit(card_game::check::answer(&scenario, a.json).map_err(|message| Failure { code: 2, message })?)
+    emit(card_game::check::answer(&scenario, a.json).map_err(bad_input)?)
 }
 
 fn replay(a: ReplayArgs) -> Result<(), Failure> {
     let scenario = config::load(&shipped(), &a.config, Overrides { trials: None, seed: a.seed })?;
     let text = board_game::replay::replay(&scenario, a.game, a.moves_only);
-    emit(text.map_err(|message| Failure { code: 2, message })?)
+    emit(text.map_err(bad_input)?)
 }
 
 fn naval_odds(a: NavalOddsArgs) -> Result<(), Failure> {
@@ -323,10 +324,9 @@ fn metrics(args: ExactArgs) -> Result<(), Failure> {
 fn schema(args: SchemaArgs) -> Result<(), Failure> {
     let registry = shipped();
     let Some(table) = args.table else { return emit(show::tables(&registry)) };
-    let set = registry.find(&table).ok_or_else(|| {
-        let message = format!("no rule set has the table [{table}]; allowed: {}", registry.tables().join(", "));
-        Failure { code: 2, message }
-    })?;
+    let allowed = || registry.tables().join(", ");
+    let refused = || bad_input(format!("no rule set has the table [{table}]; allowed: {}", allowed()));
+    let set = registry.find(&table).ok_or_else(refused)?;
     emit(serde_json::to_string_pretty(&set.schema()).expect("a schema serialises"))
 }
 
@@ -358,6 +358,11 @@ fn open(dir: &Path, flag: &str) -> Result<Folder, Failure> {
 
 fn folder_failure(e: FolderError) -> Failure {
     Failure { code: if e.before_work() { 2 } else { 1 }, message: e.to_string() }
+}
+
+/// Bad input: a config, an argument or a folder that cannot be used.
+fn bad_input(message: String) -> Failure {
+    Failure { code: 2, message }
 }
 
 fn failed(e: impl std::fmt::Display) -> Failure {
