@@ -11,8 +11,7 @@ use std::path::{Path, PathBuf};
 use super::{Cell, Page, Row, Table, shell_word, thousands};
 use crate::export::{ExportError, Output, RunRecord};
 use crate::plot::{Distribution, Headline, seen};
-use crate::present::Placement;
-use crate::stats::fraction;
+use crate::present::{Placement, fraction_text};
 use crate::summary::MetricRow;
 
 /// `report.html` of a run.
@@ -131,10 +130,7 @@ fn metric_row(r: &MetricRow, fractions: bool) -> Row {
 
 /// An exact value as a fraction of small integers, when it is one (and is not 0 or 1).
 fn fraction_of(exact: Option<f64>) -> Option<String> {
-    match fraction(exact?, 10_000) {
-        Some((n, d)) if d > 1 => Some(format!("{n}/{d}")),
-        _ => None,
-    }
+    exact.and_then(fraction_text)
 }
 
 fn means(page: &mut Page, record: &RunRecord) {

@@ -268,10 +268,18 @@ pub fn plain_name(name: &str) -> bool {
     !name.is_empty() && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
 }
 
+/// An exact value as a fraction `n/d` of integers up to 10,000, when it is one (and is not 0 or 1).
+pub fn fraction_text(x: f64) -> Option<String> {
+    match crate::stats::fraction(x, 10_000) {
+        Some((n, d)) if d > 1 => Some(format!("{n}/{d}")),
+        _ => None,
+    }
+}
+
 /// An exact value as a decimal, with the fraction when it is a ratio of small integers.
 pub fn exact_text(x: f64) -> String {
-    match crate::stats::fraction(x, 10_000) {
-        Some((n, d)) if d > 1 => format!("{x:.6} ({n}/{d})"),
-        _ => format!("{x:.6}"),
+    match fraction_text(x) {
+        Some(f) => format!("{x:.6} ({f})"),
+        None => format!("{x:.6}"),
     }
 }

@@ -1,14 +1,14 @@
 //! Small helpers for describing a scenario in plain words (each model's `plain_words`): odds as a decimal
 //! with its fraction, counts with their noun, lists joined with "and".
 
-use crate::stats::fraction;
+use crate::present::fraction_text;
 
 /// A probability to 4 decimal places (the report's precision), with the fraction when it is a ratio of
 /// small integers, as a player would quote it: "0.6000 (3/5)".
 pub(crate) fn odds(p: f64) -> String {
-    match fraction(p, 10_000) {
-        Some((n, d)) if d > 1 => format!("{p:.4} ({n}/{d})"),
-        _ => format!("{p:.4}"),
+    match fraction_text(p) {
+        Some(f) => format!("{p:.4} ({f})"),
+        None => format!("{p:.4}"),
     }
 }
 
