@@ -108,8 +108,7 @@ impl RuleSet for CoinRules {
         let picture = StackedBars { title: "Coins".into(), x_desc: "share".into(), legend, bars };
         vec![Extra {
             name: "coins".into(),
-            placement: Placement::Results,
-            heading: "Coins that came up heads".into(),
+            placement: Placement::Results("Coins that came up heads".into()),
             text: "How many interceptors reached the target.".into(),
             data: Some(data),
             picture: Some(Picture::StackedBars(picture)),

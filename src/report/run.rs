@@ -30,9 +30,9 @@ pub(crate) fn page(record: &RunRecord) -> Result<Page, ExportError> {
     page.facts(facts(record));
     page.section("The scenario");
     page.paragraph(&format!("From {}.", record.config_file)).list(&record.presentation.plain);
-    extras(&mut page, record, Placement::Scenario)?;
+    extras(&mut page, record, false)?;
     headline(&mut page, record)?;
-    extras(&mut page, record, Placement::Results)?;
+    extras(&mut page, record, true)?;
     means(&mut page, record);
     distributions(&mut page, record)?;
     let config = toml::to_string_pretty(&record.config).expect("a resolved config serialises as TOML");
@@ -40,13 +40,15 @@ pub(crate) fn page(record: &RunRecord) -> Result<Page, ExportError> {
     Ok(page)
 }
 
-/// The rule set's own outputs shown at `placement`: a section of its own for a result, then the paragraph,
-/// the picture and the table.
-fn extras(page: &mut Page, record: &RunRecord, placement: Placement) -> Result<(), ExportError> {
-    for extra in record.presentation.extras.iter().filter(|e| e.placement == placement) {
-        if placement == Placement::Results {
-            page.section(&extra.heading);
-        }
+/// The rule set's own outputs shown in the scenario, or (`results`) those shown as results, each in a
+/// section of its own: the paragraph, the picture and the table.
+fn extras(page: &mut Page, record: &RunRecord, results: bool) -> Result<(), ExportError> {
+    for extra in &record.presentation.extras {
+        match (&extra.placement, results) {
+            (Placement::Results(heading), true) => page.section(heading),
+            (Placement::Scenario, false) => page,
+            _ => continue,
+        };
         page.paragraph(&extra.text);
         if let Some(picture) = &extra.picture {
             page.chart(&extra.caption, picture)?;

@@ -22,12 +22,12 @@ pub struct Presentation {
 }
 
 /// Where a report shows an [`Extra`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Placement {
     /// Inside "The scenario", after the plain words: a picture of the setting.
     Scenario,
-    /// In a section of its own after the headline odds: a result.
-    Results,
+    /// In a section of its own, under this heading, after the headline odds: a result.
+    Results(String),
 }
 
 /// One output of a rule set's own: a table, a picture, or both, and how the report shows them.
@@ -36,8 +36,6 @@ pub struct Extra {
     /// The file stem: `<name>.parquet` for the data, `<name>.png` and `<name>.svg` for the picture.
     pub name: String,
     pub placement: Placement,
-    /// The report section's heading ([`Placement::Results`] only).
-    pub heading: String,
     /// The report's paragraph before the picture.
     pub text: String,
     /// Written as `<name>.parquet`.

@@ -17,7 +17,6 @@ pub fn extra(first: FirstPlayer) -> Extra {
     Extra {
         name: "board".to_owned(),
         placement: Placement::Scenario,
-        heading: String::new(),
         text: "Each game starts here: White's stacks at the bottom, Black's at the top, the goals (green) in the \
                middle of the back rows and the ball (orange) alone in the centre. P is a passage stone, R a rest \
                stack of two, D3 the double; `intercept-sim replay` prints any game of the run turn by turn."

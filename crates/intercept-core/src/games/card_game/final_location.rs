@@ -89,8 +89,7 @@ pub fn extra(game: &CardGame, summary: &Summary, all: u64) -> Option<Extra> {
     let places = places(game, summary, all)?;
     Some(Extra {
         name: "final-locations".to_owned(),
-        placement: Placement::Results,
-        heading: "Interceptors by final location".to_owned(),
+        placement: Placement::Results("Interceptors by final location".to_owned()),
         text: "Each location the mover may end at, and what happened among the trials that ended there: it \
                attacked (Defend, not Intercept: S-2), or it did not and 0, 1, 2, ... units intercepted it \
                together (S-11). The same figures are in final-locations.parquet."

@@ -53,8 +53,7 @@ pub fn extra(summary: &Summary) -> Option<Extra> {
     let cells = cells(summary)?;
     Some(Extra {
         name: "coverage".to_owned(),
-        placement: Placement::Results,
-        heading: "Coverage map".to_owned(),
+        placement: Placement::Results("Coverage map".to_owned()),
         text: "Each destination square of the tactical map shaded by the chance that a move there is intercepted, \
                in percent (exact where the chance tree was solved). Blank squares are not destinations. Every \
                square's estimate, interval and exact value are in coverage.parquet."
