@@ -1,26 +1,10 @@
 //! The exact values T-1..T-6 of `docs/rules/naval.md`, asserted through the exact interpreter on configs.
 
-use std::path::Path;
+mod naval;
 
-use intercept_core::config::{self, Overrides, Scenario};
-use intercept_core::exact::metric_values;
-use intercept_core::games::shipped;
+use naval::{close, exact, load};
+use intercept_core::config::Scenario;
 use intercept_core::runner;
-
-fn load(src: &str) -> Scenario {
-    config::from_str(&shipped(), src, Path::new("naval-test.toml"), Overrides::default()).expect("valid config")
-}
-
-fn exact(s: &Scenario, name: &str) -> f64 {
-    let metrics = s.rules.metrics();
-    let values = metric_values(metrics, &runner::solve(s).expect("small tree"));
-    let i = metrics.defs().iter().position(|d| d.name == name).unwrap_or_else(|| panic!("no metric {name}"));
-    values[i]
-}
-
-fn close(a: f64, b: f64) -> bool {
-    (a - b).abs() < 1e-12
-}
 
 /// One group against a mission of `activity` with `factors` factors; `extra` adds group keys.
 fn one_group(theater: &str, activity: &str, factors: u32, distance: u32, extra: &str) -> Scenario {
@@ -178,9 +162,10 @@ fn a_defeated_mission_can_be_caught_going_home() {
 /// partner's side; at once if its path runs through that hex, else by one die a round after the first.
 #[test]
 fn deferring_to_join_a_counter_interception_combat() {
-    let scenario = |defer_distance: u32, p_win: f64| {
+    let scenario_placed = |defer_distance: u32, p_win: f64, placement: &str| {
         load(&format!(
-            "[naval.mission]\nname = \"m\"\nactivity = \"sea_transport\"\nfactors = 12\n\
+            "[naval.deferral]\nplacement = \"{placement}\"\n\
+             [naval.mission]\nname = \"m\"\nactivity = \"sea_transport\"\nfactors = 12\n\
              [[naval.group]]\nname = \"f\"\ntarget = \"m\"\ndistance = 0\nfactors = 10\n\
              [[naval.group]]\nname = \"d\"\ntarget = \"m\"\ndistance = 0\nfactors = 10\n\
              defer_to = \"f\"\ndefer_distance = {defer_distance}\n\
@@ -188,6 +173,7 @@ fn deferring_to_join_a_counter_interception_combat() {
              [naval.combat]\np_intercepting_side_wins = {p_win}\np_end_after_round = 0.0\nmax_rounds = 2\n"
         ))
     };
+    let scenario = |defer_distance: u32, p_win: f64| scenario_placed(defer_distance, p_win, "closest");
     // Through the hex: it joins at once, and shares the partner's defeat.
     let at_once = scenario(0, 1.0);
     assert_eq!(exact(&at_once, "group.d.joined_deferred"), 1.0);
@@ -197,8 +183,13 @@ fn deferring_to_join_a_counter_interception_combat() {
     // Two hexes off: one roll after round 1 of a 2-round combat, a d6 of 2 or more: 5/6.
     let closing = scenario(2, 1.0);
     assert!(close(exact(&closing, "group.d.joined_deferred"), 5.0 / 6.0));
-    // If it does not arrive in time it carries on to its own interception hex and fights the mission there.
-    assert!(close(exact(&closing, "mission.engaged"), 1.0 / 6.0));
+    // If it does not arrive in time (a 1, 1/6) it stands a hex from its own hex, its base, when the combat
+    // ends. Its partner was beaten, so no combat at the interception hex gives it a round to close in:
+    // nothing engages the mission (N-14.3, N-15.4).
+    assert_eq!(exact(&closing, "mission.engaged"), 0.0);
+    // The earlier reading, kept as `placement = "fixed"`: it fights the mission as if it had never deferred.
+    let fixed = scenario_placed(2, 1.0, "fixed");
+    assert!(close(exact(&fixed, "mission.engaged"), 1.0 / 6.0));
 }
 
 /// A counter-interceptor rolls only when its target is at sea (N-10.1, N-9.2), and its movement counts only

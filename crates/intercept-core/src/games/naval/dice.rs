@@ -84,10 +84,10 @@ pub fn movement_dist(weights: &[u64], halve: bool, distance: u32) -> Dist {
     Dist::from_weights(&capped)
 }
 
-/// A group's first-round movement node: a patrol moves its fixed hexes without a roll and without halving
-/// (N-7, A-7); any other group rolls its dice (N-8), and 0 dice reach only the base hex (N-6.3).
-pub fn first_move(cfg: &NavalConfig, g: &GroupConfig, dice: u32) -> Dist {
-    let distance = g.distance as u32;
+/// A group's first-round movement node toward a hex `distance` away: a patrol moves its fixed hexes without
+/// a roll and without halving (N-7, A-7); any other group rolls its dice (N-8), and 0 dice reach only the
+/// base hex (N-6.3).
+pub fn first_move(cfg: &NavalConfig, g: &GroupConfig, dice: u32, distance: u32) -> Dist {
     if g.origin == Origin::Patrol {
         let moved = (cfg.rules.patrol_auto_move as u32).min(distance);
         let mut weights = vec![0u64; distance as usize + 1];

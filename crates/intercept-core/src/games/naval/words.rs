@@ -34,7 +34,7 @@ impl Naval {
             g.level,
             verb(g.level)
         );
-        s += &match (g.aim.returning, raw.at_interception_hex) {
+        s += &match (g.aim.returning(), raw.at_interception_hex) {
             (true, _) => " only on its way home after a defeat, a turn-back or an abort (N-17.2)".to_owned(),
             (false, true) => {
                 format!(" in {target}'s own interception hex, fighting in the combined combat there (N-10.3)")
@@ -53,7 +53,7 @@ impl Naval {
 
     /// How the group gets to its hex and how likely it is to get there in the first round.
     fn reach_words(&self, cfg: &NavalConfig, g: &Group, raw: &super::config::GroupConfig) -> String {
-        let p = odds(g.first_move.probability(g.distance as usize));
+        let p = odds(g.first_move.dist.probability(g.distance as usize));
         if raw.origin == Origin::Patrol {
             let hexes = count(cfg.rules.patrol_auto_move, "hex", "hexes");
             return format!(
@@ -82,7 +82,7 @@ impl Naval {
         let mut out = Vec::new();
         if g.submarine {
             out.push("As a submarine it attacks on its own and never counts as reaching the hex (N-19).".into());
-        } else if !g.aim.returning {
+        } else if !g.aim.returning() {
             out.push(match g.on_fail {
                 OnFail::CloseIn => "If it falls short while another group reaches, it closes in, one die after each \
                                     combat round (N-9.1, N-15)."
@@ -92,9 +92,9 @@ impl Naval {
                 }
             });
         }
-        if let Some((place, hexes)) = g.defer {
-            let fellow = self.name_of(place.force);
-            out.push(match hexes {
+        if let Some(d) = g.defer {
+            let fellow = self.name_of(d.place.force);
+            out.push(match d.off {
                 0 => {
                     format!("It may defer to join the combat where {fellow} is counter-intercepted, at once (N-14.2).")
                 }
@@ -122,7 +122,7 @@ fn verb(level: usize) -> String {
 
 /// Why the base dice are what they are (N-4, N-4.1, N-17.2).
 fn base_reason(cfg: &NavalConfig, g: &Group, raw: &super::config::GroupConfig) -> String {
-    if g.aim.returning {
+    if g.aim.returning() {
         " for a force returning to base".into()
     } else if g.level == 1 {
         format!(" against {}", activity_name(cfg.mission.activity))

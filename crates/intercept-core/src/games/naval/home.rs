@@ -1,0 +1,46 @@
+//! The way home (N-17): forces beaten, turned back or aborting (or, under `way_home.after = "any"`, every
+//! force that was at sea) go home, may be attacked from the air on the way (N-13.1), and may be intercepted
+//! at up to `way_home.max_interceptions` hexes by the groups with `leg = "return"` (N-17.2, N-17.4, A-20).
+
+use super::play::{Encounter, Trial, each};
+use super::{Force, Naval};
+use crate::chance::Chance;
+use crate::metrics::Recorder;
+
+impl Naval {
+    /// Phase 3: air attacks on the forces going home, then the return-leg interceptions, hex by hex.
+    pub(super) fn homeward<C: Chance, R: Recorder>(&self, t: &mut Trial, chance: &mut C, rec: &mut R) {
+        self.air_going_home(t, chance);
+        for &k in &self.return_order {
+            let m = &self.meetings[k];
+            if !self.going_home(t, m.place.force) {
+                continue;
+            }
+            for i in each(m.members) {
+                self.roll_group(t, i, chance, rec);
+            }
+            let arrivals = m.members & t.there & t.alive;
+            if arrivals != 0 {
+                self.meet(t, m, arrivals, Encounter::Home, chance, rec);
+            }
+        }
+    }
+
+    /// Each force going home whose way the tool follows (the mission, and the groups a return-leg group
+    /// waits for) may be attacked from the air once, losing `air.losses_percent` of its factors (N-13.1).
+    fn air_going_home<C: Chance>(&self, t: &mut Trial, chance: &mut C) {
+        if self.going_home(t, Force::Mission) && chance.happens(&self.nodes.air_home) {
+            t.mission_attacked_going_home = true;
+            self.lose(t, Force::Mission, self.nodes.air_losses);
+        }
+        let waited_for = self.return_order.iter().fold(0u32, |mask, &k| match self.meetings[k].place.force {
+            Force::Group(j) => mask | 1 << j,
+            Force::Mission => mask,
+        });
+        for j in each(waited_for) {
+            if self.going_home(t, Force::Group(j)) && chance.happens(&self.nodes.air_home) {
+                self.lose(t, Force::Group(j), self.nodes.air_losses);
+            }
+        }
+    }
+}

@@ -1,0 +1,25 @@
+//! What the naval tests share: a scenario from TOML text, and its exact metric values.
+use std::path::Path;
+
+use intercept_core::config::{self, Overrides, Scenario};
+use intercept_core::exact::metric_values;
+use intercept_core::games::shipped;
+use intercept_core::runner;
+
+/// A scenario from config text, which must be valid.
+pub fn load(src: &str) -> Scenario {
+    config::from_str(&shipped(), src, Path::new("naval-test.toml"), Overrides::default()).expect("valid config")
+}
+
+/// The exact value of metric `name`.
+pub fn exact(s: &Scenario, name: &str) -> f64 {
+    let metrics = s.rules.metrics();
+    let values = metric_values(metrics, &runner::solve(s).expect("small tree"));
+    let i = metrics.defs().iter().position(|d| d.name == name).unwrap_or_else(|| panic!("no metric {name}"));
+    values[i]
+}
+
+/// Equal to within rounding.
+pub fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() < 1e-12
+}
