@@ -85,6 +85,9 @@ const CASES: &[Case] = &[
     case("naval_defer_without_counter.toml", Some(21), Some("naval.group[1].defer_to"), &["no group counter-intercepts \"brest\""]),
     case("naval_patrol_counter_away.toml", Some(20), Some("naval.group[1].origin"), &["N-7.2", "only at an interception hex", "at_interception_hex = true"]),
     case("naval_dice_rule_out_of_range.toml", Some(26), Some("naval.rules.max_dice"), &["allowed: 0 to 8"]),
+    case("naval_return_hex_beyond_limit.toml", Some(21), Some("naval.group[1].return_hex"), &["2 is out of range", "allowed: 1 to naval.way_home.max_interceptions = 1", "A-20"]),
+    case("naval_band_ratio_not_rising.toml", Some(25), Some("naval.combat.band[1].ratio"), &["bands must rise", "allowed: above 0"]),
+    case("naval_defer_along_beyond_distance.toml", Some(23), Some("naval.group[1].defer_along"), &["9 is out of range", "allowed: 0 to 5"]),
     // Not TOML at all.
     case("not_toml.toml", Some(1), None, &["not valid TOML", "key = value"]),
     case("unclosed_string.toml", Some(25), Some("cavalry.interceptor[1].name"), &["not valid TOML", "unclosed string"]),

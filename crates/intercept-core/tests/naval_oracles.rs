@@ -2,9 +2,9 @@
 
 mod naval;
 
-use naval::{close, exact, load};
 use intercept_core::config::Scenario;
 use intercept_core::runner;
+use naval::{close, exact, load};
 
 /// One group against a mission of `activity` with `factors` factors; `extra` adds group keys.
 fn one_group(theater: &str, activity: &str, factors: u32, distance: u32, extra: &str) -> Scenario {

@@ -5,8 +5,8 @@
 
 mod naval;
 
-use naval::{close, exact, load};
 use intercept_core::config::Scenario;
+use naval::{close, exact, load};
 
 /// A mission `m` (a raider of 20 factors unless `mission` says otherwise), the groups in `groups`, and
 /// the extra tables in `tables`.

@@ -4,16 +4,19 @@
 //! Dice counts, reach odds and levels are read from the resolved [`Naval`] model (the dice modifiers by name
 //! from [`DiceCount::terms`](super::dice::DiceCount)), so the words cannot disagree with the trials.
 
-use super::config::{Activity, MoveRule, NavalConfig, OnFail, Origin, Theater};
-use super::{Force, Group, Naval};
+use super::config::{
+    Abandon, Activity, CombatModel, HomeAfter, MoveRule, NavalConfig, OnFail, Origin, Placement, Theater,
+};
+use super::{Defer, Force, Group, Naval};
 use crate::games::words::{count, odds, signed};
 
 impl Naval {
     /// Sentences describing the scenario: the mission and movement rule, one per group, then the combats.
     pub fn plain_words(&self, cfg: &NavalConfig) -> Vec<String> {
         let mut out = vec![mission_words(cfg), movement_words(cfg)];
-        out.extend(self.groups.iter().zip(&cfg.group).map(|(g, raw)| self.group_words(cfg, g, raw)));
+        out.extend((0..self.groups.len()).map(|i| self.group_words(cfg, i)));
         out.push(combat_words(cfg, self.groups.iter().any(|g| g.submarine)));
+        out.extend(later_words(cfg));
         out
     }
 
@@ -24,7 +27,8 @@ impl Naval {
         }
     }
 
-    fn group_words(&self, cfg: &NavalConfig, g: &Group, raw: &super::config::GroupConfig) -> String {
+    fn group_words(&self, cfg: &NavalConfig, i: usize) -> String {
+        let (g, raw) = (&self.groups[i], &cfg.group[i]);
         let side = if g.level % 2 == 1 { "defender" } else { "moving player" };
         let target = self.name_of(g.target);
         let mut s = format!(
@@ -35,7 +39,7 @@ impl Naval {
             verb(g.level)
         );
         s += &match (g.aim.returning(), raw.at_interception_hex) {
-            (true, _) => " only on its way home after a defeat, a turn-back or an abort (N-17.2)".to_owned(),
+            (true, _) => home_words(cfg, g.aim.home),
             (false, true) => {
                 format!(" in {target}'s own interception hex, fighting in the combined combat there (N-10.3)")
             }
@@ -44,7 +48,7 @@ impl Naval {
         s += &format!(", {} from its base", count(g.distance as i64, "hex", "hexes"));
         s += &self.reach_words(cfg, g, raw);
         s.push('.');
-        for extra in self.flag_words(g) {
+        for extra in self.flag_words(cfg, i) {
             s += " ";
             s += &extra;
         }
@@ -77,9 +81,14 @@ impl Naval {
         format!(", with {} ({why}; N-4..N-6): {reach}", count(dice, "die", "dice"))
     }
 
-    /// Submarine, withheld, what it does on falling short, and deferral (N-9, N-14, N-18, N-19).
-    fn flag_words(&self, g: &Group) -> Vec<String> {
+    /// Range, submarine, withheld, what it does on falling short, waiting for a delayed target, and
+    /// deferral (A-3, N-9, N-14, N-15.3, N-18, N-19).
+    fn flag_words(&self, cfg: &NavalConfig, i: usize) -> Vec<String> {
+        let g = &self.groups[i];
         let mut out = Vec::new();
+        if !g.in_range {
+            out.push("Its hex lies beyond its largest first move, so under rules.max_range it does not attempt at all (A-3).".into());
+        }
         if g.submarine {
             out.push("As a submarine it attacks on its own and never counts as reaching the hex (N-19).".into());
         } else if !g.aim.returning() {
@@ -93,23 +102,94 @@ impl Naval {
             });
         }
         if let Some(d) = g.defer {
-            let fellow = self.name_of(d.place.force);
-            out.push(match d.off {
-                0 => {
-                    format!("It may defer to join the combat where {fellow} is counter-intercepted, at once (N-14.2).")
-                }
-                n => format!(
-                    "It may defer to join the combat where {fellow} is counter-intercepted, {} off its path, one die \
-                     a round after the first (N-14.3).",
-                    count(n as i64, "hex", "hexes")
-                ),
-            });
+            out.push(self.defer_words(cfg, d));
+        }
+        if super::play::has(self.waits, i) {
+            out.push(format!(
+                "If {} falls short and closes in, it tries after each of that group's delayed rolls instead, and \
+                 any combat is fought at once (N-15.3).",
+                self.name_of(g.target)
+            ));
         }
         if g.withheld {
             out.push("It is withheld from the fighting, so it is not inverted afterwards (N-18.2).".into());
         }
         out
     }
+}
+
+impl Naval {
+    /// Where a deferring group stands and how it closes on the combat it defers to (N-14.2, N-14.3).
+    fn defer_words(&self, cfg: &NavalConfig, d: Defer) -> String {
+        let fellow = self.name_of(d.place.force);
+        let join = format!("It may defer to join the combat where {fellow} is counter-intercepted");
+        let hexes = |n: u32| count(n as i64, "hex", "hexes");
+        match (cfg.deferral.placement, d.along, d.off) {
+            (Placement::Fixed, _, 0) => format!("{join}, at once (N-14.2)."),
+            (Placement::Fixed, _, off) => format!(
+                "{join}, waiting {} away whatever its roll and closing one die a round after the first; if it \
+                 misses that combat it carries on as if it had never deferred (the fixed placement, N-14.3).",
+                hexes(off)
+            ),
+            (placement, along, off) => {
+                let stands = match placement {
+                    Placement::Closest => "as close to that combat as its first roll allows",
+                    _ => "as far along its path as its first roll allows",
+                };
+                format!(
+                    "{join}, which lies {} off its path at its hex {along}: it stands {stands}, joins at once if \
+                     it stands there (N-14.2), else closes one die a round after the first, and if that combat \
+                     ends first heads on to its own hex from where it stands (N-14.3).",
+                    hexes(off)
+                )
+            }
+        }
+    }
+}
+
+/// Which forces going home the group waits for, and at which hex on the way (N-17.2, N-17.4).
+fn home_words(cfg: &NavalConfig, hex: u8) -> String {
+    let whom = match cfg.way_home.after {
+        HomeAfter::DefeatOrAbort => "after a defeat, a turn-back or an abort",
+        HomeAfter::Any => "whatever happened on the way out",
+    };
+    let at = if cfg.way_home.max_interceptions > 1 {
+        format!(", at interception hex {hex} on that way")
+    } else {
+        String::new()
+    };
+    format!(" only on its way home {whom}{at} (N-17.2)")
+}
+
+/// The readings of the later steps that differ from the defaults, or that always apply: counter-interceptions
+/// of delayed groups, giving up, retargeting, the way home (N-15, N-17, A-9, A-20).
+fn later_words(cfg: &NavalConfig) -> Option<String> {
+    let d = &cfg.delayed;
+    let mut out = Vec::new();
+    match d.abandon {
+        Abandon::Never => {}
+        Abandon::AfterRolls => out.push(format!(
+            "A delayed interception gives up after {} that do not bring it to its hex (N-15.1).",
+            count(d.abandon_after, "roll", "rolls")
+        )),
+        Abandon::OnceDecided => out.push(
+            "A delayed or deferring group gives up once the combat it heads for ends without it (N-15.1).".into(),
+        ),
+    }
+    if d.retarget {
+        out.push(
+            "A delayed group that missed a combat the mission won rolls its dice again for a hex further along the \
+             mission's route, and fights it there if it reaches (A-9)."
+                .into(),
+        );
+    }
+    if cfg.way_home.max_interceptions > 1 {
+        out.push(format!(
+            "A force going home may be intercepted at up to {} on the way (N-17.4, A-20).",
+            count(cfg.way_home.max_interceptions, "hex", "hexes")
+        ));
+    }
+    (!out.is_empty()).then(|| out.join(" "))
 }
 
 /// "intercepts", "counter-intercepts", "counter-counter-intercepts", then the level by number (N-0, N-11).
@@ -168,19 +248,35 @@ fn movement_words(cfg: &NavalConfig) -> String {
 
 fn combat_words(cfg: &NavalConfig, submarines: bool) -> String {
     let c = &cfg.combat;
-    let mut s = format!(
-        "A naval combat ends after each round with probability {}, after {} at most, and the intercepting side wins \
-         it with probability {} (N-16).",
+    let ends = format!(
+        "A naval combat ends after each round with probability {}, after {} at most",
         odds(c.p_end_after_round),
         count(c.max_rounds, "round", "rounds"),
-        odds(c.p_intercepting_side_wins)
     );
-    if cfg.air.p_attack_en_route > 0.0 {
+    let mut s = match c.model {
+        CombatModel::Fixed => {
+            format!(
+                "{ends}, and the intercepting side wins it with probability {} (N-16).",
+                odds(c.p_intercepting_side_wins)
+            )
+        }
+        CombatModel::Strength => format!("{ends}. {}", strength_words(cfg)),
+    };
+    let air = &cfg.air;
+    let losses =
+        if air.losses_percent > 0 { format!(", losing {}% of its factors", air.losses_percent) } else { String::new() };
+    if air.p_attack_en_route > 0.0 {
         s += &format!(
-            " Each force sailing to a combat is attacked from the air with probability {} and then turns back with \
-             probability {} (N-13).",
-            odds(cfg.air.p_attack_en_route),
-            odds(cfg.air.p_turn_back)
+            " Each force sailing to a combat is attacked from the air with probability {}{losses}, and then turns \
+             back with probability {} (N-13).",
+            odds(air.p_attack_en_route),
+            odds(air.p_turn_back)
+        );
+    }
+    if air.p_attack_going_home > 0.0 {
+        s += &format!(
+            " A force going home is attacked from the air on the way with probability {}{losses} (N-13.1, N-17.2).",
+            odds(air.p_attack_going_home)
         );
     }
     if submarines {
@@ -190,6 +286,19 @@ fn combat_words(cfg: &NavalConfig, submarines: bool) -> String {
         );
     }
     s
+}
+
+/// The strength model in words: the bands, and the losses of a lost round (N-16.4).
+fn strength_words(cfg: &NavalConfig) -> String {
+    let c = &cfg.combat;
+    let bands: Vec<String> = c.band.iter().map(|b| format!("{} from {}:1", odds(b.p_win), b.ratio)).collect();
+    format!(
+        "Each round goes to the intercepting side with a chance set by the ratio of the factors present on the two \
+         sides ({}); the side that loses a round loses {}% of each force's factors, rounded up, and the side that \
+         loses the last round loses the combat (N-16.4, the strength model).",
+        bands.join(", "),
+        c.losses_percent
+    )
 }
 
 /// The mission's activity as the rules name it (N-4).

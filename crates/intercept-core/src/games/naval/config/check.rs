@@ -111,7 +111,10 @@ impl NavalConfig {
         if !(1..=allowed).contains(&g.return_hex) {
             let msg = match g.leg {
                 Leg::Return => {
-                    format!("{}; allowed: 1 to naval.way_home.max_interceptions = {hexes} (N-17.4, A-20)", g.return_hex)
+                    format!(
+                        "{} is out of range; allowed: 1 to naval.way_home.max_interceptions = {hexes} (N-17.4, A-20)",
+                        g.return_hex
+                    )
                 }
                 Leg::Out => "applies only to a group with leg = \"return\"; allowed: 1 or left out".into(),
             };

@@ -144,8 +144,12 @@ impl CombatConfig {
             let lowest = if i == 0 { 0.0 } else { self.band[i - 1].ratio };
             let rises = if i == 0 { b.ratio == 0.0 } else { b.ratio > lowest && b.ratio.is_finite() };
             if !rises {
-                let allowed = if i == 0 { "0 (the first band starts at 0)".into() } else { format!("above {lowest}") };
-                return Err(Invalid::new(path().index(i).key("ratio"), format!("{}; allowed: {allowed}", b.ratio)));
+                let (why, allowed) = match i {
+                    0 => ("the first band must start at 0", "0".to_owned()),
+                    _ => ("bands must rise, each above the one before", format!("above {lowest}")),
+                };
+                let msg = format!("{}: {why}; allowed: {allowed}", b.ratio);
+                return Err(Invalid::new(path().index(i).key("ratio"), msg));
             }
         }
         Ok(())
