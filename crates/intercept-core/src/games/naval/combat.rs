@@ -13,6 +13,13 @@ use super::{Force, Meeting, Naval};
 use crate::chance::{Chance, Dist};
 use crate::metrics::Recorder;
 
+/// A surface combat under way: where, why, and the groups fighting in it so far.
+struct Battle<'a> {
+    meeting: &'a Meeting,
+    kind: Encounter,
+    arrived: u32,
+}
+
 impl Naval {
     /// Everything that happens where the groups `arrivals` meet a force: the intercepting side sails first,
     /// then the intercepted force (N-12 steps 1 and 2); submarines attack; the surface forces fight.
@@ -37,8 +44,9 @@ impl Naval {
         self.submarines_attack(t, arrived & self.submarines, chance);
         if surface {
             let deferring = if kind == Encounter::Planned { self.defer_to(t, m, &mut arrived) } else { 0 };
-            let (rounds, intercepting_won) = self.fight(t, m, &mut arrived, kind, chance, rec);
-            self.settle(t, m, arrived, intercepting_won, rounds, kind);
+            let mut battle = Battle { meeting: m, kind, arrived };
+            let (rounds, intercepting_won) = self.fight(t, &mut battle, chance, rec);
+            self.settle(t, m, battle.arrived, intercepting_won, rounds, kind);
             self.after_deferral(t, deferring);
         }
     }
@@ -94,26 +102,18 @@ impl Naval {
 
     /// The rounds of a combat under the configured model: returns the rounds fought and whether the
     /// intercepting side won (N-16.4).
-    fn fight<C: Chance, R: Recorder>(
-        &self,
-        t: &mut Trial,
-        m: &Meeting,
-        arrived: &mut u32,
-        kind: Encounter,
-        chance: &mut C,
-        rec: &mut R,
-    ) -> (u32, bool) {
+    fn fight<C: Chance, R: Recorder>(&self, t: &mut Trial, b: &mut Battle, chance: &mut C, rec: &mut R) -> (u32, bool) {
         let mut round = 1;
         loop {
             let won_round = match self.nodes.model {
                 CombatModel::Fixed => None,
-                CombatModel::Strength => Some(self.round_by_strength(t, m, *arrived, chance)),
+                CombatModel::Strength => Some(self.round_by_strength(t, b.meeting, b.arrived, chance)),
             };
             if round == self.nodes.max_rounds || chance.happens(&self.nodes.end_after_round) {
                 let won = won_round.unwrap_or_else(|| chance.happens(&self.nodes.intercepting_side_wins));
                 return (round, won);
             }
-            self.between_rounds(t, m, arrived, kind, chance, rec);
+            self.between_rounds(t, b, chance, rec);
             round += 1;
         }
     }
@@ -121,20 +121,12 @@ impl Naval {
     /// After a round that is not the last: groups closing in roll (N-15), and groups deferring to this
     /// combat close on it (N-14.3). Combats fought at once, further on or after a delayed roll give no one
     /// rounds to close in.
-    fn between_rounds<C: Chance, R: Recorder>(
-        &self,
-        t: &mut Trial,
-        m: &Meeting,
-        arrived: &mut u32,
-        kind: Encounter,
-        chance: &mut C,
-        rec: &mut R,
-    ) {
-        if matches!(kind, Encounter::Planned | Encounter::Home) {
-            self.delayed_rolls(t, m, arrived, chance, rec);
+    fn between_rounds<C: Chance, R: Recorder>(&self, t: &mut Trial, b: &mut Battle, chance: &mut C, rec: &mut R) {
+        if matches!(b.kind, Encounter::Planned | Encounter::Home) {
+            self.delayed_rolls(t, b.meeting, &mut b.arrived, chance, rec);
         }
-        if kind == Encounter::Planned {
-            self.deferring_rolls(t, m, arrived, chance);
+        if b.kind == Encounter::Planned {
+            self.deferring_rolls(t, b.meeting, &mut b.arrived, chance);
         }
     }
 
