@@ -28,6 +28,7 @@ impl Naval {
             metrics,
             mission_name: cfg.mission.name.clone(),
             mission_factors: cfg.mission.factors as u16,
+            tracks_factors: cfg.combat.model == CombatModel::Strength || super::metrics::losses_possible(cfg),
             roll_order: by_level(&groups),
             below: (0..groups.len()).map(|j| below(&groups, j)).collect(),
             met_at,

@@ -194,7 +194,7 @@ impl Naval {
                 continue;
             }
             let Some((node, distance)) = &self.groups[i].retarget else { continue };
-            let node = node.against(t.mission_factors, self.readings.small_force_threshold);
+            let node = node.against(|| t.mission_factors, self.readings.small_force_threshold);
             reached |= u32::from(chance.pick(node) as u32 == *distance) << i;
         }
         if reached != 0 {

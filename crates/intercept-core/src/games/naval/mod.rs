@@ -63,10 +63,11 @@ pub struct Move {
 }
 
 impl Move {
-    /// The node to roll against a target of `factors` factors now.
-    fn against(&self, factors: u16, threshold: u16) -> &Dist {
+    /// The node to roll against a target whose factors now are `factors()`: read only where losses could
+    /// have made it small.
+    fn against(&self, factors: impl FnOnce() -> u16, threshold: u16) -> &Dist {
         match &self.small {
-            Some(small) if factors < threshold => small,
+            Some(small) if factors() < threshold => small,
             _ => &self.dist,
         }
     }
@@ -161,6 +162,8 @@ pub struct Naval {
     pub mission_name: String,
     pub mission_factors: u16,
     pub groups: Vec<Group>,
+    /// Whether any force can lose factors, so a trial must track them (N-13, N-16.4).
+    tracks_factors: bool,
     /// Out-leg group indices in rolling order: by level, then as listed (N-10.1, N-11.1).
     roll_order: Vec<usize>,
     meetings: Vec<Meeting>,

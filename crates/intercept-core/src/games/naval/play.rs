@@ -46,7 +46,7 @@ pub(super) struct Trial {
     pub defer_moved: [u8; MAX_GROUPS],
     /// Delayed rolls made (N-15), for the abandon policy.
     pub delayed_rolls: [u8; MAX_GROUPS],
-    /// Naval factors now, after losses (N-5.8, N-16.4).
+    /// Naval factors now, after losses (N-5.8, N-16.4); kept only where a force can lose factors.
     pub factors: [u16; MAX_GROUPS],
     pub mission_factors: u16,
     pub mission_gone: bool,
@@ -93,8 +93,10 @@ impl Naval {
     /// Plays one trial.
     pub(super) fn play<C: Chance, R: Recorder>(&self, chance: &mut C, rec: &mut R) {
         let mut t = Trial { mission_factors: self.mission_factors, ..Trial::default() };
-        for (i, g) in self.groups.iter().enumerate() {
-            t.factors[i] = g.factors;
+        if self.tracks_factors {
+            for (i, g) in self.groups.iter().enumerate() {
+                t.factors[i] = g.factors;
+            }
         }
         self.roll(&mut t, chance, rec);
         self.resolve(&mut t, chance, rec);
@@ -138,7 +140,7 @@ impl Naval {
         if !g.in_range {
             return false;
         }
-        let node = g.first_move.against(self.factors_of(t, g.target), self.readings.small_force_threshold);
+        let node = g.first_move.against(|| self.factors_of(t, g.target), self.readings.small_force_threshold);
         let moved = chance.pick(node) as u32;
         if !has(t.rolled, i) {
             rec.hit(g.m.rolled);
