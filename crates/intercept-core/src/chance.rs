@@ -65,6 +65,14 @@ impl Dist {
         Dist::bernoulli((p * SCALE as f64).round() as u64, SCALE)
     }
 
+    /// A distribution over `0..p.len()` with the given probabilities (config values), kept exact to 2^-53.
+    /// The probabilities must add up to 1 within rounding.
+    pub fn from_probabilities(p: &[f64]) -> Dist {
+        const SCALE: f64 = (1u64 << 53) as f64;
+        let weights: Vec<u64> = p.iter().map(|x| (x * SCALE).round() as u64).collect();
+        Dist::from_weights(&weights)
+    }
+
     /// How many outcomes the distribution has (including zero-weight ones).
     pub fn len(&self) -> usize {
         self.cum.len()

@@ -26,11 +26,13 @@ fn successes(trials: u64, threads: usize) -> Vec<(String, Option<u64>)> {
 
 #[test]
 fn charge_on_pikes_seed_42_is_pinned() {
+    // Renewed in issue 17: the fire that follows each interception (C-4.6) draws before the next unit's
+    // roll, so Rupert's horse rolls on later numbers of each trial's stream.
     let got = successes(100_000, 2);
     let want = [
         ("cavalry.intercepted", 80_015),
         ("cavalry.interceptor.lifeguard.succeeded", 59_962),
-        ("cavalry.interceptor.rupert-horse.succeeded", 50_011),
+        ("cavalry.interceptor.rupert-horse.succeeded", 49_924),
         ("target.hedgehog_formed", 42_250),
         ("target.morale_lost", 17_712),
     ];

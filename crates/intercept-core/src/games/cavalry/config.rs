@@ -25,9 +25,30 @@ pub struct CavalryConfig {
     pub max_distance: i64,
     #[serde(default)]
     pub table: TableConfig,
+    /// Whether a unit in hedgehog may still reaction fire; the seed says it may not fire (C-7.4).
+    #[serde(default)]
+    pub hedgehog_fires: bool,
+    /// Whether the morale checks one interception brings (hedgehog, fire hits) are rolled as one (C-9.2).
+    #[serde(default)]
+    pub combine_checks: CombineChecks,
+    #[serde(default)]
+    pub fire: FireConfig,
     #[serde(default)]
     pub interceptor: Vec<InterceptorConfig>,
     pub target: TargetConfig,
+}
+
+/// How the morale checks that fall due during one interception are rolled (C-9.2).
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum CombineChecks {
+    /// Each check is rolled when it falls due: the hedgehog check as the target reacts, the fire check after
+    /// the interceptor's fire; only checks due at the same moment share a roll (C-9.2).
+    #[default]
+    WhenDue,
+    /// The checks one interceptor's arrival and fire bring are one roll, after its fire, +1 for each after
+    /// the first, as the seed's example combines a casualty check and a salvo check.
+    PerInterception,
 }
 
 /// How the leader rating enters a morale check: `d10 − L` (series convention) or `d10 + L` (seed text).
@@ -86,6 +107,13 @@ pub struct InterceptorConfig {
     pub already_intercepted: bool,
     #[serde(default)]
     pub ends_in: Facing,
+    /// Movement allowance, halved when shaken; a reactor needs at least its enemy's to change facing or
+    /// withdraw (C-5.3, C-5.4). Our default for horse, not from the seed.
+    #[serde(default = "default_cavalry_movement")]
+    pub movement: i64,
+    /// Morale rating, for the check that reaction fire hits may call for (C-9.4).
+    #[serde(default = "default_interceptor_morale")]
+    pub morale: i64,
 }
 
 /// `[cavalry.target]`: the moving enemy unit.
@@ -103,9 +131,17 @@ pub struct TargetConfig {
     /// Other morale checks rolled together with a hedgehog check, +1 each (C-9.2).
     #[serde(default)]
     pub extra_checks: i64,
-    /// What the target does when reaction fire and a hedgehog attempt are both allowed (C-5.2).
+    /// The reaction it prefers where the table allows more than one; the others follow in the order fire,
+    /// hedgehog, face, withdraw (C-5.2).
     #[serde(default)]
     pub reaction: Reaction,
+    /// Movement allowance; by default by kind (our reading: artillery 2, heavy infantry 3, light infantry 4,
+    /// cavalry 6, leader 8), halved when shaken (C-5.3, C-5.4, C-7.2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub movement: Option<i64>,
+    /// Under Rally orders: any unit may then withdraw (C-5.4).
+    #[serde(default)]
+    pub rally_orders: bool,
 }
 
 /// The target's choice of reaction where it has one; a forced hedgehog (C-8.3) is never a choice.
@@ -115,6 +151,88 @@ pub enum Reaction {
     #[default]
     Fire,
     Hedgehog,
+    /// Change facing toward it (C-5.3).
+    Face,
+    /// Withdraw out of its reach (C-5.4).
+    Withdraw,
+}
+
+/// `[cavalry.fire]`: the fire that follows an interception, reaction fire and the interceptor's own (C-4.5,
+/// C-4.6): by the firing unit's type, the chance of 0, 1, 2, ... fire combat hits. Our reading: the seed
+/// gives no fire table, so these are a designer's numbers to edit.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct FireConfig {
+    pub artillery: Vec<f64>,
+    pub light_infantry: Vec<f64>,
+    pub heavy_infantry: Vec<f64>,
+    pub cavalry: Vec<f64>,
+    /// Hits fewer for a firer that is shaken, or in open order, which fires as shaken (C-7.2, C-7.5).
+    pub shaken_hits: i64,
+    /// Hits in one fire combat that call for a morale check, by morale 0 to 10 (C-9.4, A-21).
+    pub check_hits: Vec<i64>,
+}
+
+impl Default for FireConfig {
+    fn default() -> Self {
+        FireConfig {
+            artillery: vec![0.5, 0.3, 0.15, 0.05],
+            light_infantry: vec![0.5, 0.35, 0.15],
+            heavy_infantry: vec![0.4, 0.4, 0.2],
+            cavalry: vec![0.7, 0.25, 0.05],
+            shaken_hits: 1,
+            check_hits: vec![1, 1, 1, 1, 1, 1, 1, 2, 3, 3, 3],
+        }
+    }
+}
+
+impl FireConfig {
+    /// The hit chances of a firer of `kind`; a leader does not fire (C-6).
+    pub fn hits(&self, kind: TargetKind) -> &[f64] {
+        match kind {
+            TargetKind::Artillery => &self.artillery,
+            TargetKind::LightInfantry => &self.light_infantry,
+            TargetKind::HeavyInfantry => &self.heavy_infantry,
+            TargetKind::Cavalry => &self.cavalry,
+            TargetKind::Leader => &[1.0],
+        }
+    }
+
+    fn check(&self) -> Result<(), Invalid> {
+        let path = |k: &str| KeyPath::root().key("cavalry").key("fire").key(k);
+        for (key, p) in [
+            ("artillery", &self.artillery),
+            ("light_infantry", &self.light_infantry),
+            ("heavy_infantry", &self.heavy_infantry),
+            ("cavalry", &self.cavalry),
+        ] {
+            check_chances(p, || path(key))?;
+        }
+        in_range(self.shaken_hits, 0, 9, || path("shaken_hits"))?;
+        if self.check_hits.len() != 11 {
+            let msg = format!("{} entries; allowed: 11, one per morale 0 to 10", self.check_hits.len());
+            return Err(Invalid::new(path("check_hits"), msg));
+        }
+        for (i, h) in self.check_hits.iter().enumerate() {
+            in_range(*h, 1, 99, || path("check_hits").index(i))?;
+        }
+        Ok(())
+    }
+}
+
+/// A list of chances of 0, 1, 2, ... hits: 1 to 10 entries, each 0 to 1, adding up to 1.
+fn check_chances(p: &[f64], path: impl Fn() -> KeyPath) -> Result<(), Invalid> {
+    if p.is_empty() || p.len() > 10 {
+        return Err(Invalid::new(path(), format!("{} entries; allowed: 1 to 10 (chances of 0, 1, ... hits)", p.len())));
+    }
+    for (i, x) in p.iter().enumerate() {
+        crate::config::probability(*x, || path().index(i))?;
+    }
+    let sum: f64 = p.iter().sum();
+    if (sum - 1.0).abs() > 1e-9 {
+        return Err(Invalid::new(path(), format!("the chances add up to {sum}; allowed: they add up to 1")));
+    }
+    Ok(())
 }
 
 fn default_max_distance() -> i64 {
@@ -132,6 +250,12 @@ fn default_receive_charge() -> i64 {
 fn yes() -> bool {
     true
 }
+fn default_cavalry_movement() -> i64 {
+    6
+}
+fn default_interceptor_morale() -> i64 {
+    7
+}
 
 impl CavalryConfig {
     /// Validates every value and builds the model.
@@ -139,6 +263,7 @@ impl CavalryConfig {
         let base = || KeyPath::root().key("cavalry");
         in_range(self.max_distance, 1, 99, || base().key("max_distance"))?;
         self.table.check()?;
+        self.fire.check()?;
         self.target.check()?;
         self.check_interceptors()?;
         Ok(Cavalry::new(self))
@@ -185,6 +310,8 @@ impl InterceptorConfig {
     fn check(&self, path: impl Fn() -> KeyPath) -> Result<(), Invalid> {
         crate::config::check_name(&self.name, || path().key("name"))?;
         in_range(self.distance, 1, 99, || path().key("distance"))?;
+        in_range(self.movement, 0, 99, || path().key("movement"))?;
+        in_range(self.morale, 0, 10, || path().key("morale"))?;
         Ok(())
     }
 }
@@ -195,6 +322,7 @@ impl TargetConfig {
         in_range(self.morale, 0, 10, || path("morale"))?;
         in_range(self.leader, 0, 9, || path("leader"))?;
         in_range(self.extra_checks, 0, 9, || path("extra_checks"))?;
+        in_range(self.movement.unwrap_or(0), 0, 99, || path("movement"))?;
         Ok(())
     }
 }

@@ -2,12 +2,15 @@
 //!
 //! [`CavalryConfig`](config::CavalryConfig) is the `[cavalry]` table as written; it resolves into a
 //! [`Cavalry`] model: one [`Unit`] per interceptor (its eligibility settled at resolve time, its table roll
-//! prepared as one d10 node) and one [`Target`] whose reactions follow the reaction table (C-6) and whose
-//! hedgehog attempts roll a morale check (C-8, C-9). A trial rolls each eligible unit's interception, then
-//! lets the target react to each successful interceptor in the listed order.
+//! prepared as one d10 node) and one [`Target`] whose reactions follow the reaction table ([`react`], C-6)
+//! and whose hedgehog attempts roll a morale check (C-8, C-9). A trial rolls each eligible unit's
+//! interception, then lets the target react to each successful interceptor in the listed order; what
+//! follows, fire both ways and the morale checks its hits call for, is in [`fire`].
 
 pub mod config;
+mod fire;
 pub mod odds;
+mod react;
 mod set;
 mod words;
 
@@ -15,7 +18,8 @@ pub use set::CavalryRules;
 
 use serde::{Deserialize, Serialize};
 
-use self::config::{Attempts, CavalryConfig, LeaderSign, Reaction};
+use self::config::{Attempts, CavalryConfig, CombineChecks, LeaderSign, Reaction};
+use self::react::{Response, Situation};
 use crate::chance::{Chance, Dist};
 use crate::metrics::{Metric, Metrics, Recorder};
 use crate::model::Model;
@@ -72,11 +76,25 @@ pub struct Unit {
     /// The table roll: outcome 1 is a successful interception (C-2).
     pub roll: Dist,
     pub ends_in: Facing,
-    /// The target's response to this unit, with the target out of and in hedgehog: settled at resolve time
-    /// so that a trial only picks one of the two.
-    responses: [Response; 2],
-    m_succeeded: Metric,
-    m_drew_fire: Metric,
+    pub formation: Formation,
+    /// Movement allowance, halved when shaken (C-5.3, C-7.2).
+    pub movement: i64,
+    pub morale: i64,
+    /// The target's response to this unit in each [`Situation`]: settled at resolve time so that a trial
+    /// only picks one.
+    responses: [Response; 4],
+    /// Hits of its own fire at the target (C-4.6).
+    fire: Dist,
+    m: UnitMetrics,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct UnitMetrics {
+    succeeded: Metric,
+    drew_fire: Metric,
+    engaged: Metric,
+    flanked: Metric,
+    morale_failed: Metric,
 }
 
 /// The moving enemy unit, resolved.
@@ -88,14 +106,11 @@ pub struct Target {
     pub reaction: Reaction,
     /// The leader and simultaneous-check modifiers folded into one shift of the pass threshold (C-9).
     pub shift: i64,
-}
-
-/// What the target does when an interceptor ends next to it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Response {
-    Fire,
-    Hedgehog,
-    Nothing,
+    /// Movement allowance, halved when shaken (C-5.3, C-5.4).
+    pub movement: i64,
+    pub rally_orders: bool,
+    /// Whether it may reaction fire while in hedgehog (not under the seed's reading, C-7.4).
+    pub hedgehog_fires: bool,
 }
 
 /// The cavalry interception model.
@@ -105,8 +120,13 @@ pub struct Cavalry {
     pub units: Vec<Unit>,
     pub target: Target,
     pub attempts: Attempts,
+    combine: CombineChecks,
     /// `morale_check[n]` passes with probability n/10, for n in 0..=10 (C-10).
     morale_check: Vec<Dist>,
+    /// Hits of the target's reaction fire (C-4.5).
+    reaction_hits: Dist,
+    /// Fire combat hits that call for a morale check, by morale 0 to 10 (C-9.4).
+    check_hits: Vec<u32>,
     m: TargetMetrics,
 }
 
@@ -117,16 +137,27 @@ struct TargetMetrics {
     hedgehog_attempted: Metric,
     hedgehog_formed: Metric,
     morale_loss: Metric,
+    facing_changed: Metric,
+    withdrew: Metric,
+    fire_hits: Metric,
+    morale_checked: Metric,
+    morale_failed: Metric,
+    broken: Metric,
 }
 
 /// The target's state within one trial.
 #[derive(Clone, Copy, Debug)]
 struct TargetState {
     morale: i64,
-    in_hedgehog: bool,
+    now: Situation,
     fired: bool,
     hedgehog_attempted: bool,
     lost: u32,
+    faced: bool,
+    withdrew: bool,
+    hits: u32,
+    checked: bool,
+    failed: bool,
 }
 
 impl Cavalry {
@@ -146,31 +177,20 @@ impl Cavalry {
         );
         let target = Target::new(cfg);
         let units = cfg.interceptor.iter().map(|u| Unit::new(cfg, u, &target, &mut metrics)).collect();
-        let m = TargetMetrics {
-            interceptions,
-            reaction_fire: metrics.probability("target.reaction_fire"),
-            hedgehog_attempted: metrics.probability("target.hedgehog_attempted"),
-            hedgehog_formed: metrics.probability("target.hedgehog_formed"),
-            morale_loss: metrics.distribution("target.morale_loss", n),
-        };
-        metrics.describe(
-            m.reaction_fire,
-            "the target reaction fires at one or more of the interceptors next to it (C-4.5, C-6)",
-        );
-        metrics.describe(
-            m.hedgehog_attempted,
-            "the target attempts hedgehog at least once, by choice or forced by cavalry in its rear (C-5.2, C-8.3)",
-        );
-        metrics.describe(
-            m.hedgehog_formed,
-            "the target, not in hedgehog at the start, forms it with a passed morale check (C-8.2, C-9)",
-        );
-        metrics.describe(m.morale_loss, "morale points the target loses to failed hedgehog morale checks (C-8.2)");
-        let morale_lost = metrics.at_least("target.morale_lost", m.morale_loss, 1);
-        metrics
-            .describe(morale_lost, "the target fails at least one hedgehog morale check and loses morale (C-8.2, C-9)");
+        let m = TargetMetrics::new(cfg, interceptions, &mut metrics);
         let morale_check = (0..=10).map(|pass| Dist::bernoulli(pass, 10)).collect();
-        Cavalry { metrics, units, target, attempts: cfg.attempts, morale_check, m }
+        let reaction_hits = fire::hits(cfg.fire.hits(target.kind), target.formation, cfg.fire.shaken_hits);
+        Cavalry {
+            metrics,
+            units,
+            target,
+            attempts: cfg.attempts,
+            combine: cfg.combine_checks,
+            morale_check,
+            reaction_hits,
+            check_hits: cfg.fire.check_hits.iter().map(|&h| h as u32).collect(),
+            m,
+        }
     }
 
     /// Each unit's eligibility and table odds, and the target's hedgehog check odds, for `validate`.
@@ -198,44 +218,59 @@ impl Cavalry {
 
     /// The probability that a hedgehog morale check passes at morale `morale` (C-10).
     pub fn morale_pass(&self, morale: i64) -> f64 {
-        self.check_dist(morale).probability(1)
+        self.check_dist(morale, 0).probability(1)
     }
 
-    fn check_dist(&self, morale: i64) -> &Dist {
+    /// The target's check at `morale`, rolled together with `more` other checks (C-9.1, C-9.2).
+    fn check_dist(&self, morale: i64, more: i64) -> &Dist {
         // Pass iff d10 (0-9) + shift <= morale: that holds for morale - shift + 1 faces (C-9.1, C-10).
-        let faces = (morale - self.target.shift + 1).clamp(0, 10);
+        let faces = (morale - self.target.shift - more + 1).clamp(0, 10);
         &self.morale_check[faces as usize]
     }
 
-    /// The target reacts to one interceptor that ended next to it (C-4.5, C-6, C-8).
-    fn react<C: Chance, R: Recorder>(&self, unit: &Unit, st: &mut TargetState, chance: &mut C, rec: &mut R) {
-        match unit.responses[usize::from(st.in_hedgehog)] {
+    /// One successful interceptor: the target reacts (C-4.5, C-6); unless it withdrew, the interceptor
+    /// engages and fires (C-4.6), and the morale checks that calls for are rolled (C-8.2, C-9).
+    fn intercept<C: Chance, R: Recorder>(&self, unit: &Unit, st: &mut TargetState, chance: &mut C, rec: &mut R) {
+        let in_hedgehog = st.now.in_hedgehog;
+        let response = unit.responses[st.now.index()];
+        let mut hedgehog_due = false;
+        match response {
             Response::Fire => {
                 st.fired = true;
-                rec.hit(unit.m_drew_fire);
+                rec.hit(unit.m.drew_fire);
+                self.reaction_fire(unit, chance, rec);
             }
-            Response::Hedgehog => self.attempt_hedgehog(st, chance),
+            Response::Hedgehog => hedgehog_due = true,
+            Response::Face => st.faced = true,
+            Response::Withdraw => {
+                // A withdrawal leaves the interception nothing to engage (C-5.4).
+                st.withdrew = true;
+                return;
+            }
             Response::Nothing => {}
         }
-    }
-
-    /// A hedgehog attempt needs a passed morale check; a failure costs one morale (C-8.2).
-    fn attempt_hedgehog<C: Chance>(&self, st: &mut TargetState, chance: &mut C) {
-        st.hedgehog_attempted = true;
-        if chance.happens(self.check_dist(st.morale)) {
-            st.in_hedgehog = true;
-        } else {
-            st.morale -= 1;
-            st.lost += 1;
+        rec.hit(unit.m.engaged);
+        rec.flag(unit.m.flanked, !in_hedgehog && response != Response::Face && unit.ends_in != Facing::Front);
+        if hedgehog_due && self.combine == CombineChecks::WhenDue {
+            self.checks(st, true, false, chance);
+            hedgehog_due = false;
         }
+        let fire_due = self.interceptor_fire(unit, st, chance);
+        self.checks(st, hedgehog_due, fire_due, chance);
     }
 
     fn report<R: Recorder>(&self, st: &TargetState, successes: u32, rec: &mut R) {
         rec.value(self.m.interceptions, successes);
         rec.flag(self.m.reaction_fire, st.fired);
         rec.flag(self.m.hedgehog_attempted, st.hedgehog_attempted);
-        rec.flag(self.m.hedgehog_formed, st.in_hedgehog && self.target.formation != Formation::Hedgehog);
+        rec.flag(self.m.hedgehog_formed, st.now.in_hedgehog && self.target.formation != Formation::Hedgehog);
         rec.value(self.m.morale_loss, st.lost);
+        rec.flag(self.m.facing_changed, st.faced);
+        rec.flag(self.m.withdrew, st.withdrew);
+        rec.value(self.m.fire_hits, st.hits);
+        rec.flag(self.m.morale_checked, st.checked);
+        rec.flag(self.m.morale_failed, st.failed);
+        rec.flag(self.m.broken, st.now.broken && self.target.formation != Formation::Broken);
     }
 }
 
@@ -254,8 +289,8 @@ impl Model for Cavalry {
                 continue;
             }
             successes += 1;
-            rec.hit(unit.m_succeeded);
-            self.react(unit, &mut st, chance, rec);
+            rec.hit(unit.m.succeeded);
+            self.intercept(unit, &mut st, chance, rec);
         }
         self.report(&st, successes, rec);
     }
@@ -263,33 +298,125 @@ impl Model for Cavalry {
 
 impl Unit {
     fn new(cfg: &CavalryConfig, u: &config::InterceptorConfig, target: &Target, metrics: &mut Metrics) -> Unit {
-        let prefix = format!("cavalry.interceptor.{}", u.name);
         let threshold = cfg.threshold(u.order);
         let eligible = threshold.is_some() && eligible(cfg, u);
         // "0-x" succeeds on x or less of a d10 read 0-9: x + 1 faces of 10 (C-2).
         let faces = threshold.map_or(0, |t| t + 1) as u64;
-        // Eligibility is settled here, once: it costs the trials nothing (C-1).
-        let name = &u.name;
-        let m_eligible = metrics.fixed(format!("{prefix}.eligible"), eligible);
-        metrics.describe(m_eligible, format!("{name} may attempt an interception: no condition of C-1 bars it (C-1)"));
-        let m_succeeded = metrics.probability(format!("{prefix}.succeeded"));
-        metrics.describe(
-            m_succeeded,
-            format!("{name} rolls a success on the interception table and moves next to the target (C-2, C-4.2)"),
-        );
-        let m_drew_fire = metrics.probability(format!("{prefix}.drew_fire"));
-        metrics
-            .describe(m_drew_fire, format!("the target reaction fires at {name} as it ends next to it (C-4.5, C-6)"));
+        let movement = halved_when_shaken(u.movement, u.formation);
         Unit {
             name: u.name.clone(),
             eligible,
             roll: Dist::bernoulli(faces, 10),
             ends_in: u.ends_in,
-            responses: [target.response(u.ends_in, false), target.response(u.ends_in, true)],
-            m_succeeded,
-            m_drew_fire,
+            formation: u.formation,
+            movement,
+            morale: u.morale,
+            responses: Situation::ALL.map(|now| target.response(u.ends_in, movement, now)),
+            fire: fire::hits(&cfg.fire.cavalry, u.formation, cfg.fire.shaken_hits),
+            m: UnitMetrics::new(&u.name, eligible, metrics),
         }
     }
+}
+
+impl UnitMetrics {
+    fn new(name: &str, eligible: bool, metrics: &mut Metrics) -> UnitMetrics {
+        let prefix = format!("cavalry.interceptor.{name}");
+        // Eligibility is settled here, once: it costs the trials nothing (C-1).
+        let m_eligible = metrics.fixed(format!("{prefix}.eligible"), eligible);
+        metrics.describe(m_eligible, format!("{name} may attempt an interception: no condition of C-1 bars it (C-1)"));
+        let mut p = |suffix: &str, about: String| {
+            let m = metrics.probability(format!("{prefix}.{suffix}"));
+            metrics.describe(m, about)
+        };
+        UnitMetrics {
+            succeeded: p(
+                "succeeded",
+                format!("{name} rolls a success on the interception table and moves next to the target (C-2, C-4.2)"),
+            ),
+            drew_fire: p(
+                "drew_fire",
+                format!("the target reaction fires at {name} as it ends next to it (C-4.5, C-6)"),
+            ),
+            engaged: p(
+                "engaged",
+                format!("{name} ends next to a target that stays: it did not withdraw (C-4.5, C-5.4)"),
+            ),
+            flanked: p(
+                "flanked",
+                format!("{name} engages the target from its flank or rear: no facing change turned it (C-5.3, C-6)"),
+            ),
+            morale_failed: p(
+                "morale_failed",
+                format!("{name} fails the morale check the target's reaction fire hits call for (C-9.4)"),
+            ),
+        }
+    }
+}
+
+impl TargetMetrics {
+    fn new(cfg: &CavalryConfig, interceptions: Metric, metrics: &mut Metrics) -> TargetMetrics {
+        let n = cfg.interceptor.len() as u32;
+        let mut p = |name: &str, about: &str| {
+            let m = metrics.probability(name);
+            metrics.describe(m, about)
+        };
+        let reaction_fire = p(
+            "target.reaction_fire",
+            "the target reaction fires at one or more of the interceptors next to it (C-4.5, C-6)",
+        );
+        let hedgehog_attempted = p(
+            "target.hedgehog_attempted",
+            "the target attempts hedgehog at least once, by choice or forced by cavalry in its rear (C-5.2, C-8.3)",
+        );
+        let hedgehog_formed = p(
+            "target.hedgehog_formed",
+            "the target, not in hedgehog at the start, forms it with a passed morale check (C-8.2, C-9)",
+        );
+        let morale_loss = metrics.distribution("target.morale_loss", n);
+        metrics.describe(morale_loss, "morale points the target loses to failed hedgehog morale checks (C-8.2)");
+        let morale_lost = metrics.at_least("target.morale_lost", morale_loss, 1);
+        metrics
+            .describe(morale_lost, "the target fails at least one hedgehog morale check and loses morale (C-8.2, C-9)");
+        let mut p = |name: &str, about: &str| {
+            let m = metrics.probability(name);
+            metrics.describe(m, about)
+        };
+        let facing_changed =
+            p("target.facing_changed", "the target changes facing toward an interceptor in its flank or rear (C-5.3)");
+        let withdrew =
+            p("target.withdrew", "the target withdraws from an interceptor, leaving it nothing to engage (C-5.4)");
+        let morale_checked = p(
+            "target.morale_checked",
+            "the target takes a morale check: for hedgehog or for the interceptors' fire hits (C-8.2, C-9.4)",
+        );
+        let morale_failed =
+            p("target.morale_failed", "the target fails at least one morale check, hedgehog or fire (C-8.2, C-9.4)");
+        let broken = p(
+            "target.broken",
+            "the target ends Formation Broken: in column when fired on, or in open order when hit (C-7.5, C-7.6)",
+        );
+        let most = cfg.interceptor.len() * fire::most_hits(&cfg.fire.cavalry);
+        let fire_hits = metrics.distribution("target.fire_hits", most as u32);
+        metrics.describe(fire_hits, "fire combat hits the interceptors' own fire lands on the target (C-4.6)");
+        TargetMetrics {
+            interceptions,
+            reaction_fire,
+            hedgehog_attempted,
+            hedgehog_formed,
+            morale_loss,
+            facing_changed,
+            withdrew,
+            fire_hits,
+            morale_checked,
+            morale_failed,
+            broken,
+        }
+    }
+}
+
+/// A movement allowance, halved (rounded down) for a shaken unit (C-7.2).
+fn halved_when_shaken(movement: i64, formation: Formation) -> i64 {
+    if formation == Formation::Shaken { movement / 2 } else { movement }
 }
 
 /// Whether a unit may attempt at all (C-1); Rally is excluded by its missing table row (C-1.7).
@@ -329,39 +456,38 @@ impl Target {
             morale: t.morale,
             reaction: t.reaction,
             shift: leader + t.extra_checks,
+            movement: halved_when_shaken(t.movement.unwrap_or(default_movement(t.kind)), t.formation),
+            rally_orders: t.rally_orders,
+            hedgehog_fires: cfg.hedgehog_fires,
         }
     }
 
     fn start(&self) -> TargetState {
-        let in_hedgehog = self.formation == Formation::Hedgehog;
-        TargetState { morale: self.morale, in_hedgehog, fired: false, hedgehog_attempted: false, lost: 0 }
-    }
-
-    /// Whether the target could form hedgehog now: heavy infantry, not broken, not already in it (C-8.1);
-    /// shaken units may, since every attempt here is a reaction (C-8.4).
-    fn can_form_hedgehog(&self, in_hedgehog: bool) -> bool {
-        self.kind == TargetKind::HeavyInfantry && self.formation != Formation::Broken && !in_hedgehog
-    }
-
-    /// The reaction table (C-6) for a cavalry interceptor ending in `facing`.
-    fn response(&self, facing: Facing, in_hedgehog: bool) -> Response {
-        // A unit in hedgehog has no flank or rear hexes (C-7.4).
-        let facing = if in_hedgehog { Facing::Front } else { facing };
-        let hedgehog = self.can_form_hedgehog(in_hedgehog);
-        match (self.kind, facing) {
-            // Enemy cavalry in heavy infantry's rear forces an attempt (C-8.3).
-            (TargetKind::HeavyInfantry, Facing::Rear) if hedgehog => Response::Hedgehog,
-            (TargetKind::HeavyInfantry, Facing::Front | Facing::Flank)
-                if hedgehog && self.reaction == Reaction::Hedgehog =>
-            {
-                Response::Hedgehog
-            }
-            (TargetKind::Artillery, Facing::Front) => Response::Fire,
-            (
-                TargetKind::LightInfantry | TargetKind::HeavyInfantry | TargetKind::Cavalry,
-                Facing::Front | Facing::Flank,
-            ) => Response::Fire,
-            _ => Response::Nothing,
+        TargetState {
+            morale: self.morale,
+            now: Situation {
+                in_hedgehog: self.formation == Formation::Hedgehog,
+                broken: self.formation == Formation::Broken,
+            },
+            fired: false,
+            hedgehog_attempted: false,
+            lost: 0,
+            faced: false,
+            withdrew: false,
+            hits: 0,
+            checked: false,
+            failed: false,
         }
+    }
+}
+
+/// Movement allowances by kind where the config gives none: our reading, not the seed's (it prints none).
+pub fn default_movement(kind: TargetKind) -> i64 {
+    match kind {
+        TargetKind::Artillery => 2,
+        TargetKind::HeavyInfantry => 3,
+        TargetKind::LightInfantry => 4,
+        TargetKind::Cavalry => 6,
+        TargetKind::Leader => 8,
     }
 }

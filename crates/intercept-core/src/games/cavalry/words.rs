@@ -5,7 +5,8 @@
 //! roll, the target's response to each unit, the morale check), so the words cannot disagree with the trials.
 
 use super::config::{Attempts, CavalryConfig, InterceptorConfig, LeaderSign, Reaction};
-use super::{Cavalry, Facing, Formation, Order, Response, TargetKind, Unit, barred_by};
+use super::react::{Response, Situation};
+use super::{Cavalry, Facing, Formation, Order, TargetKind, Unit, barred_by};
 use crate::games::words::{and_list, count, odds};
 
 impl Cavalry {
@@ -15,6 +16,7 @@ impl Cavalry {
         out.extend(self.hedgehog_words(cfg));
         out.push(attempts_words(cfg.attempts, self.units.len()));
         out.extend(self.units.iter().zip(&cfg.interceptor).map(|(unit, u)| self.unit_words(cfg, unit, u)));
+        out.push(fire_words(cfg));
         out
     }
 
@@ -35,6 +37,10 @@ impl Cavalry {
                 format!(", stacked with a leader rated {l}, added to its rolls as the seed reads (C-9.3)")
             }
         };
+        s += &format!(", movement allowance {} (C-5.7)", self.target.movement);
+        if t.rally_orders {
+            s += ", under Rally orders, so it may withdraw (C-5.4)";
+        }
         s.push('.');
         if t.moving_by_interception {
             s += " It is itself moving by interception, so it cannot be intercepted (C-1.4).";
@@ -64,8 +70,8 @@ impl Cavalry {
             roll += &format!(" + {} ({others} rolled with it, C-9.2)", t.extra_checks);
         }
         let choice = match t.reaction {
-            Reaction::Fire => "fires rather than attempting hedgehog",
             Reaction::Hedgehog => "attempts hedgehog rather than firing",
+            _ => "fires rather than attempting hedgehog",
         };
         Some(format!(
             "A hedgehog attempt needs a passed morale check (C-8.2, C-9): {roll} \u{2264} {}, probability {} at its \
@@ -98,16 +104,16 @@ impl Cavalry {
 
     /// What the target does to this unit, out of hedgehog and, if it can be in hedgehog by then, in it.
     fn response_words(&self, unit: &Unit) -> String {
-        let [outside, inside] = unit.responses;
+        let [outside, inside, ..] = unit.responses;
         if self.target.formation == Formation::Hedgehog {
             return response_name(inside, Facing::Front);
         }
         let first = response_name(outside, unit.ends_in);
-        let can_be_in_hedgehog = self.target.can_form_hedgehog(false);
+        let can_be_in_hedgehog = self.target.can_form_hedgehog(Situation { in_hedgehog: false, broken: false });
         if can_be_in_hedgehog && inside != outside {
             let then = match inside {
                 Response::Fire => "reaction-fires at it instead",
-                Response::Hedgehog | Response::Nothing => "does not react to it",
+                _ => "does not react to it",
             };
             return format!(
                 "{first}; if the target is in hedgehog by then, it has no flank or rear (C-7.4) and {then}"
@@ -115,6 +121,31 @@ impl Cavalry {
         }
         first
     }
+}
+
+/// What follows each interception: fire both ways, the checks its hits call for, and how they are rolled
+/// (C-4.5, C-4.6, C-9.2, C-9.4).
+fn fire_words(cfg: &CavalryConfig) -> String {
+    let h = &cfg.fire.check_hits;
+    let mut s = format!(
+        "After the target's reaction, an interceptor that was not left behind by a withdrawal fires at it (C-4.6). \
+         Hits follow the chances of [cavalry.fire] by the firer's type, {} fewer for a shaken firer or one in open \
+         order; {} hit{} call for a morale check at the target's morale {} (C-9.4, A-21).",
+        cfg.fire.shaken_hits,
+        h[cfg.target.morale.clamp(0, 10) as usize],
+        if h[cfg.target.morale.clamp(0, 10) as usize] == 1 { "" } else { "s" },
+        cfg.target.morale,
+    );
+    s += match cfg.combine_checks {
+        super::config::CombineChecks::WhenDue => " Each check is rolled when it falls due (C-9.2).",
+        super::config::CombineChecks::PerInterception => {
+            " The checks one interception brings are rolled as one, +1 for each after the first (C-9.2)."
+        }
+    };
+    if cfg.target.formation == Formation::Column {
+        s += " In column, the target drops to Formation Broken as soon as it is fired on (C-7.6).";
+    }
+    s
 }
 
 fn attempts_words(attempts: Attempts, units: usize) -> String {
@@ -137,6 +168,8 @@ fn response_name(response: Response, facing: Facing) -> String {
         (Response::Fire, _) => "the target reaction-fires at it (C-4.5, C-6)".into(),
         (Response::Hedgehog, Facing::Rear) => "the target must attempt hedgehog (C-8.3)".into(),
         (Response::Hedgehog, _) => "the target attempts hedgehog (C-5.2, C-8)".into(),
+        (Response::Face, _) => "the target changes facing toward it, so it engages the target's front (C-5.3)".into(),
+        (Response::Withdraw, _) => "the target withdraws, leaving it nothing to engage (C-5.4)".into(),
         (Response::Nothing, _) => "it draws no reaction (C-6)".into(),
     }
 }

@@ -1,0 +1,92 @@
+//! What follows an interception: the target's reaction fire at the interceptor (C-4.5), the interceptor's
+//! own fire at the target (C-4.6), the formation effects of being fired on (C-7.5, C-7.6), and the morale
+//! checks the hits call for (C-9.4), with the hedgehog check (C-8.2).
+//!
+//! Hits come from the designer-editable chances of `[cavalry.fire]`, by the firing unit's type; a shaken
+//! firer, or one in open order (which fires as shaken), lands `shaken_hits` fewer. A unit checks morale when
+//! one fire combat lands at least `check_hits[morale]` hits on it: 1 at morale 6 or less, 2 at 7, 3 at 8 or
+//! more.
+
+use super::{Cavalry, Formation, TargetState, Unit};
+use crate::chance::{Chance, Dist};
+use crate::metrics::Recorder;
+
+/// The hits node of a firer in `formation` with these chances of 0, 1, 2, ... hits (C-7.2, C-7.5).
+pub(super) fn hits(chances: &[f64], formation: Formation, shaken_hits: i64) -> Dist {
+    let fewer = match formation {
+        Formation::Shaken | Formation::OpenOrder => shaken_hits.max(0) as usize,
+        _ => 0,
+    };
+    let mut shifted = vec![0.0; chances.len()];
+    for (h, p) in chances.iter().enumerate() {
+        shifted[h.saturating_sub(fewer)] += p;
+    }
+    Dist::from_probabilities(&shifted)
+}
+
+/// The most hits a list of chances allows.
+pub(super) fn most_hits(chances: &[f64]) -> usize {
+    chances.len().saturating_sub(1)
+}
+
+impl Cavalry {
+    /// The target's reaction fire at `unit`: its hits may call for the interceptor's morale check (C-9.4).
+    pub(super) fn reaction_fire<C: Chance, R: Recorder>(&self, unit: &Unit, chance: &mut C, rec: &mut R) {
+        let hits = chance.pick(&self.reaction_hits) as u32;
+        if hits >= self.check_hits[unit.morale as usize] {
+            // Pass iff d10 (0-9) <= morale: morale + 1 faces of 10 (C-9.1).
+            let passes = chance.happens(&self.morale_check[(unit.morale + 1).clamp(0, 10) as usize]);
+            rec.flag(unit.m.morale_failed, !passes);
+        }
+    }
+
+    /// The interceptor fires at the target (C-4.6). A target in column that is fired on breaks at once
+    /// (C-7.6); one in open order that takes a hit breaks (C-7.5). Returns whether the hits call for a morale
+    /// check (C-9.4).
+    pub(super) fn interceptor_fire<C: Chance>(&self, unit: &Unit, st: &mut TargetState, chance: &mut C) -> bool {
+        let hits = chance.pick(&unit.fire) as u32;
+        st.hits += hits;
+        let formation = self.target.formation;
+        let in_hedgehog = st.now.in_hedgehog;
+        if formation == Formation::Column || (formation == Formation::OpenOrder && hits > 0 && !in_hedgehog) {
+            st.now.broken = true;
+        }
+        hits > 0 && hits >= self.check_hits[st.morale.clamp(0, 10) as usize]
+    }
+
+    /// The target's morale checks due now: a hedgehog attempt and a fire check, rolled as one at +1 when both
+    /// are due together (C-9.2). A failure costs a hedgehog attempt one morale (C-8.2).
+    pub(super) fn checks<C: Chance>(&self, st: &mut TargetState, hedgehog: bool, fire: bool, chance: &mut C) {
+        let due = i64::from(hedgehog) + i64::from(fire);
+        if due == 0 {
+            return;
+        }
+        st.checked = true;
+        st.hedgehog_attempted |= hedgehog;
+        let passes = chance.happens(self.check_dist(st.morale, due - 1));
+        st.failed |= !passes;
+        match (hedgehog, passes) {
+            (true, true) => st.now.in_hedgehog = true,
+            (true, false) => {
+                st.morale -= 1;
+                st.lost += 1;
+            }
+            (false, _) => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_shaken_firer_lands_fewer_hits() {
+        let d = hits(&[0.5, 0.3, 0.2], Formation::Shaken, 1);
+        assert!((d.probability(0) - 0.8).abs() < 1e-15);
+        assert!((d.probability(1) - 0.2).abs() < 1e-15);
+        assert_eq!(d.probability(2), 0.0);
+        let normal = hits(&[0.5, 0.3, 0.2], Formation::Normal, 1);
+        assert!((normal.probability(2) - 0.2).abs() < 1e-15);
+    }
+}
