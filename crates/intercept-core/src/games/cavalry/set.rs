@@ -29,6 +29,6 @@ impl RuleSet for CavalryRules {
     }
 
     fn headline(&self, _model: &Cavalry) -> Vec<String> {
-        vec!["cavalry.intercepted".to_owned(), "target.morale_lost".to_owned()]
+        ["cavalry.intercepted", "target.morale_failed", "target.morale_lost"].map(str::to_owned).to_vec()
     }
 }
