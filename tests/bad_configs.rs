@@ -51,6 +51,7 @@ const CASES: &[Case] = &[
     case("unknown_ends_in_left.toml", Some(22), Some("cavalry.interceptor[0].ends_in"), &["`left`", "`front`, `flank`, `rear`"]),
     case("unknown_formation.toml", Some(33), Some("cavalry.target.formation"), &["`square`", "`hedgehog`"]),
     // Numbers out of range.
+    case("cavalry_fire_chances_not_one.toml", Some(38), Some("cavalry.fire.cavalry"), &["add up to 0.9", "allowed: they add up to 1"]),
     case("morale_11.toml", Some(34), Some("cavalry.target.morale"), &["11", "allowed: 0 to 10"]),
     case("negative_leader.toml", Some(35), Some("cavalry.target.leader"), &["-1", "allowed: 0 to 9"]),
     case("extra_checks_negative.toml", Some(36), Some("cavalry.target.extra_checks"), &["-2", "allowed: 0 to 9"]),
