@@ -1,7 +1,7 @@
 //! `check card-game` and `run` through the command line: every seed example (SOR-S1..S5) and every derived
 //! case (SOR-D1..D9) of `docs/rules/card-game-intercept.md` as a situation written in a config, with the
-//! verdict and the rule that rules each other unit out; the shipped configs, sampled against the exact
-//! answer; and the bad input a card-game config must refuse.
+//! verdict and the rule that rules each other unit out; the fight `check` reports (SOR-F1, S-19); the
+//! shipped configs, sampled against the exact answer; and the bad input a card-game config must refuse.
 
 mod common;
 
@@ -198,6 +198,37 @@ fn an_open_path_lists_every_final_location() {
     assert!((total - 1.0).abs() < 1e-12, "the final locations' chances add up to 1: {total}");
 }
 
+/// SOR-F1: with powers, `check` gives the fight: the Troll (3) intercepts the Wizard (1) under the default
+/// policy (worth +1, S-A5); 3 >= 1 kills the Wizard, 1 < 3 leaves the Troll alive (S-11, S-12).
+#[test]
+fn sor_f1_check_gives_the_fight() {
+    let wizard = format!("{WIZARD_TO_C}\npower = 1");
+    let v = check(&wizard, &["name = \"bosk-troll\"\nat = \"C\"\npower = 3"]);
+    let fight = &only_end(&v)["no_attack"]["fight"];
+    assert_eq!(fight["intercept"], serde_json::json!(["bosk-troll"]), "{v}");
+    assert_eq!((fight["mover_dies"].as_bool(), fight["killed"].clone()), (Some(true), serde_json::json!([])));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("fight.toml");
+    std::fs::write(&path, situation(&wizard, &["name = \"bosk-troll\"\nat = \"C\"\npower = 3"])).unwrap();
+    let out = Command::cargo_bin("intercept-sim").unwrap().args(["check", "card-game"]).arg(&path).assert().success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        text.contains("fight: bosk-troll intercepts, by the policy; the mover dies; no interceptor dies (S-11, S-12)"),
+        "SOR-F1: {text}"
+    );
+}
+
+/// S-19: `check` shows a later mover as the board stands at the start of the turn, and says that a unit
+/// that intercepted an earlier mover may not intercept it.
+#[test]
+fn a_later_mover_is_checked_with_the_taps_noted() {
+    let later = "\n[[card_game.then]]\nname = \"ogre\"\nat = \"B\"\npath = [\"C\"]\nattack = false";
+    let v = check(&format!("{WIZARD_TO_C}{later}"), &[TROLL_AT_C]);
+    let then = &v["then"][0];
+    assert_eq!(then["mover"], "ogre", "{v}");
+    assert_eq!(then["ends"][0]["no_attack"]["may_intercept"], serde_json::json!(["bosk-troll"]));
+}
+
 const NOMADS: &str = "configs/card-game/nomads-open-path.toml";
 
 /// Each defect, written into the shipped config, exits 2 with one line naming the file, line and key, and
@@ -242,6 +273,10 @@ fn a_bad_card_game_config_names_the_key() {
             "needs its path",
         ),
         ("intercept = 0.5", "intercept = 1.5", "card_game.policy.intercept", "allowed: 0 to 1"),
+        ("intercept = 0.5", "intercept = \"never\"", "card_game.policy.intercept", "not a chance from 0 to 1"),
+        (troll, "name = \"bosk-troll\"\nat = \"C\"\npower = 100", "card_game.unit[0].power", "out of range"),
+        (troll, "name = \"bosk-troll\"\nat = \"C\"\nsize = \"2x3\"", "card_game.unit[0].size", "not a size"),
+        (troll, "name = \"bosk-troll\"\nat = \"5-1\"\nsize = \"2x1\"", "card_game.unit[0].at", "off the map"),
         (
             "rows = [\"LLLLL\", \"LLWLL\", \"LL.LL\", \"LLLLL\"]",
             "rows = [\"LLLLL\", \"LLWLL\", \"LL.LL\"]",
@@ -256,15 +291,19 @@ fn a_bad_card_game_config_names_the_key() {
     }
 }
 
-/// The shipped configs run, write their chart of interceptors per final location, and agree with the
-/// exact answer, location by location, within their intervals.
+/// The shipped configs run, write their charts of interceptors and fights per final location, and agree
+/// with the exact answer, location by location, within their intervals.
 #[test]
 fn the_shipped_configs_chart_their_final_locations() {
-    for config in ["configs/card-game/deterrent.toml", NOMADS] {
+    for config in ["configs/card-game/deterrent.toml", NOMADS, "configs/card-game/nomads-fight.toml"] {
         let dir = common::run_into_temp(config, 200_000);
-        for name in ["final-locations.parquet", "final-locations.png", "final-locations.svg", "report.html"] {
+        for name in ["final-locations.parquet", "final-locations.png", "fights-by-location.parquet", "report.html"] {
             assert!(dir.path().join(name).exists(), "{config}: {name}");
         }
+        let fights = |name: &str| common::f64_column(&dir.path().join("fights-by-location.parquet"), name);
+        let (low, high, exact) = (fights("ci_low"), fights("ci_high"), fights("exact"));
+        let outside = (0..exact.len()).filter(|&i| !(low[i] - 1e-12..=high[i] + 1e-12).contains(&exact[i])).count();
+        assert!(outside * 10 <= exact.len(), "{config}: {outside} locations miss the exact chance the mover dies");
         let col = |name: &str| common::f64_column(&dir.path().join("final-locations.parquet"), name);
         let (low, high, exact, trials) = (col("ci_low"), col("ci_high"), col("exact"), col("trials_here"));
         let outside: Vec<usize> =
@@ -274,5 +313,6 @@ fn the_shipped_configs_chart_their_final_locations() {
         assert!(trials.iter().all(|&t| t > 0.0), "{config}: every final location is reached");
         let page = std::fs::read_to_string(dir.path().join("report.html")).unwrap();
         assert!(page.contains("Interceptors by final location"), "{config}: the report shows the chart");
+        assert!(page.contains("Fights by final location"), "{config}: the report shows the fights");
     }
 }

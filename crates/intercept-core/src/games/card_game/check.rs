@@ -1,12 +1,13 @@
 //! `check card-game`: who may intercept, with the deciding rule, at each final location the config's move
-//! allows (S-1..S-19), as text or JSON.
+//! allows (S-1..S-19), and the fight that follows (S-11, S-12), as text or JSON; each later mover of the
+//! turn in the same way, as the board stands at the start of the turn (S-19).
 
 use std::fmt::Write;
 
 use serde_json::json;
 
-use super::rules::{Location, Movement};
-use super::{CardGame, CardGameRules, Verdict};
+use super::rules::{Location, Movement, Unit};
+use super::{CardGame, CardGameRules, Fought, Verdict};
 use crate::config::Scenario;
 
 /// The answer for a resolved scenario, as text or JSON; refused when the scenario is not a card game's.
@@ -15,20 +16,33 @@ pub fn answer(scenario: &Scenario, json: bool) -> Result<String, String> {
         let file = scenario.file.display();
         return Err(format!("{file}: not a card-game config; check card-game needs a [card_game] table"));
     };
-    let path = game.config.mover.path.as_deref();
-    Ok(if json { card_game_json(&game.model, path) } else { card_game_text(&game.model, path) })
+    let config = &game.config;
+    let paths: Vec<Option<&[String]>> =
+        std::iter::once(&config.mover).chain(&config.then).map(|m| m.path.as_deref()).collect();
+    Ok(if json { card_game_json(&game.model, &paths) } else { card_game_text(&game.model, &paths) })
 }
 
-/// `check card-game`'s answer: the move, then every final location it allows, with each unit's verdict if
-/// the mover does not attack there and who may defend if it does.
-pub fn card_game_text(game: &CardGame, path: Option<&[String]>) -> String {
+/// `check card-game`'s answer: each mover's move, then every final location it allows, with each unit's
+/// verdict if the mover does not attack there and the fight that follows, and who may defend if it does.
+/// `paths` are the movers' declared paths, in turn order.
+pub fn card_game_text(game: &CardGame, paths: &[Option<&[String]>]) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "{}", card_game_move(game, path));
-    let attack = game.attack_probability();
-    for (end, p) in game.ends() {
+    for (j, path) in paths.iter().enumerate() {
+        let then = if j == 0 { "" } else { "\nthen " };
+        let _ = writeln!(out, "{then}{}", card_game_move(game, j, *path));
+        mover_text(game, j, &mut out);
+    }
+    out
+}
+
+/// One mover's final locations, each with the verdicts and the fight.
+fn mover_text(game: &CardGame, j: usize, out: &mut String) {
+    let mover = &game.movers()[j];
+    let attack = mover.attack_probability();
+    for (end, p) in mover.ends() {
         let chance = if p < 1.0 { format!(" (chance {p:.4})") } else { String::new() };
-        let _ = writeln!(out, "\nends at {}{chance}:", game.realm().label(end));
-        let verdicts = game.verdicts(end);
+        let _ = writeln!(out, "\nends at {}{chance}:", game.label(j, end));
+        let verdicts = game.verdicts_of(j, end);
         if attack < 1.0 {
             let _ = writeln!(out, "  if it does not attack:");
             let width = verdicts.iter().map(|v| v.unit.name.len()).max().unwrap_or(0);
@@ -41,13 +55,34 @@ pub fn card_game_text(game: &CardGame, path: Option<&[String]>) -> String {
             let many = names(&verdicts, |v| v.intercept.is_ok()).len() > 1;
             let together = if many { "; all that choose to fight it together in one fight (S-11)" } else { "" };
             let _ = writeln!(out, "    verdict: may intercept: {}{together}", who(&verdicts, |v| v.intercept.is_ok()));
+            if j > 0 {
+                let _ = writeln!(out, "    (unless it intercepted an earlier mover this turn, or died: S-19)");
+            }
+            if let Some(f) = game.fight_at(j, end) {
+                let _ = writeln!(out, "    {}", fight_words(&f));
+            }
         }
         if attack > 0.0 {
             let defenders = who(&verdicts, |v| v.defend.is_ok());
             let _ = writeln!(out, "  if it attacks: no intercept, Defend instead (S-2); may defend: {defenders}");
         }
     }
-    out
+}
+
+/// The fight in one line.
+fn fight_words(f: &Fought) -> String {
+    let list = |units: &[&Unit]| units.iter().map(|u| u.name.as_str()).collect::<Vec<_>>().join(", ");
+    let mover = if f.mover_dies { "the mover dies" } else { "the mover survives" };
+    let killed =
+        if f.killed.is_empty() { "no interceptor dies".to_owned() } else { format!("killed: {}", list(&f.killed)) };
+    match (f.by_policy, f.intercept.is_empty()) {
+        (true, true) => "fight: none; every fight open to them would be negative for their side (S-A5)".to_owned(),
+        (true, false) => {
+            let verb = if f.intercept.len() == 1 { "intercepts" } else { "intercept" };
+            format!("fight: {} {verb}, by the policy; {mover}; {killed} (S-11, S-12)", list(&f.intercept))
+        }
+        (false, _) => format!("fight if all that may intercept do: {mover}; {killed} (S-11, S-12)"),
+    }
 }
 
 /// The names of the units whose verdict passes `ok`, or "nobody".
@@ -61,36 +96,48 @@ fn names<'a>(verdicts: &[Verdict<'a>], ok: fn(&Verdict) -> bool) -> Vec<&'a str>
     verdicts.iter().filter(|v| ok(v)).map(|v| v.unit.name.as_str()).collect()
 }
 
-/// The move in one line: who, how, from where, by which path, and whether it attacks.
-fn card_game_move(game: &CardGame, path: Option<&[String]>) -> String {
-    let mover = game.mover();
-    let how = match game.movement() {
+/// The `j`-th mover's move in one line: who, how, from where, by which path, and whether it attacks.
+fn card_game_move(game: &CardGame, j: usize, path: Option<&[String]>) -> String {
+    let mover = &game.movers()[j];
+    let unit = mover.unit();
+    let how = match mover.movement() {
         Movement::MoveAndAttack => "Move and Attack",
         Movement::Teleport => "a teleport (not Move and Attack, S-4)",
         Movement::Forced => "forced movement (not Move and Attack, S-4)",
         Movement::Carried => "being carried (not Move and Attack, S-16)",
     };
-    let start = game.realm().label(mover.at);
+    let start = game.label(j, unit.at);
     let route = match path {
         Some([]) => "takes no step (S-3)".to_owned(),
         Some(p) => format!("path {start} -> {}", p.join(" -> ")),
-        None => format!("path open: any legal path of up to {} step(s)", 1 + mover.extra_steps),
+        None => format!("path open: any legal path of up to {} step(s)", 1 + unit.extra_steps),
     };
-    let attack = match game.attack_probability() {
+    let attack = match mover.attack_probability() {
         0.0 => "does not attack".to_owned(),
         1.0 => "attacks".to_owned(),
         p => format!("attacks with chance {p:.4}"),
     };
-    format!("{} at {start}: {how}, {route}, {attack}", mover.name)
+    format!("{} at {start}: {how}, {route}, {attack}", unit.name)
 }
 
-/// `check card-game --json`: per final location, `no_attack` (who may intercept, and why not for the rest)
-/// when the mover may decline to attack, and `attack` (who may defend) when it may attack.
-pub fn card_game_json(game: &CardGame, path: Option<&[String]>) -> String {
-    let attack = game.attack_probability();
+/// `check card-game --json`: per final location, `no_attack` (who may intercept, why not for the rest, and
+/// the fight) when the mover may decline to attack, and `attack` (who may defend) when it may attack; the
+/// movers after the first under `then`.
+pub fn card_game_json(game: &CardGame, paths: &[Option<&[String]>]) -> String {
+    let mut body = mover_json(game, 0, paths[0]);
+    let then: Vec<_> = (1..paths.len()).map(|j| mover_json(game, j, paths[j])).collect();
+    if !then.is_empty() {
+        body["then"] = then.into();
+    }
+    serde_json::to_string_pretty(&body).expect("JSON")
+}
+
+fn mover_json(game: &CardGame, j: usize, path: Option<&[String]>) -> serde_json::Value {
+    let mover = &game.movers()[j];
+    let attack = mover.attack_probability();
     let end = |(at, p): (Location, f64)| {
-        let verdicts = game.verdicts(at);
-        let mut v = json!({ "at": game.realm().label(at), "probability": p });
+        let verdicts = game.verdicts_of(j, at);
+        let mut v = json!({ "at": game.label(j, at), "probability": p });
         if attack < 1.0 {
             let unit = |v: &Verdict| {
                 let rule = v.intercept.err().map(|b| b.rule());
@@ -98,6 +145,15 @@ pub fn card_game_json(game: &CardGame, path: Option<&[String]>) -> String {
             };
             let units: Vec<_> = verdicts.iter().map(unit).collect();
             v["no_attack"] = json!({ "may_intercept": names(&verdicts, |v| v.intercept.is_ok()), "units": units });
+            if let Some(f) = game.fight_at(j, at) {
+                let list = |units: &[&Unit]| units.iter().map(|u| u.name.clone()).collect::<Vec<_>>();
+                v["no_attack"]["fight"] = json!({
+                    "by_policy": f.by_policy,
+                    "intercept": list(&f.intercept),
+                    "mover_dies": f.mover_dies,
+                    "killed": list(&f.killed),
+                });
+            }
         }
         if attack > 0.0 {
             let unit =
@@ -107,13 +163,12 @@ pub fn card_game_json(game: &CardGame, path: Option<&[String]>) -> String {
         }
         v
     };
-    let body = json!({
-        "mover": game.mover().name,
-        "movement": game.movement(),
-        "from": game.realm().label(game.mover().at),
+    json!({
+        "mover": mover.unit().name,
+        "movement": mover.movement(),
+        "from": game.label(j, mover.unit().at),
         "path": path,
         "p_attack": attack,
-        "ends": game.ends().into_iter().map(end).collect::<Vec<_>>(),
-    });
-    serde_json::to_string_pretty(&body).expect("JSON")
+        "ends": mover.ends().into_iter().map(end).collect::<Vec<_>>(),
+    })
 }

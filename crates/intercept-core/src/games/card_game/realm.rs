@@ -3,13 +3,22 @@
 //! A [`Realm`] is the 5×4 grid of [`Site`]s with the names a config gives some squares. A square with a
 //! site has two locations, its surface and its subsurface (underground under land, underwater under water);
 //! a square with no site is void and has one. [`Realm::step`] says whether one step is legal for a unit and,
-//! if not, why; [`Realm::paths`] counts the unit's legal declared paths by the location they end at, which
-//! is what a random choice of path needs and what Defend's range of motion is.
+//! if not, why, and [`Realm::step_cost`] whether Moves Freely makes it free; [`Realm::paths`] counts the
+//! unit's legal declared paths by the location they end at, which is what a random choice of path needs,
+//! and [`Realm::reach`] lists where it can get to, which is Defend's range of motion.
+//!
+//! An oversized unit (S-17) is placed by its part at the lowest column and row: [`Realm::cover`] gives every
+//! location it occupies, and one of its steps moves every part the same way, legal only if every part's
+//! step is.
 
 use std::fmt;
 
 pub use super::rules::{COLS, ROWS, Square};
-use super::rules::{Keyword, Location, Region, Unit};
+use super::rules::{Cover, Freely, Keyword, Location, Region, Size, Unit};
+
+/// The most legal declared paths the policy counts: Moves Freely can make free steps without end (only
+/// the rule that no step repeats bounds a path), and Movement +5 with Airborne already makes some 300,000.
+pub const MAX_PATHS: u64 = 1_000_000;
 
 /// What stands on a square (B.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -82,23 +91,94 @@ impl Realm {
         }
     }
 
-    /// Whether the unit may take the step `from` → `to` (B.2), or why not.
+    /// Every location a unit of `size` occupies with its part at the lowest column and row at `at`, or
+    /// `None` if a part would be off the map or has no location on that level (S-17). Every part stands on
+    /// the same level as `at`: above ground (a site's surface, or the void where there is no site), or
+    /// below it (underground, underwater).
+    pub fn cover(&self, at: Location, size: Size) -> Option<Cover> {
+        if !size.oversized() {
+            return Some(Cover::one(at));
+        }
+        let mut parts = [at; 4];
+        let mut n = 0;
+        for dr in 0..size.rows {
+            for dc in 0..size.cols {
+                parts[n] = self.part(at, dc, dr)?;
+                n += 1;
+            }
+        }
+        Some(Cover::of(&parts[..n]))
+    }
+
+    /// The part `dc` columns and `dr` rows from `at`, on `at`'s level.
+    fn part(&self, at: Location, dc: u8, dr: u8) -> Option<Location> {
+        let square = Square { col: at.square.col + dc, row: at.square.row + dr };
+        if square.col >= COLS || square.row >= ROWS {
+            return None;
+        }
+        let above = matches!(at.region, Region::Surface | Region::Void);
+        let region = match (self.site(square), above) {
+            (Site::Void, true) => Region::Void,
+            (_, true) => Region::Surface,
+            (Site::Land, false) => Region::Underground,
+            (Site::Water, false) => Region::Underwater,
+            (Site::Void, false) => return None,
+        };
+        Some(Location { square, region })
+    }
+
+    /// Whether the unit may take the step `from` → `to` (B.2), or why not. For an oversized unit, `from`
+    /// and `to` place its first part, and every part takes the same step (S-17).
     pub fn step(&self, unit: &Unit, from: Location, to: Location) -> Result<(), String> {
         if unit.has(Keyword::Immobile) {
             return Err(format!("{} is Immobile and takes no steps (S-13)", unit.name));
         }
-        let (dc, dr) = (from.square.col.abs_diff(to.square.col), from.square.row.abs_diff(to.square.row));
-        let needs = match (dc.max(dr), dc + dr) {
-            (0, 0) => switch_needs(from.region, to.region),
-            (1, 1) => adjacent_needs(from.region, to.region),
-            (1, 2) if from.region == Region::Surface && to.region == Region::Surface => Ok(&[Keyword::Airborne][..]),
-            (1, 2) => Err("a diagonal step is only from surface to surface, for Airborne units (B.2)"),
-            _ => Err("the squares are not adjacent; a step goes to a neighbouring square (B.2)"),
+        let needs = |from, to| step_needs(from, to).map_err(str::to_owned);
+        let lacks = |needs: &[Keyword]| needs.iter().find(|k| !unit.has(**k)).copied();
+        for (from, to) in self.part_steps(unit.size, from, to).ok_or_else(|| off_level(unit))? {
+            if let Some(k) = lacks(needs(from, to)?) {
+                return Err(format!("{} needs {k:?} for that step and lacks it (B.2)", unit.name));
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether the unit may take the step, without saying why not: what the search of paths asks.
+    fn can_step(&self, unit: &Unit, from: Location, to: Location) -> bool {
+        let legal = |(from, to)| step_needs(from, to).is_ok_and(|needs| needs.iter().all(|k| unit.has(*k)));
+        !unit.has(Keyword::Immobile) && self.part_steps(unit.size, from, to).is_some_and(|mut p| p.all(legal))
+    }
+
+    /// Each part's step when the first part steps `from` → `to`, or `None` if a part has nowhere to go.
+    fn part_steps(
+        &self,
+        size: Size,
+        from: Location,
+        to: Location,
+    ) -> Option<impl Iterator<Item = (Location, Location)>> {
+        let (before, after) = (self.cover(from, size)?, self.cover(to, size)?);
+        Some((0..before.locations().len()).map(move |i| (before.locations()[i], after.locations()[i])))
+    }
+
+    /// What the step costs: 0 when the unit moves freely between those locations (B.2; for an oversized
+    /// unit, every part's step must qualify), else 1.
+    pub fn step_cost(&self, unit: &Unit, from: Location, to: Location) -> u32 {
+        let free = |(from, to): (Location, Location)| {
+            let ways = [Freely::Water, Freely::Void, Freely::Horizontally, Freely::Vertically];
+            ways.into_iter().any(|way| unit.moves_freely(way) && self.qualifies(way, from, to))
         };
-        let needs = needs.map_err(str::to_owned)?;
-        match needs.iter().find(|k| !unit.has(**k)) {
-            None => Ok(()),
-            Some(k) => Err(format!("{} needs {k:?} for that step and lacks it (B.2)", unit.name)),
+        let all_free = unit.freely != 0 && self.part_steps(unit.size, from, to).is_some_and(|mut p| p.all(free));
+        u32::from(!all_free)
+    }
+
+    /// Whether a step meets a Moves Freely condition (B.2).
+    fn qualifies(&self, way: Freely, from: Location, to: Location) -> bool {
+        let (dc, dr) = (from.square.col.abs_diff(to.square.col), from.square.row.abs_diff(to.square.row));
+        match way {
+            Freely::Water => self.site(from.square) == Site::Water && self.site(to.square) == Site::Water,
+            Freely::Void => from.region == Region::Void && to.region == Region::Void,
+            Freely::Horizontally => (dc, dr) == (1, 0),
+            Freely::Vertically => (dc, dr) == (0, 1),
         }
     }
 
@@ -106,39 +186,88 @@ impl Realm {
     fn steps_from<'a>(&'a self, unit: &'a Unit, from: Location) -> impl Iterator<Item = Location> + 'a {
         let near = move |q: Square| q.col.abs_diff(from.square.col) <= 1 && q.row.abs_diff(from.square.row) <= 1;
         let locations = self.locations().filter(move |l| near(l.square) && *l != from);
-        locations.filter(move |&to| self.step(unit, from, to).is_ok())
+        locations.filter(move |&to| self.can_step(unit, from, to))
     }
 
-    /// The unit's legal declared paths from its location, of up to `steps` steps with no step repeated
-    /// (B.2), counted by the location they end at; the empty path (no step) counts once at the start (S-3).
-    pub fn paths(&self, unit: &Unit, steps: u32) -> Vec<(Location, u64)> {
-        let mut ends: Vec<(Location, u64)> = Vec::new();
-        let mut taken = Vec::new();
-        self.walk(unit, unit.at, steps, &mut taken, &mut ends);
-        ends
+    /// The unit's legal declared paths from its location, of up to `steps` steps that cost one (free steps
+    /// of Moves Freely not counted) with no step repeated (B.2), counted by the location they end at; the
+    /// empty path (no step) counts once at the start (S-3). Refused past [`MAX_PATHS`] paths.
+    pub fn paths(&self, unit: &Unit, steps: u32) -> Result<Vec<(Location, u64)>, String> {
+        let mut walk = Walk { ends: Vec::new(), taken: Vec::new(), paths: 0 };
+        match self.walk(unit, unit.at, steps, &mut walk) {
+            Some(()) => Ok(walk.ends),
+            None => Err(format!("{} has more than {MAX_PATHS} legal declared paths", unit.name)),
+        }
     }
 
-    fn walk(
-        &self,
-        unit: &Unit,
-        at: Location,
-        left: u32,
-        taken: &mut Vec<(Location, Location)>,
-        ends: &mut Vec<(Location, u64)>,
-    ) {
-        match ends.iter_mut().find(|(l, _)| *l == at) {
+    fn walk(&self, unit: &Unit, at: Location, left: u32, walk: &mut Walk) -> Option<()> {
+        walk.paths += 1;
+        if walk.paths > MAX_PATHS {
+            return None;
+        }
+        match walk.ends.iter_mut().find(|(l, _)| *l == at) {
             Some((_, n)) => *n += 1,
-            None => ends.push((at, 1)),
+            None => walk.ends.push((at, 1)),
         }
-        if left == 0 {
-            return;
-        }
-        let next: Vec<Location> = self.steps_from(unit, at).filter(|&to| !taken.contains(&(at, to))).collect();
+        let affordable = |to| self.step_cost(unit, at, to) <= left;
+        let next: Vec<Location> =
+            self.steps_from(unit, at).filter(|&to| !walk.taken.contains(&(at, to)) && affordable(to)).collect();
         for to in next {
-            taken.push((at, to));
-            self.walk(unit, to, left - 1, taken, ends);
-            taken.pop();
+            walk.taken.push((at, to));
+            self.walk(unit, to, left - self.step_cost(unit, at, to), walk)?;
+            walk.taken.pop();
         }
+        Some(())
+    }
+
+    /// Every location the unit can end at with up to `steps` steps that cost one, in the order first
+    /// reached (fewest steps first): its range of motion (B.3, Defend). The fewest steps to a location
+    /// never repeat a step, so the rule against repeated steps changes nothing here.
+    pub fn reach(&self, unit: &Unit, steps: u32) -> Vec<Location> {
+        let mut best: Vec<(Location, u32)> = vec![(unit.at, 0)];
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for i in 0..best.len() {
+                let (at, used) = best[i];
+                for to in self.steps_from(unit, at) {
+                    let cost = used + self.step_cost(unit, at, to);
+                    if cost > steps {
+                        continue;
+                    }
+                    match best.iter().position(|(l, _)| *l == to) {
+                        Some(k) if best[k].1 <= cost => continue,
+                        Some(k) => best[k].1 = cost,
+                        None => best.push((to, cost)),
+                    }
+                    changed = true;
+                }
+            }
+        }
+        best.into_iter().map(|(l, _)| l).collect()
+    }
+}
+
+/// A search of declared paths under way: where they end, the steps taken so far, and how many were counted.
+struct Walk {
+    ends: Vec<(Location, u64)>,
+    taken: Vec<(Location, Location)>,
+    paths: u64,
+}
+
+fn off_level(unit: &Unit) -> String {
+    format!("{} ({}) would have a part off the map or where its level has no location (S-17)", unit.name, unit.size)
+}
+
+/// What one location-to-location step needs (B.2), or why it is never legal.
+fn step_needs(from: Location, to: Location) -> Result<&'static [Keyword], &'static str> {
+    let (dc, dr) = (from.square.col.abs_diff(to.square.col), from.square.row.abs_diff(to.square.row));
+    match (dc.max(dr), dc + dr) {
+        (0, 0) => switch_needs(from.region, to.region),
+        (1, 1) => adjacent_needs(from.region, to.region),
+        (1, 2) if from.region == Region::Surface && to.region == Region::Surface => Ok(&[Keyword::Airborne][..]),
+        (1, 2) => Err("a diagonal step is only from surface to surface, for Airborne units (B.2)"),
+        _ => Err("the squares are not adjacent; a step goes to a neighbouring square (B.2)"),
     }
 }
 
@@ -193,6 +322,7 @@ impl fmt::Display for Region {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::card_game::rules::{Freely, Size};
 
     fn realm(rows: [&str; 4]) -> Realm {
         let site = |c| match c {
@@ -211,20 +341,11 @@ mod tests {
 
     fn unit(at: &str, keywords: &[Keyword], extra_steps: u32, r: &Realm) -> Unit {
         let at = r.location(at).unwrap();
-        let keywords = keywords.to_vec();
-        Unit {
-            name: "u".into(),
-            movers_side: true,
-            at,
-            keywords,
-            extra_steps,
-            tapped: false,
-            summoned_this_turn: false,
-        }
+        Unit { keywords: keywords.to_vec(), extra_steps, ..Unit::new("u", true, at) }
     }
 
     fn ends(r: &Realm, u: &Unit, steps: u32) -> Vec<(String, u64)> {
-        let mut ends: Vec<_> = r.paths(u, steps).into_iter().map(|(l, n)| (r.label(l), n)).collect();
+        let mut ends: Vec<_> = r.paths(u, steps).unwrap().into_iter().map(|(l, n)| (r.label(l), n)).collect();
         ends.sort();
         ends
     }
@@ -269,5 +390,37 @@ mod tests {
         let walker = unit("1-2", &[Keyword::Voidwalk], 0, &r);
         assert!(ends(&r, &walker, 1).contains(&("1-1/void".into(), 1)));
         assert!(!ends(&r, &unit("1-2", &[], 0, &r), 1).iter().any(|(l, _)| l == "1-1/void"));
+    }
+
+    /// B.2, Moves Freely in water: steps between water locations cost nothing. From 1-1 across the lake
+    /// 1-1, C (2-1), 3-1 to the land at 4-1 is two free steps and one paid: one step's reach.
+    #[test]
+    fn moves_freely_makes_steps_free() {
+        let r = realm(["WWWLL", "LLLLL", "LLLLL", "LLLLL"]);
+        let mut u = unit("1-1", &[], 0, &r);
+        assert!(!r.reach(&u, 1).contains(&r.location("4-1").unwrap()));
+        u.add_freely(Freely::Water);
+        assert_eq!(r.step_cost(&u, r.location("1-1").unwrap(), r.location("C").unwrap()), 0);
+        assert_eq!(r.step_cost(&u, r.location("3-1").unwrap(), r.location("4-1").unwrap()), 1);
+        assert!(r.reach(&u, 1).contains(&r.location("4-1").unwrap()));
+        assert!(!r.reach(&u, 1).contains(&r.location("5-1").unwrap()), "4-1 to 5-1 is a second paid step");
+    }
+
+    /// S-17: a 2x2 unit at 1-1 covers 1-1, C, 1-2, 2-2; with one step it may stay, go right or go down (its
+    /// other neighbours are off the map), and with Burrowing it may go below, since all four are land.
+    #[test]
+    fn an_oversized_unit_steps_as_one() {
+        let r = realm(["LLLLL"; 4]);
+        let giant = Unit { size: Size { cols: 2, rows: 2 }, ..unit("1-1", &[], 0, &r) };
+        let cover: Vec<String> =
+            r.cover(giant.at, giant.size).unwrap().locations().iter().map(|l| r.label(*l)).collect();
+        assert_eq!(cover, ["1-1", "C", "1-2", "2-2"]);
+        assert_eq!(ends(&r, &giant, 1), [("1-1".into(), 1), ("1-2".into(), 1), ("C".into(), 1)]);
+        let mole = Unit { keywords: vec![Keyword::Burrowing], ..giant.clone() };
+        assert!(ends(&r, &mole, 1).contains(&("1-1/underground".into(), 1)));
+        // A lake under one part: the giant cannot burrow, since that part would need Submerge.
+        let r = realm(["LWLLL", "LLLLL", "LLLLL", "LLLLL"]);
+        assert!(!ends(&r, &mole, 1).iter().any(|(l, _)| l.contains("underground")));
+        assert!(r.cover(r.location("5-1").unwrap(), giant.size).is_none(), "a part off the map");
     }
 }

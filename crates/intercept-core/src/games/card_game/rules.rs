@@ -2,10 +2,11 @@
 //! intercept a unit that used Move and Attack, and, for each unit that may not, the rule that rules it out.
 //!
 //! A [`Location`] is a square and a [`Region`] (surface, underground, underwater, void). A [`Unit`] stands
-//! at a location with its [`Keyword`]s and state. An [`Action`] is what the moving unit did: how it moved
-//! ([`Movement`]), where it ended, and whether it attacked. [`may_intercept`] answers for one unit with the
-//! reason ([`Barred`]) when it may not; [`interceptors`] lists every unit that may, and all of them that
-//! choose to intercept fight the mover together in one fight (S-11).
+//! at a location with its [`Keyword`]s, power and state; an oversized one covers several ([`Cover`], S-17).
+//! An [`Action`] is what the moving unit did: how it moved ([`Movement`]), where it ended (every location
+//! it covers there), and whether it attacked. [`may_intercept`] answers for one unit with the reason
+//! ([`Barred`]) when it may not; [`interceptors`] lists every unit that may, and all of them that choose to
+//! intercept fight the mover together in one fight (S-11, resolved in [`super::fight`]).
 
 use std::fmt;
 
@@ -58,7 +59,7 @@ pub struct Location {
     pub region: Region,
 }
 
-/// A keyword or state the intercept rules look at.
+/// A keyword or state the intercept and fight rules look at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Keyword {
@@ -71,6 +72,94 @@ pub enum Keyword {
     Disabled,
     Silenced,
     Immobile,
+    /// Carries a Lance: its strike against units deals +1 damage and strikes first (S-12).
+    Lance,
+    /// Card text makes it strike first in a fight (S-12).
+    StrikesFirst,
+    /// An Avatar: damage is life lost, and it cannot die in the fight (S-15).
+    Avatar,
+}
+
+/// A condition under which a step of basic movement costs no step (Moves Freely, B.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Freely {
+    /// Between two locations of water sites (surface or underwater).
+    Water,
+    /// Between two void locations.
+    Void,
+    /// To the neighbouring square in the same row.
+    Horizontally,
+    /// To the neighbouring square in the same column.
+    Vertically,
+}
+
+impl Freely {
+    fn bit(self) -> u8 {
+        1 << self as u8
+    }
+}
+
+/// How many squares a unit takes up: 1 by 1, or more for an oversized unit (S-17).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Size {
+    pub cols: u8,
+    pub rows: u8,
+}
+
+impl Size {
+    /// The size of every unit that is not oversized.
+    pub const ONE: Size = Size { cols: 1, rows: 1 };
+    /// The largest size the tool takes: 2 by 2, as the game's oversized minions (Mountain Giant).
+    pub const MAX: Size = Size { cols: 2, rows: 2 };
+
+    pub fn oversized(self) -> bool {
+        self != Size::ONE
+    }
+}
+
+impl fmt::Display for Size {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}x{}", self.cols, self.rows)
+    }
+}
+
+/// The most locations a unit covers: those of [`Size::MAX`].
+const MAX_COVER: usize = (Size::MAX.cols * Size::MAX.rows) as usize;
+
+/// The locations a unit occupies: one, or every part of an oversized unit (S-17). A fixed array, so that
+/// no trial allocates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Cover {
+    parts: [Location; MAX_COVER],
+    len: u8,
+}
+
+impl Cover {
+    /// One location.
+    pub fn one(at: Location) -> Cover {
+        Cover { parts: [at; MAX_COVER], len: 1 }
+    }
+
+    /// These locations, at most [`MAX_COVER`] of them.
+    pub fn of(parts: &[Location]) -> Cover {
+        let mut cover = Cover::one(parts[0]);
+        cover.parts[..parts.len()].copy_from_slice(parts);
+        cover.len = parts.len() as u8;
+        cover
+    }
+
+    pub fn locations(&self) -> &[Location] {
+        &self.parts[..self.len as usize]
+    }
+
+    pub fn contains(&self, at: Location) -> bool {
+        self.locations().contains(&at)
+    }
+
+    /// The locations both cover.
+    pub fn shared<'a>(&'a self, other: &'a Cover) -> impl Iterator<Item = Location> + 'a {
+        self.locations().iter().copied().filter(|l| other.contains(*l))
+    }
 }
 
 /// A unit on the board.
@@ -79,18 +168,66 @@ pub struct Unit {
     pub name: String,
     /// Whether it belongs to the player whose unit moves.
     pub movers_side: bool,
+    /// Where it stands: for an oversized unit, its part at the lowest column and row (S-17).
     pub at: Location,
+    pub size: Size,
+    /// Every location it occupies: `at` alone unless it is oversized (S-17).
+    pub covers: Cover,
     pub keywords: Vec<Keyword>,
     /// Extra steps of Movement +X, all copies added up (B.2).
     pub extra_steps: u32,
+    /// The Moves Freely conditions it has, one bit per [`Freely`] (B.2).
+    pub freely: u8,
     pub tapped: bool,
     /// A minion that entered the realm during this (the mover's) turn (S-14).
     pub summoned_this_turn: bool,
+    /// It has interacted with the realm (struck, dealt damage, cast a spell, used a special ability), so
+    /// its Stealth is gone (S-8).
+    pub interacted: bool,
+    /// The damage its strike deals (S-11): its power, or its attack power if its power is split.
+    pub power: u32,
+    /// The damage that kills it (S-12): its power, or its defence power if split; an Avatar's life.
+    pub life: u32,
 }
 
 impl Unit {
+    /// A unit of power 0 at `at`, 1 by 1, with no keyword and untapped.
+    pub fn new(name: &str, movers_side: bool, at: Location) -> Unit {
+        Unit {
+            name: name.to_owned(),
+            movers_side,
+            at,
+            size: Size::ONE,
+            covers: Cover::one(at),
+            keywords: Vec::new(),
+            extra_steps: 0,
+            freely: 0,
+            tapped: false,
+            summoned_this_turn: false,
+            interacted: false,
+            power: 0,
+            life: 0,
+        }
+    }
+
     pub fn has(&self, k: Keyword) -> bool {
         self.keywords.contains(&k)
+    }
+
+    /// Whether it moves freely under `way` (B.2).
+    pub fn moves_freely(&self, way: Freely) -> bool {
+        self.freely & way.bit() != 0
+    }
+
+    /// Gives it Moves Freely under `way`.
+    pub fn add_freely(&mut self, way: Freely) {
+        self.freely |= way.bit();
+    }
+
+    /// Whether it still has Stealth (S-8): a minion loses it once it interacts with the realm, and a
+    /// Silenced one has lost its Stealth mark.
+    pub fn stealthy(&self) -> bool {
+        self.has(Keyword::Stealth) && !self.interacted && !self.has(Keyword::Silenced)
     }
 }
 
@@ -114,7 +251,16 @@ pub struct Action {
     pub movement: Movement,
     /// Where its movement ended: only this location counts (S-5, S-6).
     pub end: Location,
+    /// Every location it occupies there: `end` alone unless it is oversized (S-17).
+    pub covers: Cover,
     pub attacked: bool,
+}
+
+impl Action {
+    /// A unit that is not oversized moved by `movement` to `end`.
+    pub fn new(movement: Movement, end: Location, attacked: bool) -> Action {
+        Action { movement, end, covers: Cover::one(end), attacked }
+    }
 }
 
 /// The rule that keeps a unit from intercepting.
@@ -124,11 +270,12 @@ pub enum Barred {
     NotMoveAndAttack,
     /// The mover attacked: Defend, not Intercept (S-2).
     Attacked,
-    /// The mover has Stealth (S-8).
+    /// The mover still has Stealth (S-8).
     Stealth,
     /// The unit is on the mover's side (S-7).
     Friendly,
-    /// The unit is not at the mover's final location, square and region (S-5, S-6).
+    /// The unit is not at the mover's final location, square and region (S-5, S-6), nor at any location
+    /// an oversized mover covers there (S-17).
     NotThere,
     /// The unit is tapped (S-7).
     Tapped,
@@ -179,7 +326,7 @@ pub fn may_intercept(action: &Action, mover: &Unit, unit: &Unit) -> Result<(), B
     action_allows(action, mover)?;
     let checks = [
         (unit.movers_side, Barred::Friendly),
-        (unit.at != action.end, Barred::NotThere),
+        (action.covers.shared(&unit.covers).next().is_none(), Barred::NotThere),
         (unit.tapped, Barred::Tapped),
         (unit.has(Keyword::Disabled), Barred::Disabled),
         (unit.summoned_this_turn, Barred::SummonedThisTurn),
@@ -192,15 +339,17 @@ pub fn may_intercept(action: &Action, mover: &Unit, unit: &Unit) -> Result<(), B
 pub fn action_allows(action: &Action, mover: &Unit) -> Result<(), Barred> {
     match action.movement {
         Movement::MoveAndAttack if action.attacked => Err(Barred::Attacked),
-        Movement::MoveAndAttack if mover.has(Keyword::Stealth) => Err(Barred::Stealth),
+        Movement::MoveAndAttack if mover.stealthy() => Err(Barred::Stealth),
         Movement::MoveAndAttack => Ok(()),
         _ => Err(Barred::NotMoveAndAttack),
     }
 }
 
-/// S-9, S-10: Airborne protects the mover only on the surface, and not from Airborne or Ranged units.
+/// S-9, S-10: Airborne protects the mover only on the surface, and not from Airborne or Ranged units. An
+/// oversized mover is protected from a unit only if every location they share is a surface (S-17).
 fn airborne_out_of_reach(action: &Action, mover: &Unit, unit: &Unit) -> bool {
-    let protected = mover.has(Keyword::Airborne) && action.end.region == Region::Surface;
+    let on_surface = action.covers.shared(&unit.covers).all(|l| l.region == Region::Surface);
+    let protected = mover.has(Keyword::Airborne) && on_surface;
     protected && !unit.has(Keyword::Airborne) && !unit.has(Keyword::Ranged)
 }
 
@@ -220,20 +369,16 @@ mod tests {
     }
 
     fn unit(name: &str, movers_side: bool, square: &str, keywords: &[Keyword]) -> Unit {
-        let at = at(square, Region::Surface);
-        Unit {
-            name: name.into(),
-            movers_side,
-            at,
-            keywords: keywords.to_vec(),
-            extra_steps: 0,
-            tapped: false,
-            summoned_this_turn: false,
-        }
+        Unit { keywords: keywords.to_vec(), ..Unit::new(name, movers_side, at(square, Region::Surface)) }
     }
 
     fn moved_to(square: &str, attacked: bool) -> Action {
-        Action { movement: Movement::MoveAndAttack, end: at(square, Region::Surface), attacked }
+        Action::new(Movement::MoveAndAttack, at(square, Region::Surface), attacked)
+    }
+
+    fn place(u: &mut Unit, region: Region) {
+        u.at.region = region;
+        u.covers = Cover::one(u.at);
     }
 
     fn names<'a>(units: &[&'a Unit]) -> Vec<&'a str> {
@@ -268,7 +413,7 @@ mod tests {
         let wizard = unit("apprentice-wizard", true, "C", &[]);
         let troll = unit("bosk-troll", false, "C", &[]);
         for movement in [Movement::Teleport, Movement::Forced, Movement::Carried] {
-            let action = Action { movement, end: at("C", Region::Surface), attacked: false };
+            let action = Action::new(movement, at("C", Region::Surface), false);
             assert_eq!(may_intercept(&action, &wizard, &troll), Err(Barred::NotMoveAndAttack));
         }
     }
@@ -303,8 +448,8 @@ mod tests {
         assert_eq!(names(&interceptors(&moved_to("C", false), &flyer, &board)), ["y", "z"]);
         let diver = unit("diver", true, "C", &[Keyword::Airborne, Keyword::Submerge]);
         let mut w = unit("w", false, "C", &[Keyword::Submerge]);
-        w.at.region = Region::Underwater;
-        let below = Action { movement: Movement::MoveAndAttack, end: at("C", Region::Underwater), attacked: false };
+        place(&mut w, Region::Underwater);
+        let below = Action::new(Movement::MoveAndAttack, at("C", Region::Underwater), false);
         assert_eq!(may_intercept(&below, &diver, &w), Ok(()));
     }
 
@@ -313,7 +458,7 @@ mod tests {
     fn sor_d4_another_region() {
         let mover = unit("mover", true, "C", &[]);
         let mut mole = unit("mole", false, "C", &[Keyword::Burrowing]);
-        mole.at.region = Region::Underground;
+        place(&mut mole, Region::Underground);
         assert_eq!(may_intercept(&moved_to("C", false), &mover, &mole), Err(Barred::NotThere));
     }
 
@@ -336,5 +481,32 @@ mod tests {
         let mut fresh = unit("fresh", false, "C", &[]);
         fresh.summoned_this_turn = true;
         assert_eq!(may_intercept(&action, &mover, &fresh), Err(Barred::SummonedThisTurn));
+    }
+
+    /// S-8: Stealth is lost once the minion interacts with the realm, and a Silenced minion has lost its
+    /// Stealth mark: either way it may be intercepted again.
+    #[test]
+    fn stealth_is_lost_by_interacting_or_silence() {
+        let troll = unit("troll", false, "C", &[]);
+        let mut sneak = unit("sneak", true, "C", &[Keyword::Stealth]);
+        assert_eq!(may_intercept(&moved_to("C", false), &sneak, &troll), Err(Barred::Stealth));
+        sneak.interacted = true;
+        assert_eq!(may_intercept(&moved_to("C", false), &sneak, &troll), Ok(()));
+        let hushed = unit("hushed", true, "C", &[Keyword::Stealth, Keyword::Silenced]);
+        assert_eq!(may_intercept(&moved_to("C", false), &hushed, &troll), Ok(()));
+    }
+
+    /// S-17: an oversized mover is "there" at every location it covers; S-9 spares it only where every
+    /// shared location is a surface.
+    #[test]
+    fn an_oversized_mover_is_at_every_location_it_covers() {
+        let (c, d) = (at("C", Region::Surface), at("D", Region::Surface));
+        let giant =
+            Unit { size: Size { cols: 2, rows: 1 }, covers: Cover::of(&[c, d]), ..unit("giant", true, "C", &[]) };
+        let action = Action { covers: giant.covers, ..moved_to("C", false) };
+        assert_eq!(may_intercept(&action, &giant, &unit("at-d", false, "D", &[])), Ok(()));
+        assert_eq!(may_intercept(&action, &giant, &unit("at-e", false, "E", &[])), Err(Barred::NotThere));
+        let flyer = Unit { keywords: vec![Keyword::Airborne], ..giant.clone() };
+        assert_eq!(may_intercept(&action, &flyer, &unit("at-d", false, "D", &[])), Err(Barred::AirborneMover));
     }
 }

@@ -31,10 +31,11 @@ impl RuleSet for CardGameRules {
     }
 
     fn headline(&self, _model: &CardGame) -> Vec<String> {
-        vec!["card_game.interceptors".to_owned()]
+        vec!["card_game.interceptors".to_owned(), "card_game.mover_killed".to_owned()]
     }
 
     fn extras(&self, _config: &Self::Config, model: &CardGame, summary: &Summary, trials: u64) -> Vec<Extra> {
-        super::final_location::extra(model, summary, trials).into_iter().collect()
+        let locations = super::final_location::extra(model, summary, trials);
+        locations.into_iter().chain(super::final_location::fights_extra(model, summary, trials)).collect()
     }
 }
