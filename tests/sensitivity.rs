@@ -81,7 +81,8 @@ fn a_table_entry_moves_the_odds_by_one_face() {
     assert!((down.change + 0.1).abs() < 1e-12 && (up.change - 0.1).abs() < 1e-12, "{down:?} {up:?}");
     assert_eq!((down.method.as_str(), down.low, down.high), ("exact", down.change, down.change));
     let rupert = find(&rows, "cavalry.table.charge", "up", "cavalry.interceptor.rupert-horse.succeeded");
-    assert_eq!(rupert.change, 0.0);
+    // Exactly 0 up to the rounding of summing the leaves of the fire nodes in floating point.
+    assert!(rupert.change.abs() < 1e-12, "{rupert:?}");
     assert!(rows.iter().all(|r| r.key.starts_with("cavalry.table.")), "--only keeps to the table");
     for ext in ["png", "svg"] {
         assert!(dir.path().join(format!("tornado-{lifeguard}.{ext}")).exists(), "a tornado chart per metric");
