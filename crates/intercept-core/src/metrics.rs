@@ -91,6 +91,12 @@ impl Metrics {
         self.add(name.into(), MetricKind::Probability)
     }
 
+    /// Registers a yes/no metric with its description ([`Metrics::describe`]).
+    pub fn described_probability(&mut self, name: impl Into<String>, about: impl Into<String>) -> Metric {
+        let m = self.probability(name);
+        self.describe(m, about)
+    }
+
     /// Registers a count metric taking values `0..=max`.
     pub fn distribution(&mut self, name: impl Into<String>, max: u32) -> Metric {
         self.add(name.into(), MetricKind::Distribution { max })

@@ -51,12 +51,12 @@ pub(super) struct Slots {
 impl Slots {
     /// Registers the turn's metrics: `k_max` is the most units that may intercept the first mover anywhere.
     pub(super) fn register(metrics: &mut Metrics, movers: &[Mover], units: &[Unit], k_max: u32) -> Slots {
-        let attacked = metrics.probability("card_game.attacked");
-        metrics
-            .describe(attacked, "the mover attacks after its movement, which opens Defend instead of Intercept (S-2)");
-        let interceptable = metrics.probability("card_game.interceptable");
-        metrics.describe(
-            interceptable,
+        let attacked = metrics.described_probability(
+            "card_game.attacked",
+            "the mover attacks after its movement, which opens Defend instead of Intercept (S-2)",
+        );
+        let interceptable = metrics.described_probability(
+            "card_game.interceptable",
             "the mover ends without attacking where at least one unit may intercept it (S-2, S-5, S-7)",
         );
         let interceptors = metrics.distribution("card_game.interceptors", k_max.max(1));
@@ -79,8 +79,10 @@ impl Slots {
         let fin = metrics.places(FINAL, movers[0].ends.len() as u32 * (k_max + 2) - 1);
         let about = "the mover's final location and its outcome (attacked, or how many intercept) as one number (S-2, S-5, S-11)";
         metrics.describe(fin, about);
-        let mover_killed = metrics.probability("card_game.mover_killed");
-        metrics.describe(mover_killed, "the mover dies in the fight with the units that intercept it (S-11, S-12)");
+        let mover_killed = metrics.described_probability(
+            "card_game.mover_killed",
+            "the mover dies in the fight with the units that intercept it (S-11, S-12)",
+        );
         let most = ever.iter().filter(|e| **e).count() as u32;
         let killed = metrics.distribution("card_game.interceptors_killed", most.max(1));
         let about =
@@ -127,12 +129,14 @@ fn per_enemy(
 
 /// A later mover's metrics: whether it was intercepted, and whether it died.
 fn later_slots(metrics: &mut Metrics, name: &str) -> (Metric, Metric) {
-    let intercepted = metrics.probability(format!("card_game.mover.{name}.intercepted"));
-    let about =
-        format!("{name}, moving later in the turn, is intercepted by units still untapped and alive (S-7, S-19)");
-    metrics.describe(intercepted, about);
-    let killed = metrics.probability(format!("card_game.mover.{name}.killed"));
-    metrics.describe(killed, format!("{name} dies in the fight with the units that intercept it (S-11, S-12, S-19)"));
+    let intercepted = metrics.described_probability(
+        format!("card_game.mover.{name}.intercepted"),
+        format!("{name}, moving later in the turn, is intercepted by units still untapped and alive (S-7, S-19)"),
+    );
+    let killed = metrics.described_probability(
+        format!("card_game.mover.{name}.killed"),
+        format!("{name} dies in the fight with the units that intercept it (S-11, S-12, S-19)"),
+    );
     (intercepted, killed)
 }
 

@@ -324,10 +324,7 @@ impl UnitMetrics {
         // Eligibility is settled here, once: it costs the trials nothing (C-1).
         let m_eligible = metrics.fixed(format!("{prefix}.eligible"), eligible);
         metrics.describe(m_eligible, format!("{name} may attempt an interception: no condition of C-1 bars it (C-1)"));
-        let mut p = |suffix: &str, about: String| {
-            let m = metrics.probability(format!("{prefix}.{suffix}"));
-            metrics.describe(m, about)
-        };
+        let mut p = |suffix: &str, about: String| metrics.described_probability(format!("{prefix}.{suffix}"), about);
         UnitMetrics {
             succeeded: p(
                 "succeeded",
@@ -356,10 +353,7 @@ impl UnitMetrics {
 impl TargetMetrics {
     fn new(cfg: &CavalryConfig, interceptions: Metric, metrics: &mut Metrics) -> TargetMetrics {
         let n = cfg.interceptor.len() as u32;
-        let mut p = |name: &str, about: &str| {
-            let m = metrics.probability(name);
-            metrics.describe(m, about)
-        };
+        let mut p = |name: &str, about: &str| metrics.described_probability(name, about);
         let reaction_fire = p(
             "target.reaction_fire",
             "the target reaction fires at one or more of the interceptors next to it (C-4.5, C-6)",
@@ -377,10 +371,7 @@ impl TargetMetrics {
         let morale_lost = metrics.at_least("target.morale_lost", morale_loss, 1);
         metrics
             .describe(morale_lost, "the target fails at least one hedgehog morale check and loses morale (C-8.2, C-9)");
-        let mut p = |name: &str, about: &str| {
-            let m = metrics.probability(name);
-            metrics.describe(m, about)
-        };
+        let mut p = |name: &str, about: &str| metrics.described_probability(name, about);
         let facing_changed =
             p("target.facing_changed", "the target changes facing toward an interceptor in its flank or rear (C-5.3)");
         let withdrew =

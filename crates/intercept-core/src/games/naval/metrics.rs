@@ -32,14 +32,9 @@ pub(super) struct MissionMetrics {
     pub factors_left: Option<Metric>,
 }
 
-fn probability(metrics: &mut Metrics, name: String, about: String) -> Metric {
-    let m = metrics.probability(name);
-    metrics.describe(m, about)
-}
-
 impl MissionMetrics {
     pub fn new(cfg: &NavalConfig, metrics: &mut Metrics) -> MissionMetrics {
-        let mut p = |name: &str, about: &str| probability(metrics, name.into(), about.into());
+        let mut p = |name: &str, about: &str| metrics.described_probability(name, about);
         let intercepted = p(
             "mission.intercepted",
             "a non-submarine interceptor reaches the mission's interception hex on its way out (N-8.4, N-8.6)",
@@ -101,7 +96,7 @@ impl GroupMetrics {
     pub fn new(cfg: &NavalConfig, i: usize, waits: bool, metrics: &mut Metrics) -> GroupMetrics {
         let g = &cfg.group[i];
         let (prefix, name) = (format!("group.{}", g.name), &g.name);
-        let mut p = |suffix: &str, about: String| probability(metrics, format!("{prefix}.{suffix}"), about);
+        let mut p = |suffix: &str, about: String| metrics.described_probability(format!("{prefix}.{suffix}"), about);
         let reached = p(
             "reached",
             match waits {

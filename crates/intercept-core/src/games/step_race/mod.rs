@@ -101,9 +101,8 @@ impl StepRace {
         let by = names
             .iter()
             .map(|n| {
-                let m = metrics.probability(format!("step_race.interceptor.{n}.intercepted"));
-                metrics.describe(
-                    m,
+                metrics.described_probability(
+                    format!("step_race.interceptor.{n}.intercepted"),
                     format!(
                         "{n} is the one that intercepts: earliest step, then nearest, then listed first (G-7, G-A6)"
                     ),
