@@ -24,6 +24,10 @@ impl Naval {
         let met_at = (0..groups.len())
             .map(|j| meetings.iter().position(|m| m.place == Place { force: Force::Group(j), home: 0 }))
             .collect();
+        let waited_for = return_order.iter().fold(0, |mask, &k| match meetings[k].place.force {
+            Force::Group(j) => mask | 1 << j,
+            Force::Mission => mask,
+        });
         Naval {
             metrics,
             mission_name: cfg.mission.name.clone(),
@@ -32,6 +36,8 @@ impl Naval {
             roll_order: by_level(&groups),
             below: (0..groups.len()).map(|j| below(&groups, j)).collect(),
             met_at,
+            mission_meeting: meetings.iter().position(|m| m.place == mission_out),
+            waited_for,
             meetings,
             resolve_order,
             return_order,
@@ -201,7 +207,8 @@ fn meeting_order(groups: &[Group], meetings: &[Meeting]) -> (Vec<usize>, Vec<usi
 
 impl Nodes {
     fn new(cfg: &NavalConfig) -> Nodes {
-        let reach = |g: &super::config::GroupConfig| g.distance + g.defer_distance + g.retarget_distance.unwrap_or(0);
+        // The farthest a delayed die may have to go: a deferring group's own hex from off its path (N-14.3).
+        let reach = |g: &super::config::GroupConfig| g.distance + g.defer_distance;
         let max_distance = cfg.group.iter().map(|g| reach(g) as u32).max().unwrap_or(0);
         let halve = dice::halved(cfg);
         let c = &cfg.combat;

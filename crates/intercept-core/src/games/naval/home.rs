@@ -33,11 +33,7 @@ impl Naval {
             t.mission_attacked_going_home = true;
             self.lose(t, Force::Mission, self.nodes.air_losses);
         }
-        let waited_for = self.return_order.iter().fold(0u32, |mask, &k| match self.meetings[k].place.force {
-            Force::Group(j) => mask | 1 << j,
-            Force::Mission => mask,
-        });
-        for j in each(waited_for) {
+        for j in each(self.waited_for) {
             if self.going_home(t, Force::Group(j)) && chance.happens(&self.nodes.air_home) {
                 self.lose(t, Force::Group(j), self.nodes.air_losses);
             }

@@ -10,7 +10,7 @@
 
 use super::config::{Abandon, Placement};
 use super::play::{Encounter, Trial, bit, each, has, set};
-use super::{Force, Meeting, Naval, Place};
+use super::{Force, Meeting, Naval};
 use crate::chance::Chance;
 use crate::metrics::Recorder;
 
@@ -181,8 +181,7 @@ impl Naval {
         if !self.readings.retarget || t.mission_gone || !t.mission_engaged {
             return;
         }
-        let out = Place { force: Force::Mission, home: 0 };
-        let Some(m) = self.meetings.iter().find(|m| m.place == out) else { return };
+        let Some(m) = self.mission_meeting.map(|k| &self.meetings[k]) else { return };
         let late = m.members & !t.there & !t.joined_late & t.alive & !t.abandoned & !self.submarines;
         let mut reached = 0;
         for i in each(late) {

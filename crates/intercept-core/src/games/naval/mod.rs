@@ -171,6 +171,10 @@ pub struct Naval {
     resolve_order: Vec<usize>,
     /// Meetings with a force going home, by hex on the way (N-17.2).
     return_order: Vec<usize>,
+    /// The meeting with the mission on its way out, where A-9's retargeting groups fight it again.
+    mission_meeting: Option<usize>,
+    /// The groups a return-leg group waits for: whose way home is followed, air attacks included (N-17).
+    waited_for: u32,
     /// `met_at[j]`: the meeting where group `j` is counter-intercepted away from the interception hex.
     met_at: Vec<Option<usize>>,
     /// `below[j]`: the out-leg groups whose chain of targets runs through group `j`.

@@ -201,7 +201,7 @@ impl Naval {
 
     /// Phase 2: combats deepest first (N-12).
     fn resolve<C: Chance, R: Recorder>(&self, t: &mut Trial, chance: &mut C, rec: &mut R) {
-        self.resolve_among(t, &self.resolve_order, super::play::Encounter::Planned, |_| true, chance, rec);
+        self.resolve_among(t, &self.resolve_order, Encounter::Planned, |_| true, chance, rec);
     }
 
     /// The meetings of `order` whose place `at` accepts, deepest first: each where a member is there and
