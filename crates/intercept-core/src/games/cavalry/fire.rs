@@ -34,8 +34,8 @@ impl Cavalry {
     pub(super) fn reaction_fire<C: Chance, R: Recorder>(&self, unit: &Unit, chance: &mut C, rec: &mut R) {
         let hits = chance.pick(&self.reaction_hits) as u32;
         if hits >= self.check_hits[unit.morale as usize] {
-            // Pass iff d10 (0-9) <= morale: morale + 1 faces of 10 (C-9.1).
-            let passes = chance.happens(&self.morale_check[(unit.morale + 1).clamp(0, 10) as usize]);
+            // No leader with the interceptor and no other check with this one (C-9.1).
+            let passes = chance.happens(self.pass_node(unit.morale));
             rec.flag(unit.m.morale_failed, !passes);
         }
     }
@@ -51,7 +51,8 @@ impl Cavalry {
         if formation == Formation::Column || (formation == Formation::OpenOrder && hits > 0 && !in_hedgehog) {
             st.now.broken = true;
         }
-        hits > 0 && hits >= self.check_hits[st.morale.clamp(0, 10) as usize]
+        // `check_hits` entries are at least 1, so no hit never calls for a check (C-9.4).
+        hits >= self.check_hits[st.morale.clamp(0, 10) as usize]
     }
 
     /// The target's morale checks due now: a hedgehog attempt and a fire check, rolled as one at +1 when both

@@ -76,9 +76,6 @@ pub struct Unit {
     /// The table roll: outcome 1 is a successful interception (C-2).
     pub roll: Dist,
     pub ends_in: Facing,
-    pub formation: Formation,
-    /// Movement allowance, halved when shaken (C-5.3, C-7.2).
-    pub movement: i64,
     pub morale: i64,
     /// The target's response to this unit in each [`Situation`]: settled at resolve time so that a trial
     /// only picks one.
@@ -223,9 +220,12 @@ impl Cavalry {
 
     /// The target's check at `morale`, rolled together with `more` other checks (C-9.1, C-9.2).
     fn check_dist(&self, morale: i64, more: i64) -> &Dist {
-        // Pass iff d10 (0-9) + shift <= morale: that holds for morale - shift + 1 faces (C-9.1, C-10).
-        let faces = (morale - self.target.shift - more + 1).clamp(0, 10);
-        &self.morale_check[faces as usize]
+        self.pass_node(morale - self.target.shift - more)
+    }
+
+    /// A morale check that passes iff d10 (0-9) <= `threshold`: `threshold + 1` faces of 10 (C-9.1, C-10).
+    fn pass_node(&self, threshold: i64) -> &Dist {
+        &self.morale_check[(threshold + 1).clamp(0, 10) as usize]
     }
 
     /// One successful interceptor: the target reacts (C-4.5, C-6); unless it withdrew, the interceptor
@@ -308,8 +308,6 @@ impl Unit {
             eligible,
             roll: Dist::bernoulli(faces, 10),
             ends_in: u.ends_in,
-            formation: u.formation,
-            movement,
             morale: u.morale,
             responses: Situation::ALL.map(|now| target.response(u.ends_in, movement, now)),
             fire: fire::hits(&cfg.fire.cavalry, u.formation, cfg.fire.shaken_hits),
