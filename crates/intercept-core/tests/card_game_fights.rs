@@ -3,12 +3,15 @@
 //! the exact interpreter on configs. Every expected value is worked out by hand from the rules in
 //! `docs/rules/card-game-intercept.md`; the working is in each test's comment.
 
+mod solve;
+
 use std::path::Path;
 
 use intercept_core::config::{self, Overrides, Scenario};
-use intercept_core::exact::{ExactTally, metric_values};
+use intercept_core::exact::ExactTally;
 use intercept_core::games::shipped;
 use intercept_core::runner;
+use solve::{close, exact};
 
 /// Four rows of land, A, C and D along row 1 as in the codex's examples, B under C.
 const LAND: &str = "LLLLL";
@@ -28,8 +31,7 @@ fn load(tables: &str) -> Scenario {
 
 /// A scenario from the `[card_game.*]` tables after the realm whose row 1 is `row1`.
 fn load_in(row1: &str, tables: &str) -> Scenario {
-    let src = format!("{}{tables}", realm(row1));
-    parse(&src).unwrap_or_else(|e| panic!("valid config: {e:?}\n{src}"))
+    solve::load(&format!("{}{tables}", realm(row1)))
 }
 
 fn parse(src: &str) -> Result<Scenario, config::ConfigError> {
@@ -51,23 +53,11 @@ fn solved(s: &Scenario) -> ExactTally {
     runner::solve(s).expect("a small tree")
 }
 
-/// The exact value of metric `name`: a probability, or a distribution's mean.
-fn exact(s: &Scenario, name: &str) -> f64 {
-    let metrics = s.rules.metrics();
-    let values = metric_values(metrics, &solved(s));
-    let i = metrics.defs().iter().position(|d| d.name == name).unwrap_or_else(|| panic!("no metric {name}"));
-    values[i]
-}
-
 /// The exact chance that the distribution metric `name` takes the value `v`.
 fn exact_value(s: &Scenario, name: &str, v: usize) -> f64 {
     let def = s.rules.metrics().defs().iter().find(|d| d.name == name).unwrap_or_else(|| panic!("no {name}"));
     assert!(v < def.width(), "{name} has no value {v}");
     solved(s).probs[def.slot + v]
-}
-
-fn close(a: f64, b: f64) -> bool {
-    (a - b).abs() < 1e-12
 }
 
 fn mover(name: &str, extra: &str) -> String {

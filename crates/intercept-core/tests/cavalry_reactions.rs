@@ -4,27 +4,12 @@
 //! Unless a test says otherwise: a Charge interceptor succeeds with 6/10 (C-2); horse fires 0, 1, 2 hits
 //! with 0.7, 0.25, 0.05, light infantry with 0.5, 0.35, 0.15 (`[cavalry.fire]` defaults).
 
+mod solve;
+
 use std::path::Path;
 
-use intercept_core::config::{self, Overrides, Scenario};
-use intercept_core::exact::metric_values;
-use intercept_core::games::shipped;
-use intercept_core::runner;
-
-fn load(src: &str) -> Scenario {
-    config::from_str(&shipped(), src, Path::new("cavalry-test.toml"), Overrides::default()).expect("valid config")
-}
-
-fn exact(s: &Scenario, name: &str) -> f64 {
-    let metrics = s.rules.metrics();
-    let values = metric_values(metrics, &runner::solve(s).expect("small tree"));
-    let i = metrics.defs().iter().position(|d| d.name == name).unwrap_or_else(|| panic!("no metric {name}"));
-    values[i]
-}
-
-fn close(a: f64, b: f64) -> bool {
-    (a - b).abs() < 1e-9
-}
+use intercept_core::config::Scenario;
+use solve::{close, exact, load};
 
 /// One Charge interceptor named `horse` with `unit` keys, against a target with `target` keys; `extra` adds
 /// top-level `[cavalry]` keys.

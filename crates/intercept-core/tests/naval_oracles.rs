@@ -1,10 +1,10 @@
 //! The exact values T-1..T-6 of `docs/rules/naval.md`, asserted through the exact interpreter on configs.
 
-mod naval;
+mod solve;
 
 use intercept_core::config::Scenario;
 use intercept_core::runner;
-use naval::{close, exact, load};
+use solve::{close, exact, load};
 
 /// One group against a mission of `activity` with `factors` factors; `extra` adds group keys.
 fn one_group(theater: &str, activity: &str, factors: u32, distance: u32, extra: &str) -> Scenario {

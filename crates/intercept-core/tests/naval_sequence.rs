@@ -3,10 +3,10 @@
 //! (N-13.1, N-17), interception range and retargeting, and the strength model of combat
 //! (N-16.4). Every expected value is worked out by hand from the rules in the comment above it.
 
-mod naval;
+mod solve;
 
 use intercept_core::config::Scenario;
-use naval::{close, exact, load};
+use solve::{close, exact, load};
 
 /// A mission `m` (a raider of 20 factors unless `mission` says otherwise), the groups in `groups`, and
 /// the extra tables in `tables`.

@@ -1,4 +1,4 @@
-//! What the naval tests share: a scenario from TOML text, and its exact metric values.
+//! What the tests of rule sets share: a scenario from TOML text, and its exact metric values.
 use std::path::Path;
 
 use intercept_core::config::{self, Overrides, Scenario};
@@ -8,7 +8,8 @@ use intercept_core::runner;
 
 /// A scenario from config text, which must be valid.
 pub fn load(src: &str) -> Scenario {
-    config::from_str(&shipped(), src, Path::new("naval-test.toml"), Overrides::default()).expect("valid config")
+    config::from_str(&shipped(), src, Path::new("test.toml"), Overrides::default())
+        .unwrap_or_else(|e| panic!("valid config: {e:?}\n{src}"))
 }
 
 /// The exact value of metric `name`.
