@@ -27,6 +27,15 @@ pub struct Dist {
     unit: bool,
 }
 
+/// The integer total a probability given as a float is scaled to: 2^53, so every f64 in 0..1 keeps its
+/// precision.
+const PROBABILITY_SCALE: u64 = 1 << 53;
+
+/// The weight of probability `p` out of [`PROBABILITY_SCALE`].
+fn scaled(p: f64) -> u64 {
+    (p * PROBABILITY_SCALE as f64).round() as u64
+}
+
 impl Dist {
     /// A distribution with the given integer weights. At least one weight must be non-zero.
     pub fn from_weights(weights: &[u64]) -> Dist {
@@ -60,16 +69,14 @@ impl Dist {
 
     /// A yes/no event with a probability given as a float (a config value), kept exact to 2^-53.
     pub fn bernoulli_f64(p: f64) -> Dist {
-        const SCALE: u64 = 1 << 53;
         assert!((0.0..=1.0).contains(&p), "probability {p} outside 0..1");
-        Dist::bernoulli((p * SCALE as f64).round() as u64, SCALE)
+        Dist::bernoulli(scaled(p), PROBABILITY_SCALE)
     }
 
     /// A distribution over `0..p.len()` with the given probabilities (config values), kept exact to 2^-53.
     /// The probabilities must add up to 1 within rounding.
     pub fn from_probabilities(p: &[f64]) -> Dist {
-        const SCALE: f64 = (1u64 << 53) as f64;
-        let weights: Vec<u64> = p.iter().map(|x| (x * SCALE).round() as u64).collect();
+        let weights: Vec<u64> = p.iter().map(|&x| scaled(x)).collect();
         Dist::from_weights(&weights)
     }
 
