@@ -7,7 +7,8 @@ use intercept_sim::config::Scenario;
 use intercept_sim::exact::{self, ExactTally};
 use intercept_sim::export::{RunRecord, Timing};
 use intercept_sim::metrics::{MetricDef, MetricKind};
-use intercept_sim::present::exact_text;
+use intercept_sim::fraction::{self, BigRational};
+use intercept_sim::present::{exact_cell, exact_text};
 use intercept_sim::ruleset::Registry;
 use intercept_sim::sensitivity::{Change, Sensitivity};
 use intercept_sim::summary::MetricRow;
@@ -36,7 +37,7 @@ pub fn run_table(record: &RunRecord, dir: &Path, files: usize) -> String {
     let width = shown.iter().map(|r| label(r).len()).max().unwrap_or(6);
     let _ = writeln!(out, "{:width$}  {:>9}  {:>21}  exact", "metric", "estimate", "95% interval");
     for r in shown {
-        let exact = r.exact.map_or("-".into(), exact_text);
+        let exact = r.exact.map_or("-".into(), |x| exact_cell(x, r.exact_fraction.as_deref()));
         let (name, est, low, high) = (label(r), r.estimate, r.ci_low, r.ci_high);
         let _ = writeln!(out, "{name:width$}  {est:>9.6}  [{low:>9.6}, {high:>9.6}]  {exact}");
     }
@@ -60,7 +61,7 @@ pub fn summary_json(record: &RunRecord) -> String {
 pub fn exact_table(scenario: &Scenario, solved: &ExactTally) -> String {
     let mut out = String::new();
     let metrics = scenario.rules.metrics();
-    let values = exact::metric_values(metrics, solved);
+    let values = exact::metric_fractions(metrics, solved);
     let _ = writeln!(out, "{}: exact, {} leaves in the chance tree", scenario.run.name, solved.leaves);
     let label = |def: &MetricDef| match (def.kind, def.given) {
         (MetricKind::Probability, _) => def.name.clone(),
@@ -72,9 +73,9 @@ pub fn exact_table(scenario: &Scenario, solved: &ExactTally) -> String {
     let given = metrics.defs().iter().filter(|d| d.given.is_some()).map(|d| label(d).len());
     let width = names.chain(given).max().unwrap_or(6);
     for (def, v) in metrics.defs().iter().zip(values) {
-        let _ = writeln!(out, "{:width$}  {}", label(def), exact_text(v));
+        let _ = writeln!(out, "{:width$}  {}", label(def), v.as_ref().map_or("-".into(), exact_text));
         if let MetricKind::Distribution { .. } = def.kind {
-            for (v, p) in exact::distribution(metrics, solved, def).unwrap_or_default().into_iter().enumerate() {
+            for (v, p) in exact::distribution_fractions(metrics, solved, def).unwrap_or_default().iter().enumerate() {
                 let _ = writeln!(out, "{:width$}  {}", format!("  = {v}"), exact_text(p));
             }
         }
@@ -85,22 +86,26 @@ pub fn exact_table(scenario: &Scenario, solved: &ExactTally) -> String {
 /// `exact --json`.
 pub fn exact_json(scenario: &Scenario, solved: &ExactTally) -> String {
     let metrics = scenario.rules.metrics();
-    let values = exact::metric_values(metrics, solved);
+    let values = exact::metric_fractions(metrics, solved);
+    // The float and its exact fraction; a mean over no trials has neither.
+    let exact = |f: Option<&BigRational>| (f.map(fraction::to_f64), f.map(fraction::text));
     let rows: Vec<_> = metrics
         .defs()
         .iter()
         .zip(&values)
-        .map(|(d, v)| json!({ "metric": d.name, "kind": d.kind.label(), "exact": v }))
+        .map(|(d, v)| (d, exact(v.as_ref())))
+        .map(|(d, (x, f))| json!({ "metric": d.name, "kind": d.kind.label(), "exact": x, "exact_fraction": f }))
         .collect();
     let values_of = |d: &MetricDef| match d.kind {
-        MetricKind::Distribution { .. } => exact::distribution(metrics, solved, d).unwrap_or_default(),
+        MetricKind::Distribution { .. } => exact::distribution_fractions(metrics, solved, d).unwrap_or_default(),
         MetricKind::Probability => Vec::new(),
     };
     let dists: Vec<_> = metrics
         .defs()
         .iter()
         .flat_map(|d| values_of(d).into_iter().enumerate().map(move |(v, p)| (d, v, p)))
-        .map(|(d, v, p)| json!({ "metric": d.name, "value": v, "exact": p }))
+        .map(|(d, v, p)| (d, v, exact(Some(&p))))
+        .map(|(d, v, (x, f))| json!({ "metric": d.name, "value": v, "exact": x, "exact_fraction": f }))
         .collect();
     let value = json!({ "name": scenario.run.name, "leaves": solved.leaves, "metrics": rows, "distributions": dists });
     serde_json::to_string_pretty(&value).expect("json")
@@ -183,7 +188,7 @@ pub fn sweep_table(points: &[Point], dir: &Path, files: usize) -> String {
         let settings: Vec<String> = p.settings.iter().map(|s| format!("{}={}", s.key, s.value)).collect();
         let _ = writeln!(out, "{}  ({} trials, seed {})", settings.join(" "), p.record.trials, p.record.seed);
         for r in p.record.summary.metrics.iter().filter(|r| r.kind == "probability") {
-            let exact = r.exact.map_or("-".into(), exact_text);
+            let exact = r.exact.map_or("-".into(), |x| exact_cell(x, r.exact_fraction.as_deref()));
             let _ = writeln!(out, "  {:40} {:.6}  [{:.6}, {:.6}]  {exact}", r.metric, r.estimate, r.ci_low, r.ci_high);
         }
     }

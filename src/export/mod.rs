@@ -112,6 +112,7 @@ pub fn summary_frame(summary: &Summary) -> PolarsResult<DataFrame> {
         "successes" => rows.iter().map(|r| r.successes).collect::<Vec<_>>(),
         "trials" => rows.iter().map(|r| r.trials).collect::<Vec<_>>(),
         "exact" => rows.iter().map(|r| r.exact).collect::<Vec<_>>(),
+        "exact_fraction" => rows.iter().map(|r| r.exact_fraction.as_deref()).collect::<Vec<_>>(),
         "kind" => rows.iter().map(|r| r.kind).collect::<Vec<_>>(),
     }
 }
@@ -127,6 +128,7 @@ pub fn distributions_frame(summary: &Summary) -> PolarsResult<DataFrame> {
         "ci_low" => rows.iter().map(|r| r.ci_low).collect::<Vec<_>>(),
         "ci_high" => rows.iter().map(|r| r.ci_high).collect::<Vec<_>>(),
         "exact" => rows.iter().map(|r| r.exact).collect::<Vec<_>>(),
+        "exact_fraction" => rows.iter().map(|r| r.exact_fraction.as_deref()).collect::<Vec<_>>(),
     }
 }
 

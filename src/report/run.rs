@@ -11,7 +11,8 @@ use std::path::{Path, PathBuf};
 use super::{Cell, Page, Row, Table, shell_word, thousands};
 use crate::export::{ExportError, Output, RunRecord};
 use crate::plot::{Distribution, Headline, seen};
-use crate::present::{Placement, fraction_text};
+use crate::fraction;
+use crate::present::Placement;
 use crate::summary::MetricRow;
 
 /// `report.html` of a run.
@@ -100,7 +101,7 @@ fn headline(page: &mut Page, record: &RunRecord) -> Result<(), ExportError> {
          interval; {exact}.",
         thousands(record.trials)
     ));
-    let fractions = summary.probabilities().any(|r| fraction_of(r.exact).is_some());
+    let fractions = summary.probabilities().any(|r| fraction_of(r).is_some());
     let mut columns = vec!["metric", "estimate", "95% low", "95% high", "exact"];
     columns.extend(fractions.then_some("as a fraction"));
     let mut table = Table::new(&columns).with_id("headline");
@@ -125,14 +126,15 @@ fn metric_row(r: &MetricRow, fractions: bool) -> Row {
         Cell::maybe(r.exact).class("exact"),
     ];
     if fractions {
-        cells.push(Cell::number(fraction_of(r.exact).unwrap_or_default()).class("fraction"));
+        cells.push(Cell::number(fraction_of(r).unwrap_or_default()).class("fraction"));
     }
     Row::new(cells).data("metric", &r.metric).data("kind", r.kind)
 }
 
-/// An exact value as a fraction of small integers, when it is one (and is not 0 or 1).
-fn fraction_of(exact: Option<f64>) -> Option<String> {
-    exact.and_then(fraction_text)
+/// A metric's exact fraction, when it is short enough for the table (and is not 0 or 1); longer ones are in
+/// summary.parquet's `exact_fraction`.
+fn fraction_of(r: &MetricRow) -> Option<String> {
+    r.exact_fraction.as_deref().and_then(fraction::short).map(str::to_owned)
 }
 
 fn means(page: &mut Page, record: &RunRecord) {
@@ -143,7 +145,7 @@ fn means(page: &mut Page, record: &RunRecord) {
     }
     page.section("Means");
     page.paragraph("The mean of every count the rules report, with its 95% normal interval.");
-    let fractions = means.iter().any(|r| fraction_of(r.exact).is_some());
+    let fractions = means.iter().any(|r| fraction_of(r).is_some());
     let mut columns = vec!["metric", "mean", "95% low", "95% high", "exact"];
     columns.extend(fractions.then_some("as a fraction"));
     let mut table = Table::new(&columns).with_id("means");

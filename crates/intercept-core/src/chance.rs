@@ -27,13 +27,45 @@ pub struct Dist {
     unit: bool,
 }
 
-/// The integer total a probability given as a float is scaled to: 2^53, so every f64 in 0..1 keeps its
-/// precision.
+/// The integer total a probability given as a float is scaled to when its decimal is too long to read exactly
+/// (more than [`MOST_DECIMALS`] places): 2^53, so every f64 in 0..1 keeps its precision.
 const PROBABILITY_SCALE: u64 = 1 << 53;
+
+/// The most decimal places a config probability may have to be read as an exact decimal: 10^18 fits u64.
+const MOST_DECIMALS: usize = 18;
 
 /// The weight of probability `p` out of [`PROBABILITY_SCALE`].
 fn scaled(p: f64) -> u64 {
     (p * PROBABILITY_SCALE as f64).round() as u64
+}
+
+/// The shortest decimal that reads back as `p` (what the config said), as `(digits, places)`: `p` is
+/// `digits / 10^places`. `None` for a negative, non-finite or over-long decimal.
+fn decimal(p: f64) -> Option<(u64, usize)> {
+    // Display prints the shortest round-trip decimal and never an exponent: 0.4 is "0.4", 1e-7 "0.0000001".
+    let text = format!("{p}");
+    let (whole, places) = text.split_once('.').unwrap_or((&text, ""));
+    if places.len() > MOST_DECIMALS || !whole.bytes().chain(places.bytes()).all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let digits = whole.parse::<u64>().ok()?.checked_mul(10u64.pow(places.len() as u32))?;
+    Some((digits.checked_add(if places.is_empty() { 0 } else { places.parse().ok()? })?, places.len()))
+}
+
+/// Integer weights in exact proportion to the decimals of `p`, over one common power of ten and reduced by
+/// their greatest common divisor; `None` when a decimal is too long to read exactly.
+fn decimal_weights(p: &[f64]) -> Option<Vec<u64>> {
+    let decimals: Vec<(u64, usize)> = p.iter().map(|&x| decimal(x)).collect::<Option<_>>()?;
+    let places = decimals.iter().map(|d| d.1).max().unwrap_or(0);
+    let weights: Vec<u64> =
+        decimals.iter().map(|&(d, k)| d.checked_mul(10u64.pow((places - k) as u32))).collect::<Option<_>>()?;
+    weights.iter().try_fold(0u64, |t, &w| t.checked_add(w))?;
+    let common = weights.iter().fold(0, |g, &w| gcd(g, w)).max(1);
+    Some(weights.iter().map(|w| w / common).collect())
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 { a } else { gcd(b, a % b) }
 }
 
 impl Dist {
@@ -67,16 +99,27 @@ impl Dist {
         Dist::from_weights(&[total - yes, yes])
     }
 
-    /// A yes/no event with a probability given as a float (a config value), kept exact to 2^-53.
+    /// A yes/no event with a probability given as a float (a config value), read as the exact decimal the
+    /// config wrote: 0.4 is 2 in 5 ([`Dist::from_probabilities`]).
     pub fn bernoulli_f64(p: f64) -> Dist {
         assert!((0.0..=1.0).contains(&p), "probability {p} outside 0..1");
-        Dist::bernoulli(scaled(p), PROBABILITY_SCALE)
+        match decimal(p) {
+            // The complement is taken in the decimal: 1 - 0.7 as floats is 0.30000000000000004.
+            Some((digits, places)) => {
+                let total = 10u64.pow(places as u32);
+                let common = gcd(total, digits);
+                Dist::bernoulli(digits / common, total / common)
+            }
+            None => Dist::bernoulli(scaled(p), PROBABILITY_SCALE),
+        }
     }
 
-    /// A distribution over `0..p.len()` with the given probabilities (config values), kept exact to 2^-53.
-    /// The probabilities must add up to 1 within rounding.
+    /// A distribution over `0..p.len()` with the given probabilities (config values), read as the exact
+    /// decimals the config wrote (the shortest decimal each float reads back from): 0.25 and 0.75 are weights
+    /// 1 and 3 of 4. The total is the weights' sum, so probabilities that add up to 1 only within rounding
+    /// are taken in proportion. A decimal longer than 18 places is scaled to 2^53 instead, exact to 2^-53.
     pub fn from_probabilities(p: &[f64]) -> Dist {
-        let weights: Vec<u64> = p.iter().map(|&x| scaled(x)).collect();
+        let weights = decimal_weights(p).unwrap_or_else(|| p.iter().map(|&x| scaled(x)).collect());
         Dist::from_weights(&weights)
     }
 
@@ -108,6 +151,11 @@ impl Dist {
     /// The probability of outcome `i`.
     pub fn probability(&self, i: usize) -> f64 {
         self.weight(i) as f64 / self.total() as f64
+    }
+
+    /// The probability of outcome `i` as an exact fraction.
+    pub fn fraction(&self, i: usize) -> num_rational::BigRational {
+        num_rational::BigRational::new(self.weight(i).into(), self.total().into())
     }
 
     /// The outcome to pick without drawing, when only one outcome can happen.
@@ -352,6 +400,22 @@ mod tests {
         let mut s = Sampler::new(chunk_rng(9, 1));
         (0..3).for_each(|_| s.next_trial());
         assert_eq!(s.below(1 << 40), Sampler::at_trial(9, 4, 6).below(1 << 40));
+    }
+
+    #[test]
+    fn config_probabilities_are_exact_decimals() {
+        assert_eq!((Dist::bernoulli_f64(0.4).weight(1), Dist::bernoulli_f64(0.4).total()), (2, 5));
+        assert_eq!((Dist::bernoulli_f64(0.7).weight(0), Dist::bernoulli_f64(0.7).total()), (3, 10));
+        assert_eq!(Dist::bernoulli_f64(1.0).certain(), Some(1));
+        assert_eq!(Dist::bernoulli_f64(0.0).certain(), Some(0));
+        assert_eq!(Dist::bernoulli_f64(1e-7).total(), 10_000_000);
+        let d = Dist::from_probabilities(&[0.25, 0.5, 0.25]);
+        assert_eq!((d.weight(0), d.weight(1), d.weight(2), d.total()), (1, 2, 1, 4));
+        // Thirds written to 16 places add up to 1 only within rounding: read in proportion.
+        let third = Dist::from_probabilities(&[1.0 / 3.0; 3]);
+        assert_eq!((third.weight(0), third.total()), (1, 3));
+        // Too long to read as a decimal: scaled to 2^53.
+        assert_eq!(Dist::bernoulli_f64(1e-20).total(), PROBABILITY_SCALE);
     }
 
     const PINNED_DRAWS: [u64; 8] = [2, 0, 2, 1, 6, 4, 2, 5];

@@ -4,8 +4,10 @@
 //! answers the first picks from a recorded path and every new pick with its first possible outcome, so one run
 //! of the trial visits one leaf. The path then advances like an odometer (depth first: the deepest node that
 //! still has an untried outcome moves on, the nodes below it are forgotten) and the trial runs again, until
-//! every leaf has been visited. A leaf's probability is the product of the picks along its path; an
-//! [`ExactTally`] adds it to every slot the trial reported.
+//! every leaf has been visited. A leaf's probability is the product of the picks along its path, a ratio of
+//! integers (a pick's weight over its node's total, [`Dist`]); an [`ExactTally`] adds it to every slot the
+//! trial reported, in rational arithmetic ([`crate::exact::sums`]), so an outcome that cannot happen is
+//! exactly 0 and every value has its exact fraction ([`crate::fraction`]).
 //!
 //! A tree that is too large is [`TooLarge`] within about a second, never a hang. The walk replays a leaf's
 //! whole path, so its cost is the number of picks over all leaves, not the leaves alone: it stops at
@@ -15,14 +17,23 @@
 //! mean), and a tree whose estimates are a hundred times over the budget in most descents is refused at
 //! once, so a scenario with thousands of units is not walked up to the limit first.
 
-use crate::chance::{Chance, Dist};
-use crate::metrics::{MetricDef, Metrics, SlotLog};
-use crate::model::Model;
+use num_rational::BigRational;
+use num_traits::{One, Zero};
 
-/// The probability of every counter slot: `probs[s]` is the exact chance a trial reports slot `s`.
+use crate::chance::{Chance, Dist};
+use crate::fraction::to_f64;
+use crate::metrics::{MetricDef, MetricKind, Metrics, SlotLog};
+use crate::model::Model;
+use sums::{Path, Sums};
+
+mod sums;
+
+/// The probability of every counter slot: `fractions[s]` is the exact chance a trial reports slot `s`, and
+/// `probs[s]` the nearest float to it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ExactTally {
     pub probs: Vec<f64>,
+    pub fractions: Vec<BigRational>,
     /// How many leaves the chance tree has.
     pub leaves: u64,
 }
@@ -74,13 +85,15 @@ struct Node {
     choice: u32,
     /// The next outcome with non-zero weight after `choice`, if any.
     next: Option<u32>,
+    /// The pick's probability, `weight / total`.
+    weight: u64,
+    total: u64,
 }
 
 /// A chance source that replays a recorded path and extends it with first outcomes.
 struct Replay<'a> {
     path: &'a mut Vec<Node>,
     depth: usize,
-    prob: f64,
 }
 
 impl Chance for Replay<'_> {
@@ -90,12 +103,13 @@ impl Chance for Replay<'_> {
             None => next_live(dist, 0).expect("a distribution has a live outcome"),
         };
         let next = next_live(dist, choice + 1);
+        let (weight, total) = (dist.weight(choice as usize), dist.total());
         if self.depth == self.path.len() {
-            self.path.push(Node { choice, next });
+            self.path.push(Node { choice, next, weight, total });
         }
-        self.path[self.depth].next = next;
+        let node = &mut self.path[self.depth];
+        (node.next, node.weight, node.total) = (next, weight, total);
         self.depth += 1;
-        self.prob *= dist.probability(choice as usize);
         choice as usize
     }
 }
@@ -113,25 +127,32 @@ pub fn enumerate<M: Model>(model: &M, max_leaves: u64) -> Result<ExactTally, Too
     if !M::EXACT || far_too_large(model, max_leaves, max_picks) {
         return Err(too_large);
     }
-    let mut tally = ExactTally { probs: vec![0.0; model.metrics().slots()], leaves: 0 };
+    let mut sums = Sums::new(model.metrics().slots());
     let mut path = Vec::new();
+    let mut products = Path::default();
     let mut slots = Vec::new();
-    let mut picks = 0u64;
+    let (mut leaves, mut picks) = (0u64, 0u64);
     loop {
-        if tally.leaves == max_leaves || picks > max_picks {
+        if leaves == max_leaves || picks > max_picks {
             return Err(too_large);
         }
-        let prob = run_leaf(model, &mut path, &mut slots);
-        slots.drain(..).for_each(|s| tally.probs[s] += prob);
-        tally.leaves += 1;
+        run_leaf(model, &mut path, &mut slots);
+        sums.add(&products.leaf(&path), &slots);
+        slots.clear();
+        leaves += 1;
         picks += path.len() as u64;
         if !advance(&mut path) {
-            model.metrics().complete(&mut tally.probs, 1.0);
-            // Completion subtracts floats: keep "1 - (sum of the rest)" from showing as -0.000000.
-            tally.probs.iter_mut().for_each(|p| *p = p.clamp(0.0, 1.0));
-            return Ok(tally);
+            return Ok(tally(model.metrics(), sums.fractions(), leaves));
         }
+        products.forget_from(path.len() - 1);
     }
+}
+
+/// The tally of the walk's slot `fractions`, with the slots trials do not report filled in.
+fn tally(metrics: &Metrics, mut fractions: Vec<BigRational>, leaves: u64) -> ExactTally {
+    metrics.complete(&mut fractions, BigRational::one());
+    let probs = fractions.iter().map(to_f64).collect();
+    ExactTally { probs, fractions, leaves }
 }
 
 /// Whether most of [`DESCENTS`] random descents put the tree's leaves or picks [`OVER`] times over budget.
@@ -172,48 +193,55 @@ impl Chance for Descent {
     }
 }
 
-fn run_leaf<M: Model>(model: &M, path: &mut Vec<Node>, slots: &mut Vec<usize>) -> f64 {
-    let mut replay = Replay { path, depth: 0, prob: 1.0 };
+fn run_leaf<M: Model>(model: &M, path: &mut Vec<Node>, slots: &mut Vec<usize>) {
+    let mut replay = Replay { path, depth: 0 };
     model.trial(&mut replay, &mut SlotLog(slots));
     debug_assert_eq!(replay.depth, replay.path.len(), "a trial must replay the same picks");
-    replay.prob
 }
 
 /// Moves the path to the next leaf, depth first. Returns false when every leaf has been visited.
 fn advance(path: &mut Vec<Node>) -> bool {
     while let Some(node) = path.pop() {
         if let Some(next) = node.next {
-            path.push(Node { choice: next, next: None });
+            path.push(Node { choice: next, next: None, ..node });
             return true;
         }
     }
     false
 }
 
-/// The exact mean of a distribution metric whose slots start at `slot` and span `width` values.
-pub fn mean(probs: &[f64], slot: usize, width: usize) -> f64 {
-    probs[slot..slot + width].iter().enumerate().map(|(v, p)| v as f64 * p).sum()
+/// The exact mean of a distribution metric whose slot fractions start at `slot` and span `width` values.
+pub fn mean(fractions: &[BigRational], slot: usize, width: usize) -> BigRational {
+    fractions[slot..slot + width].iter().enumerate().map(|(v, p)| p * BigRational::from_integer(v.into())).sum()
 }
 
 /// The exact probability of each value `0..=max` of distribution metric `def`: over all trials, or over those
 /// its `given` metric counts ([`crate::metrics::MetricDef::given`]); `None` when no trial is counted.
-pub fn distribution(metrics: &Metrics, exact: &ExactTally, def: &MetricDef) -> Option<Vec<f64>> {
-    let base = metrics.base_of(def, &exact.probs, 1.0);
-    let values = &exact.probs[def.slot..def.slot + def.width()];
-    (base > 0.0).then(|| values.iter().map(|p| p / base).collect())
+pub fn distribution_fractions(metrics: &Metrics, exact: &ExactTally, def: &MetricDef) -> Option<Vec<BigRational>> {
+    let base = metrics.base_of(def, &exact.fractions, BigRational::one());
+    let values = &exact.fractions[def.slot..def.slot + def.width()];
+    (!base.is_zero()).then(|| values.iter().map(|p| p / &base).collect())
 }
 
-/// The exact value (probability or mean) of every metric, in `metrics` order.
+/// [`distribution_fractions`] as the nearest floats.
+pub fn distribution(metrics: &Metrics, exact: &ExactTally, def: &MetricDef) -> Option<Vec<f64>> {
+    distribution_fractions(metrics, exact, def).map(|d| d.iter().map(to_f64).collect())
+}
+
+/// The exact value (probability or mean) of every metric, in `metrics` order, as a fraction; `None` for the
+/// mean of a distribution whose `given` metric no trial counts.
+pub fn metric_fractions(metrics: &Metrics, exact: &ExactTally) -> Vec<Option<BigRational>> {
+    let value = |d: &MetricDef| match d.kind {
+        MetricKind::Probability => Some(exact.fractions[d.slot].clone()),
+        MetricKind::Distribution { .. } => {
+            let base = metrics.base_of(d, &exact.fractions, BigRational::one());
+            (!base.is_zero()).then(|| mean(&exact.fractions, d.slot, d.width()) / base)
+        }
+    };
+    metrics.defs().iter().map(value).collect()
+}
+
+/// [`metric_fractions`] as the nearest floats (NaN for a mean over no trials).
 pub fn metric_values(metrics: &Metrics, exact: &ExactTally) -> Vec<f64> {
-    use crate::metrics::MetricKind;
-    metrics
-        .defs()
-        .iter()
-        .map(|d| match d.kind {
-            MetricKind::Probability => exact.probs[d.slot],
-            MetricKind::Distribution { .. } => {
-                mean(&exact.probs, d.slot, d.width()) / metrics.base_of(d, &exact.probs, 1.0)
-            }
-        })
-        .collect()
+    metric_fractions(metrics, exact).iter().map(|f| f.as_ref().map_or(f64::NAN, to_f64)).collect()
 }

@@ -15,6 +15,7 @@ pub mod chance;
 pub mod config;
 pub mod engine;
 pub mod exact;
+pub mod fraction;
 pub mod games;
 pub mod memo;
 pub mod metrics;

@@ -122,8 +122,8 @@ impl Metrics {
 
     /// The count (or probability) of the trials `def` is counted over, from `counts` over `total` trials:
     /// its `given` metric's, or all of them.
-    pub fn base_of<T: Copy>(&self, def: &MetricDef, counts: &[T], total: T) -> T {
-        def.given.map_or(total, |g| counts[self.defs[g].slot])
+    pub fn base_of<T: Clone>(&self, def: &MetricDef, counts: &[T], total: T) -> T {
+        def.given.map_or(total, |g| counts[self.defs[g].slot].clone())
     }
 
     /// Gives `metric` its one-line description: what it counts, in the rules' words, with the rule IDs it
@@ -181,28 +181,28 @@ impl Metrics {
     /// probabilities alike.
     pub fn complete<T>(&self, counts: &mut [T], total: T)
     where
-        T: Copy + Default + std::iter::Sum<T> + std::ops::Sub<Output = T>,
+        T: Clone + Default + std::iter::Sum<T> + std::ops::Sub<Output = T>,
     {
         for def in &self.defs {
             if let MetricKind::Distribution { max } = def.kind {
-                let rest: T = counts[def.slot + 1..=def.slot + max as usize].iter().copied().sum();
-                counts[def.slot] = self.base_of(def, counts, total) - rest;
+                let rest: T = counts[def.slot + 1..=def.slot + max as usize].iter().cloned().sum();
+                counts[def.slot] = self.base_of(def, counts, total.clone()) - rest;
             }
         }
         for def in &self.defs {
             counts[def.slot] = match def.completion {
                 Some(Completion::AtLeast { source, at_least }) => {
                     let src = &self.defs[source];
-                    counts[src.slot + at_least as usize..src.slot + src.width()].iter().copied().sum()
+                    counts[src.slot + at_least as usize..src.slot + src.width()].iter().cloned().sum()
                 }
                 Some(Completion::Fixed(happens)) => {
                     if happens {
-                        total
+                        total.clone()
                     } else {
                         T::default()
                     }
                 }
-                None => counts[def.slot],
+                None => counts[def.slot].clone(),
             };
         }
     }

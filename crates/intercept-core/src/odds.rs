@@ -8,7 +8,9 @@
 use std::path::Path;
 
 use crate::config::{self, ConfigError, Overrides, Scenario};
-use crate::exact::{ExactTally, TooLarge, metric_values};
+use num_rational::BigRational;
+
+use crate::exact::{ExactTally, TooLarge, metric_fractions};
 use crate::ruleset::Registry;
 
 /// The name of the one intercepting group or unit in a question's scenario.
@@ -19,14 +21,19 @@ pub const INTERCEPTOR: &str = "interceptor";
 pub struct Answer {
     pub scenario: Scenario,
     pub exact: ExactTally,
-    values: Vec<f64>,
+    values: Vec<Option<BigRational>>,
 }
 
 impl Answer {
     /// The exact value of metric `name` (a probability, or a distribution's mean).
     pub fn value(&self, name: &str) -> Option<f64> {
+        self.fraction(name).as_ref().map(crate::fraction::to_f64)
+    }
+
+    /// The exact value of metric `name` as a fraction.
+    pub fn fraction(&self, name: &str) -> Option<BigRational> {
         let index = self.scenario.rules.metrics().defs().iter().position(|d| d.name == name)?;
-        Some(self.values[index])
+        self.values[index].clone()
     }
 
     /// The exact probability of each value `0..=max` of distribution metric `name`.
@@ -34,6 +41,13 @@ impl Answer {
         let metrics = self.scenario.rules.metrics();
         let def = metrics.defs().iter().find(|d| d.name == name)?;
         crate::exact::distribution(metrics, &self.exact, def)
+    }
+
+    /// The exact probability of each value `0..=max` of distribution metric `name`, as fractions.
+    pub fn distribution_fractions(&self, name: &str) -> Option<Vec<BigRational>> {
+        let metrics = self.scenario.rules.metrics();
+        let def = metrics.defs().iter().find(|d| d.name == name)?;
+        crate::exact::distribution_fractions(metrics, &self.exact, def)
     }
 }
 
@@ -50,6 +64,6 @@ pub enum OddsError {
 pub fn answer(registry: &Registry, config: &str) -> Result<Answer, OddsError> {
     let scenario = config::from_str(registry, config, Path::new("odds"), Overrides::default())?;
     let exact = crate::runner::solve(&scenario)?;
-    let values = metric_values(scenario.rules.metrics(), &exact);
+    let values = metric_fractions(scenario.rules.metrics(), &exact);
     Ok(Answer { scenario, exact, values })
 }

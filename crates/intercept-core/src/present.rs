@@ -266,17 +266,17 @@ pub fn plain_name(name: &str) -> bool {
     !name.is_empty() && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
 }
 
-/// An exact value as a fraction `n/d` of integers up to 10,000, when it is one (and is not 0 or 1).
-pub fn fraction_text(x: f64) -> Option<String> {
-    match crate::stats::fraction(x, 10_000) {
-        Some((n, d)) if d > 1 => Some(format!("{n}/{d}")),
-        _ => None,
-    }
+/// An exact value as a decimal with its whole fraction, unless it is a whole number: "0.972994 (1261/1296)",
+/// "0.000000" for exactly 0.
+pub fn exact_text(r: &num_rational::BigRational) -> String {
+    let x = crate::fraction::to_f64(r);
+    if r.is_integer() { format!("{x:.6}") } else { format!("{x:.6} ({})", crate::fraction::text(r)) }
 }
 
-/// An exact value as a decimal, with the fraction when it is a ratio of small integers.
-pub fn exact_text(x: f64) -> String {
-    match fraction_text(x) {
+/// An exact value as a decimal, with its fraction when it is short enough for a narrow table
+/// ([`crate::fraction::short_text`]).
+pub fn exact_cell(x: f64, fraction: Option<&str>) -> String {
+    match fraction.and_then(crate::fraction::short) {
         Some(f) => format!("{x:.6} ({f})"),
         None => format!("{x:.6}"),
     }

@@ -107,23 +107,3 @@ mod tests {
         assert_eq!((i.estimate, i.low, i.high), (1.0, 1.0, 1.0));
     }
 }
-
-/// `x` as a fraction with a denominator up to `max_den`, when one matches it to within 1e-12; exact values
-/// of dice rules are ratios of small integers (3/5, 21/100), which a designer recognises faster than decimals.
-pub fn fraction(x: f64, max_den: u64) -> Option<(u64, u64)> {
-    (1..=max_den).find_map(|den| {
-        let num = (x * den as f64).round();
-        ((num / den as f64 - x).abs() < 1e-12 && num >= 0.0).then_some((num as u64, den))
-    })
-}
-
-#[cfg(test)]
-mod fraction_tests {
-    #[test]
-    fn recognises_small_ratios() {
-        assert_eq!(super::fraction(0.6, 1000), Some((3, 5)));
-        assert_eq!(super::fraction(0.21, 1000), Some((21, 100)));
-        assert_eq!(super::fraction(0.0, 1000), Some((0, 1)));
-        assert_eq!(super::fraction(std::f64::consts::PI, 1000), None);
-    }
-}

@@ -5,9 +5,11 @@
 //! rows of `summary.parquet` (one per metric); [`DistRow`]s are the rows of `distributions.parquet` (one per
 //! value of every distribution metric).
 
+use num_rational::BigRational;
 use serde::Serialize;
 
 use crate::exact::ExactTally;
+use crate::fraction::{text, to_f64};
 use crate::metrics::{MetricDef, MetricKind, Metrics, Tally};
 use crate::stats::{Interval, Z95, mean_interval, wilson};
 
@@ -24,6 +26,9 @@ pub struct MetricRow {
     pub successes: Option<u64>,
     pub trials: u64,
     pub exact: Option<f64>,
+    /// The exact value as a fraction in lowest terms ("0", "1", "1261/1296"), of which `exact` is the nearest
+    /// float; `None` where not solved (or a mean over no trials).
+    pub exact_fraction: Option<String>,
     /// Whether the metric's values name places ([`crate::metrics::MetricDef::place`]): no output shows its mean.
     #[serde(skip)]
     pub place: bool,
@@ -39,6 +44,8 @@ pub struct DistRow {
     pub ci_low: f64,
     pub ci_high: f64,
     pub exact: Option<f64>,
+    /// The exact probability as a fraction in lowest terms, as in [`MetricRow::exact_fraction`].
+    pub exact_fraction: Option<String>,
 }
 
 /// Every metric's estimate, and every value of every distribution.
@@ -51,8 +58,8 @@ pub struct Summary {
 impl Summary {
     /// The summary of `tally`, with exact values from `exact` where given.
     pub fn new(metrics: &Metrics, tally: &Tally, exact: Option<&ExactTally>) -> Summary {
-        let exact_values = exact.map(|e| crate::exact::metric_values(metrics, e));
-        let exact_of = |i: usize| exact_values.as_ref().map(|v| v[i]);
+        let exact_values = exact.map(|e| crate::exact::metric_fractions(metrics, e));
+        let exact_of = |i: usize| exact_values.as_ref().map(|v| v[i].as_ref());
         let defs = metrics.defs();
         Summary {
             metrics: defs.iter().enumerate().map(|(i, d)| metric_row(metrics, d, tally, exact_of(i))).collect(),
@@ -83,7 +90,10 @@ impl Summary {
     }
 }
 
-fn metric_row(metrics: &Metrics, def: &MetricDef, tally: &Tally, exact: Option<f64>) -> MetricRow {
+/// A solved metric's exact value: `Some(None)` for a mean over no trials, whose float is NaN.
+type Solved<'a> = Option<Option<&'a BigRational>>;
+
+fn metric_row(metrics: &Metrics, def: &MetricDef, tally: &Tally, exact: Solved) -> MetricRow {
     let (kind, ci, successes) = match def.kind {
         MetricKind::Probability => {
             let s = tally.counts[def.slot];
@@ -102,7 +112,8 @@ fn metric_row(metrics: &Metrics, def: &MetricDef, tally: &Tally, exact: Option<f
         ci_high: high,
         successes,
         trials: metrics.base_of(def, &tally.counts, tally.trials),
-        exact,
+        exact: exact.map(|f| f.map_or(f64::NAN, to_f64)),
+        exact_fraction: exact.flatten().map(text),
         place: def.place,
     }
 }
@@ -111,7 +122,7 @@ fn metric_row(metrics: &Metrics, def: &MetricDef, tally: &Tally, exact: Option<f
 fn dist_rows(metrics: &Metrics, def: &MetricDef, tally: &Tally, exact: Option<&ExactTally>) -> Vec<DistRow> {
     let MetricKind::Distribution { max } = def.kind else { return Vec::new() };
     let base = metrics.base_of(def, &tally.counts, tally.trials);
-    let exact = exact.and_then(|e| crate::exact::distribution(metrics, e, def));
+    let exact = exact.and_then(|e| crate::exact::distribution_fractions(metrics, e, def));
     (0..=max)
         .map(|v| {
             let slot = def.slot + v as usize;
@@ -124,7 +135,8 @@ fn dist_rows(metrics: &Metrics, def: &MetricDef, tally: &Tally, exact: Option<&E
                 probability: ci.estimate,
                 ci_low: ci.low,
                 ci_high: ci.high,
-                exact: exact.as_ref().map(|e| e[v as usize]),
+                exact: exact.as_ref().map(|e| to_f64(&e[v as usize])),
+                exact_fraction: exact.as_ref().map(|e| text(&e[v as usize])),
             }
         })
         .collect()

@@ -1,14 +1,21 @@
 //! Small helpers for describing a scenario in plain words (each model's `plain_words`): odds as a decimal
 //! with its fraction, counts with their noun, lists joined with "and".
 
-use crate::present::fraction_text;
+use crate::chance::Dist;
+use crate::fraction::{short_text, to_f64};
 
-/// A probability to 4 decimal places (the report's precision), with the fraction when it is a ratio of
-/// small integers, as a player would quote it: "0.6000 (3/5)".
+/// A config probability to 4 decimal places (the report's precision), with the fraction of the decimal the
+/// config wrote, as a player would quote it: "0.6000 (3/5)".
 pub(crate) fn odds(p: f64) -> String {
-    match fraction_text(p) {
-        Some(f) => format!("{p:.4} ({f})"),
-        None => format!("{p:.4}"),
+    odds_of(&Dist::bernoulli_f64(p), 1)
+}
+
+/// The probability of `dist`'s `outcome` to 4 decimal places, with its exact fraction when that is short.
+pub(crate) fn odds_of(dist: &Dist, outcome: usize) -> String {
+    let f = dist.fraction(outcome);
+    match short_text(&f) {
+        Some(text) => format!("{:.4} ({text})", to_f64(&f)),
+        None => format!("{:.4}", to_f64(&f)),
     }
 }
 
@@ -39,6 +46,8 @@ mod tests {
     fn words_read_as_prose() {
         assert_eq!(odds(0.6), "0.6000 (3/5)");
         assert_eq!(odds(1.0), "1.0000");
+        assert_eq!(odds(0.9022), "0.9022 (4511/5000)");
+        assert_eq!(odds_of(&Dist::die(6), 2), "0.1667 (1/6)");
         assert_eq!(count(1, "die", "dice"), "1 die");
         assert_eq!(count(0, "die", "dice"), "0 dice");
         assert_eq!(signed(-2), "\u{2212}2");

@@ -17,11 +17,13 @@ pub(super) fn hits(chances: &[f64], formation: Formation, shaken_hits: i64) -> D
         Formation::Shaken | Formation::OpenOrder => shaken_hits.max(0) as usize,
         _ => 0,
     };
-    let mut shifted = vec![0.0; chances.len()];
-    for (h, p) in chances.iter().enumerate() {
-        shifted[h.saturating_sub(fewer)] += p;
+    // Shift the exact weights, not the float chances: 0.1 + 0.2 as floats is not the decimal 0.3.
+    let chances = Dist::from_probabilities(chances);
+    let mut shifted = vec![0; chances.len()];
+    for h in 0..chances.len() {
+        shifted[h.saturating_sub(fewer)] += chances.weight(h);
     }
-    Dist::from_probabilities(&shifted)
+    Dist::from_weights(&shifted)
 }
 
 /// The most hits a list of chances allows.

@@ -5,6 +5,8 @@ use std::fmt::Write;
 
 use super::CavalryRules;
 use crate::odds::{Answer, INTERCEPTOR, OddsError, answer};
+use num_rational::BigRational;
+
 use crate::present::exact_text;
 use crate::ruleset::Registry;
 
@@ -46,16 +48,16 @@ pub fn ask(q: &CavalryQuestion) -> Result<Answer, OddsError> {
 /// `odds cavalry`: P(intercept), and the target's morale check when asked.
 pub fn cavalry_odds(q: &CavalryQuestion, a: &Answer) -> String {
     let mut out = String::new();
-    let intercept = a.value("cavalry.intercepted").unwrap_or_default();
-    let _ = writeln!(out, "{} orders: P(intercept) = {}", q.order, exact_text(intercept));
+    let intercept = a.fraction("cavalry.intercepted").unwrap_or_default();
+    let _ = writeln!(out, "{} orders: P(intercept) = {}", q.order, exact_text(&intercept));
     if let Some(morale) = q.morale {
-        let attempted = a.value("target.hedgehog_attempted").unwrap_or_default();
-        let formed = a.value("target.hedgehog_formed").unwrap_or_default();
+        let attempted = a.fraction("target.hedgehog_attempted").unwrap_or_default();
+        let formed = a.fraction("target.hedgehog_formed").unwrap_or_default();
         let checks = if q.checks == 1 { "1 check".to_owned() } else { format!("{} checks at once", q.checks) };
         let _ = writeln!(out, "morale check (morale {morale}, leader {}, {checks}):", q.leader);
-        let passed = if attempted > 0.0 { exact_text(formed / attempted) } else { "-".into() };
+        let passed = if attempted > BigRational::default() { exact_text(&(&formed / attempted)) } else { "-".into() };
         let _ = writeln!(out, "  P(pass) = {passed}");
-        let _ = writeln!(out, "  P(intercepted, and the target forms hedgehog) = {}", exact_text(formed));
+        let _ = writeln!(out, "  P(intercepted, and the target forms hedgehog) = {}", exact_text(&formed));
     }
     out
 }

@@ -7,7 +7,7 @@
 use super::config::{Attempts, CavalryConfig, InterceptorConfig, LeaderSign, Reaction};
 use super::react::{Response, Situation};
 use super::{Cavalry, Facing, Formation, Order, TargetKind, Unit, barred_by};
-use crate::games::words::{and_list, count, odds};
+use crate::games::words::{and_list, count, odds_of};
 
 impl Cavalry {
     /// Sentences describing the scenario: the target first, then how units roll, then one per interceptor.
@@ -78,7 +78,7 @@ impl Cavalry {
              starting morale; each failed check costs it one morale point. Against cavalry in its front or flank it \
              {choice} (C-5.2).",
             t.morale,
-            odds(self.morale_pass(self.target.morale)),
+            odds_of(self.check_dist(self.target.morale, 0), 1),
         ))
     }
 
@@ -94,7 +94,7 @@ impl Cavalry {
         let t = cfg.threshold(u.order).unwrap_or(0);
         s += &format!(
             ", intercepts on a d10 roll of 0\u{2013}{t} (C-2), probability {}. It would end in the target's {}",
-            odds(unit.roll.probability(1)),
+            odds_of(&unit.roll, 1),
             facing_name(unit.ends_in)
         );
         s += &format!(", where {}", self.response_words(unit));

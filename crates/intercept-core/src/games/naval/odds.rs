@@ -75,11 +75,11 @@ pub fn naval_odds(q: &NavalQuestion, a: &Answer) -> String {
     let theater = if q.pacific { "Pacific (total halved, rounding up)" } else { "Europe" };
     let how = if q.highest { "highest die" } else { "sum of the dice" };
     let _ = writeln!(out, "{} dice at {} hexes, {theater}, {how}", q.dice, q.distance);
-    let reach = a.value(&format!("group.{INTERCEPTOR}.reached")).unwrap_or_default();
-    let _ = writeln!(out, "P(reach) = {}\n", exact_text(reach));
+    let reach = a.fraction(&format!("group.{INTERCEPTOR}.reached")).unwrap_or_default();
+    let _ = writeln!(out, "P(reach) = {}\n", exact_text(&reach));
     let _ = writeln!(out, "hexes moved    probability");
-    let moved = a.distribution(&format!("group.{INTERCEPTOR}.movement")).unwrap_or_default();
-    for (hexes, &p) in moved.iter().enumerate() {
+    let moved = a.distribution_fractions(&format!("group.{INTERCEPTOR}.movement")).unwrap_or_default();
+    for (hexes, p) in moved.iter().enumerate() {
         let label = if hexes as u32 == q.distance { format!("{hexes} (reached)") } else { hexes.to_string() };
         let _ = writeln!(out, "{label:<14} {}", exact_text(p));
     }

@@ -8,7 +8,7 @@ use super::config::{
     Abandon, Activity, CombatModel, HomeAfter, MoveRule, NavalConfig, OnFail, Origin, Placement, Theater,
 };
 use super::{Defer, Force, Group, Naval};
-use crate::games::words::{count, odds, signed};
+use crate::games::words::{count, odds, odds_of, signed};
 
 impl Naval {
     /// Sentences describing the scenario: the mission and movement rule, one per group, then the combats.
@@ -57,7 +57,7 @@ impl Naval {
 
     /// How the group gets to its hex and how likely it is to get there in the first round.
     fn reach_words(&self, cfg: &NavalConfig, g: &Group, raw: &super::config::GroupConfig) -> String {
-        let p = odds(g.first_move.dist.probability(g.distance as usize));
+        let p = odds_of(&g.first_move.dist, g.distance as usize);
         if raw.origin == Origin::Patrol {
             let hexes = count(cfg.rules.patrol_auto_move, "hex", "hexes");
             return format!(
