@@ -80,9 +80,11 @@ pub enum Command {
         intercept-sim init naval -o my-convoy.toml\n  intercept-sim init step-race -o -             to stdout")]
     Init(InitArgs),
     /// Print a shell's completion script on stdout.
-    #[command(after_help = "Examples:\n  intercept-sim completions bash > ~/.local/share/bash-completion/completions/intercept-sim\n  \
+    #[command(
+        after_help = "Examples:\n  intercept-sim completions bash > ~/.local/share/bash-completion/completions/intercept-sim\n  \
         intercept-sim completions zsh > ~/.zfunc/_intercept-sim      (with fpath+=~/.zfunc in ~/.zshrc)\n  \
-        intercept-sim completions fish > ~/.config/fish/completions/intercept-sim.fish")]
+        intercept-sim completions fish > ~/.config/fish/completions/intercept-sim.fish"
+    )]
     Completions(CompletionsArgs),
     /// Print the manual page (roff) on stdout, or write one page per command into a folder.
     #[command(after_help = "Examples:\n  intercept-sim man | man -l -\n  intercept-sim man --dir docs/man")]

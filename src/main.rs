@@ -229,7 +229,9 @@ fn sensitivity(args: SensitivityArgs) -> Result<(), Failure> {
     report.write(staging).map_err(failed)?;
     let written = folder.commit().map_err(folder_failure)?;
     let table = |m: &String| show::sensitivity_table(&scenario.run.name, &s, s.metric(m).expect("checked"));
-    emit_table(shown.iter().map(table).collect::<Vec<_>>().join("\n") + &show::sensitivity_footer(&s, &dir, written.len()))
+    emit_table(
+        shown.iter().map(table).collect::<Vec<_>>().join("\n") + &show::sensitivity_footer(&s, &dir, written.len()),
+    )
 }
 
 /// The metrics whose tables to print: those named, each checked, or the first probability metric.

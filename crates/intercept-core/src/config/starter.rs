@@ -34,7 +34,8 @@ pub fn commented(set: &'static dyn Entry, file: &Path) -> Option<Result<String, 
 
 /// The starter's own opening comment (its situation), then how to use the file.
 fn header(set: &dyn Entry, src: &str) -> String {
-    let mut out = format!("# A starter config for the {} ([{}]), written by `intercept-sim init`.\n", set.title(), set.table());
+    let mut out =
+        format!("# A starter config for the {} ([{}]), written by `intercept-sim init`.\n", set.title(), set.table());
     for line in src.lines().take_while(|l| l.starts_with('#')) {
         let _ = writeln!(out, "{line}");
     }
@@ -86,7 +87,8 @@ impl Schema<'_> {
             let _ = writeln!(out, "{key} = {value}");
         }
         for (key, value) in table.iter().filter(|(k, v)| self.is_section(self.property(node, k), v)) {
-            let (prop, inner) = (self.property(node, key), if path.is_empty() { key.clone() } else { format!("{path}.{key}") });
+            let (prop, inner) =
+                (self.property(node, key), if path.is_empty() { key.clone() } else { format!("{path}.{key}") });
             match value {
                 Value::Table(t) => self.section(out, &format!("[{inner}]"), prop, prop, t, &inner),
                 Value::Array(items) => {
