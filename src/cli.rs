@@ -362,6 +362,9 @@ pub struct MergeArgs {
     /// Where to write the merged run.
     #[arg(short, long)]
     pub out: PathBuf,
+    /// Print the merged summary as JSON on stdout instead of a table (as `run --json`).
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// A half-width target: a number strictly between 0 and 0.5 (wider intervals say nothing).

@@ -173,7 +173,10 @@ fn merge(args: MergeArgs) -> Result<(), Failure> {
     let folder = open(&args.out, "--out")?;
     outputs::export(&record, folder.staging()).map_err(failed)?;
     let written = folder.commit().map_err(folder_failure)?;
-    emit(show::run_table(&record, &args.out, written.len()))
+    emit(match args.json {
+        true => show::summary_json(&record),
+        false => show::run_table(&record, &args.out, written.len()),
+    })
 }
 
 /// A folder that cannot be resumed or merged is bad input.

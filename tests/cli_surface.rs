@@ -161,3 +161,30 @@ fn short_flags_are_the_long_ones() {
     let summary: Value = serde_json::from_slice(&short.stdout).unwrap();
     assert_eq!((summary["trials"].as_u64(), summary["seed"].as_u64()), (Some(2000), Some(3)));
 }
+
+/// `merge --json` prints what `run --json` prints for the same trials in one go.
+#[test]
+fn merge_answers_in_json_as_run_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = "configs/cavalry/single-charge.toml";
+    let trials = "140000"; // three chunks of 65536
+    for k in ["0", "1"] {
+        let shard = format!("{k}/2");
+        sim()
+            .args(["run", config, "-n", trials, "--shard", &shard, "-q", "-o"])
+            .arg(dir.path().join(k))
+            .assert()
+            .success();
+    }
+    let merged = sim()
+        .args(["merge", "--json", "-o"])
+        .arg(dir.path().join("merged"))
+        .arg(dir.path().join("0"))
+        .arg(dir.path().join("1"))
+        .output()
+        .unwrap();
+    let whole =
+        sim().args(["run", config, "-n", trials, "--json", "-o"]).arg(dir.path().join("whole")).output().unwrap();
+    assert!(merged.status.success() && whole.status.success());
+    assert_eq!(merged.stdout, whole.stdout);
+}
