@@ -43,7 +43,7 @@ pub enum Command {
     Validate(ExactArgs),
     /// List the scenario's metrics: what each counts, with the rule IDs it follows; headline ones first.
     #[command(after_help = "Example:\n  intercept-sim metrics configs/cavalry/charge-on-pikes.toml")]
-    Metrics(ExactArgs),
+    Metrics(TableArgs),
     /// Print the JSON Schema of a rule set's config (every key, its type, allowed values, default and help).
     #[command(after_help = "Examples:\n  intercept-sim schema            the rule sets' tables\n  \
         intercept-sim schema naval      the schema of a config with a [naval] table")]
@@ -74,6 +74,48 @@ pub enum Command {
     /// Exact odds of one interception from a few numbers, no config file needed.
     #[command(subcommand)]
     Odds(OddsCommand),
+    /// Write a rule set's starter config: every key with its value and a comment on its meaning, allowed
+    /// values, rules and default (read from the same schema as `schema`).
+    #[command(after_help = "Examples:\n  intercept-sim init cavalry                   writes cavalry.toml\n  \
+        intercept-sim init naval -o my-convoy.toml\n  intercept-sim init step-race -o -             to stdout")]
+    Init(InitArgs),
+    /// Print a shell's completion script on stdout.
+    #[command(
+        after_help = "Examples:\n  intercept-sim completions bash > ~/.local/share/bash-completion/completions/intercept-sim\n  \
+        intercept-sim completions zsh > ~/.zfunc/_intercept-sim      (with fpath+=~/.zfunc in ~/.zshrc)\n  \
+        intercept-sim completions fish > ~/.config/fish/completions/intercept-sim.fish"
+    )]
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff) on stdout, or write one page per command into a folder.
+    #[command(after_help = "Examples:\n  intercept-sim man | man -l -\n  intercept-sim man --dir docs/man")]
+    Man(ManArgs),
+}
+
+/// `init`: which rule set, and where to write.
+#[derive(Args, Debug)]
+pub struct InitArgs {
+    /// The rule set, by its config table (`intercept-sim schema` lists them); `step-race` is `step_race`.
+    pub rule_set: String,
+    /// The file to write [default: <rule-set>.toml]; - for stdout. The run is named after the file.
+    #[arg(short, long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Replace the file if it exists.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// `completions`: for which shell.
+#[derive(Args, Debug)]
+pub struct CompletionsArgs {
+    pub shell: clap_complete::Shell,
+}
+
+/// `man`: stdout, or a folder of pages.
+#[derive(Args, Debug)]
+pub struct ManArgs {
+    /// Write intercept-sim.1 and one page per command (intercept-sim-run.1, ...) into this folder.
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
 }
 
 /// `schema`: which rule set's config.
@@ -154,6 +196,8 @@ pub struct NavalOddsArgs {
     /// Read the highest die instead of the sum (the A-1 alternative).
     #[arg(long)]
     pub highest: bool,
+    #[command(flatten)]
+    pub format: Format,
 }
 
 #[derive(Args, Debug)]
@@ -170,6 +214,9 @@ pub struct CavalryOddsArgs {
     /// Morale checks rolled at once (1 to 10): +1 to the roll for each beyond the first (C-9.2).
     #[arg(long, default_value_t = 1, requires = "morale", value_parser = clap::value_parser!(u32).range(1..=10))]
     pub checks: u32,
+    /// Print JSON on stdout instead of text.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Args, Debug)]
@@ -183,21 +230,37 @@ pub struct ReachArgs {
     /// Largest distance shown.
     #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(1..=60))]
     pub max_distance: u32,
+    #[command(flatten)]
+    pub format: Format,
+}
+
+/// How a command whose answer is a table prints it: as text, JSON or CSV.
+#[derive(Args, Debug)]
+pub struct Format {
+    /// Print JSON on stdout instead of text.
+    #[arg(long, conflicts_with = "csv")]
+    pub json: bool,
+    /// Print the table as CSV on stdout (a header line, then one line per row).
+    #[arg(long)]
+    pub csv: bool,
 }
 
 /// How a command that samples runs: trials, seed and threads.
 #[derive(Args, Debug)]
 pub struct Sampling {
     /// Number of trials (overrides run.trials): per point of a sweep, per value of a sensitivity run.
-    #[arg(long, value_parser = parse_trials)]
+    #[arg(short = 'n', long, value_parser = parse_trials)]
     pub trials: Option<u64>,
     /// Seed (overrides run.seed), shared by every point of a sweep. The same config and seed give the same
     /// results on any number of threads.
-    #[arg(long, value_parser = parse_seed)]
+    #[arg(short, long, value_parser = parse_seed)]
     pub seed: Option<u64>,
     /// Worker threads [default: all cores]. Does not change the results.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    #[arg(short = 'j', long, value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub threads: Option<u64>,
+    /// Print no progress bar and no table: only errors, and the JSON that --json asks for.
+    #[arg(short, long)]
+    pub quiet: bool,
 }
 
 impl Sampling {
@@ -219,7 +282,7 @@ pub struct RunArgs {
     pub sampling: Sampling,
     /// Output folder [default: reports/<run.name>]. It is locked while the run writes it: a second run into
     /// the same folder is refused.
-    #[arg(long)]
+    #[arg(short, long)]
     pub out: Option<PathBuf>,
     /// Also write every trial's outcome to trials.parquet (in row groups of 64 MB of values).
     #[arg(long)]
@@ -297,8 +360,11 @@ pub struct MergeArgs {
     #[arg(required = true)]
     pub dirs: Vec<PathBuf>,
     /// Where to write the merged run.
-    #[arg(long)]
+    #[arg(short, long)]
     pub out: PathBuf,
+    /// Print the merged summary as JSON on stdout instead of a table (as `run --json`).
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// A half-width target: a number strictly between 0 and 0.5 (wider intervals say nothing).
@@ -321,7 +387,7 @@ pub struct SweepArgs {
     #[command(flatten)]
     pub sampling: Sampling,
     /// Output folder [default: reports/<run.name>-sweep].
-    #[arg(long)]
+    #[arg(short, long)]
     pub out: Option<PathBuf>,
 }
 
@@ -341,7 +407,7 @@ pub struct SensitivityArgs {
     #[command(flatten)]
     pub sampling: Sampling,
     /// Output folder [default: reports/<run.name>-sensitivity].
-    #[arg(long)]
+    #[arg(short, long)]
     pub out: Option<PathBuf>,
 }
 
@@ -360,11 +426,23 @@ pub struct ReplayArgs {
     #[arg(long, default_value_t = 0, value_name = "N")]
     pub game: u64,
     /// The run's seed, instead of the config's (as `run --seed`).
-    #[arg(long, value_parser = parse_seed)]
+    #[arg(short, long, value_parser = parse_seed)]
     pub seed: Option<u64>,
     /// Print the moves only, without the board after each turn.
     #[arg(long)]
     pub moves_only: bool,
+    /// Print JSON on stdout instead of text: every turn with its move in words, and the result.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// A command on a config whose answer is a table.
+#[derive(Args, Debug)]
+pub struct TableArgs {
+    /// The scenario config (TOML).
+    pub config: PathBuf,
+    #[command(flatten)]
+    pub format: Format,
 }
 
 #[derive(Args, Debug)]

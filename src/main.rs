@@ -4,6 +4,7 @@
 //! (a config or an argument that cannot be used), 130 a run interrupted and written as a partial result.
 
 mod cli;
+mod generate;
 mod interrupt;
 mod progress;
 mod show;
@@ -14,8 +15,8 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use cli::{
-    CavalryOddsArgs, CheckCommand, Cli, Command, ExactArgs, MergeArgs, NavalOddsArgs, OddsCommand, ReplayArgs, RunArgs,
-    SchemaArgs, SensitivityArgs, StepRaceArgs, SweepArgs,
+    CavalryOddsArgs, CheckCommand, Cli, Command, ExactArgs, Format, MergeArgs, NavalOddsArgs, OddsCommand, ReachArgs,
+    ReplayArgs, RunArgs, SchemaArgs, SensitivityArgs, StepRaceArgs, SweepArgs, TableArgs,
 };
 use intercept_sim::config::{self, ConfigError, Overrides, Scenario, set};
 use intercept_sim::export::{SensitivityParquet, SweepParquet};
@@ -49,13 +50,14 @@ impl From<ConfigError> for Failure {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    progress::set_quiet(quiet(&cli.command));
     let result = match cli.command {
         Command::Run(args) => run(args),
         Command::Exact(args) => exact(args),
         Command::Validate(args) => validate(args),
         Command::Metrics(args) => metrics(args),
         Command::Schema(args) => schema(args),
-        Command::ReachTable(args) => emit(naval::odds::reach_table(args.pacific, args.highest, args.max_distance)),
+        Command::ReachTable(args) => reach_table(args),
         Command::Sweep(args) => sweep(args),
         Command::Sensitivity(args) => sensitivity(args),
         Command::Merge(args) => merge(args),
@@ -64,6 +66,9 @@ fn main() -> ExitCode {
         Command::Check(CheckCommand::CardGame(a)) => check_card_game(a),
         Command::Odds(OddsCommand::Naval(a)) => naval_odds(a),
         Command::Odds(OddsCommand::Cavalry(a)) => cavalry_odds(a),
+        Command::Init(a) => generate::init(a),
+        Command::Completions(a) => generate::completions(a),
+        Command::Man(a) => generate::man(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -96,10 +101,10 @@ fn run(args: RunArgs) -> Result<(), Failure> {
     bar.finish();
     outputs::export(&record, folder.staging()).map_err(failed)?;
     let written = folder.commit().map_err(folder_failure)?;
-    emit(match args.json {
-        true => show::summary_json(&record),
-        false => show::run_table(&record, &dir, written.len()),
-    })?;
+    match args.json {
+        true => emit(show::summary_json(&record))?,
+        false => emit_table(show::run_table(&record, &dir, written.len()))?,
+    };
     match record.unfinished() {
         true => Err(interrupt::stopped(&record, &dir)),
         false => Ok(()),
@@ -168,7 +173,10 @@ fn merge(args: MergeArgs) -> Result<(), Failure> {
     let folder = open(&args.out, "--out")?;
     outputs::export(&record, folder.staging()).map_err(failed)?;
     let written = folder.commit().map_err(folder_failure)?;
-    emit(show::run_table(&record, &args.out, written.len()))
+    emit(match args.json {
+        true => show::summary_json(&record),
+        false => show::run_table(&record, &args.out, written.len()),
+    })
 }
 
 /// A folder that cannot be resumed or merged is bad input.
@@ -191,7 +199,7 @@ fn sweep(args: SweepArgs) -> Result<(), Failure> {
     SweepCharts { points: &points }.write(staging).map_err(failed)?;
     SweepReport { scenario: &scenario, axes: &axes, points: &points }.write(staging).map_err(failed)?;
     let written = folder.commit().map_err(folder_failure)?;
-    emit(show::sweep_table(&points, &dir, written.len()))
+    emit_table(show::sweep_table(&points, &dir, written.len()))
 }
 
 fn sensitivity(args: SensitivityArgs) -> Result<(), Failure> {
@@ -224,7 +232,9 @@ fn sensitivity(args: SensitivityArgs) -> Result<(), Failure> {
     report.write(staging).map_err(failed)?;
     let written = folder.commit().map_err(folder_failure)?;
     let table = |m: &String| show::sensitivity_table(&scenario.run.name, &s, s.metric(m).expect("checked"));
-    emit(shown.iter().map(table).collect::<Vec<_>>().join("\n") + &show::sensitivity_footer(&s, &dir, written.len()))
+    emit_table(
+        shown.iter().map(table).collect::<Vec<_>>().join("\n") + &show::sensitivity_footer(&s, &dir, written.len()),
+    )
 }
 
 /// The metrics whose tables to print: those named, each checked, or the first probability metric.
@@ -274,20 +284,33 @@ fn check_card_game(a: ExactArgs) -> Result<(), Failure> {
 
 fn replay(a: ReplayArgs) -> Result<(), Failure> {
     let scenario = config::load(&shipped(), &a.config, Overrides { trials: None, seed: a.seed })?;
-    let text = board_game::replay::replay(&scenario, a.game, a.moves_only);
+    let text = board_game::replay::replay(&scenario, a.game, a.moves_only, a.json);
     emit(text.map_err(bad_input)?)
 }
 
 fn naval_odds(a: NavalOddsArgs) -> Result<(), Failure> {
     let q = NavalQuestion { dice: a.dice, distance: a.distance, pacific: a.pacific, highest: a.highest };
     let answer = naval::odds::ask(&q).map_err(odds_failure)?;
-    emit(naval::odds::naval_odds(&q, &answer))
+    emit(match a.format {
+        Format { json: true, .. } => naval::odds::naval_odds_json(&q, &answer),
+        Format { csv: true, .. } => naval::odds::naval_odds_csv(&q, &answer),
+        _ => naval::odds::naval_odds(&q, &answer),
+    })
+}
+
+fn reach_table(a: ReachArgs) -> Result<(), Failure> {
+    let table = naval::odds::ReachTable::new(a.pacific, a.highest, a.max_distance);
+    emit(match a.format {
+        Format { json: true, .. } => table.json(),
+        Format { csv: true, .. } => table.csv(),
+        _ => table.text(),
+    })
 }
 
 fn cavalry_odds(a: CavalryOddsArgs) -> Result<(), Failure> {
     let q = CavalryQuestion { order: a.order, morale: a.morale, leader: a.leader, checks: a.checks };
-    let answer = cavalry::odds::ask(&q).map_err(odds_failure)?;
-    emit(cavalry::odds::cavalry_odds(&q, &answer))
+    let odds = cavalry::odds::CavalryOdds::of(&q).map_err(odds_failure)?;
+    emit(if a.json { odds.json() } else { odds.text() })
 }
 
 /// The arguments are range-checked by clap, so a question that does not resolve is a bug, not bad input.
@@ -313,20 +336,19 @@ fn validate(args: ExactArgs) -> Result<(), Failure> {
     })
 }
 
-fn metrics(args: ExactArgs) -> Result<(), Failure> {
+fn metrics(args: TableArgs) -> Result<(), Failure> {
     let scenario = config::load(&shipped(), &args.config, Overrides::default())?;
-    emit(match args.json {
-        true => show::metrics_json(&scenario),
-        false => show::metrics_text(&scenario),
+    emit(match args.format {
+        Format { json: true, .. } => show::metrics_json(&scenario),
+        Format { csv: true, .. } => show::metrics_csv(&scenario),
+        _ => show::metrics_text(&scenario),
     })
 }
 
 fn schema(args: SchemaArgs) -> Result<(), Failure> {
     let registry = shipped();
     let Some(table) = args.table else { return emit(show::tables(&registry)) };
-    let allowed = || registry.tables().join(", ");
-    let refused = || bad_input(format!("no rule set has the table [{table}]; allowed: {}", allowed()));
-    let set = registry.find(&table).ok_or_else(refused)?;
+    let set = generate::rule_set(&table)?;
     emit(serde_json::to_string_pretty(&set.schema()).expect("a schema serialises"))
 }
 
@@ -336,6 +358,21 @@ fn emit(text: String) -> Result<(), Failure> {
     match writeln!(stdout, "{}", text.trim_end()).and_then(|()| stdout.flush()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(failed(e)),
         _ => Ok(()),
+    }
+}
+
+/// Prints a table for people, unless `--quiet` asked for silence.
+fn emit_table(text: String) -> Result<(), Failure> {
+    if progress::quiet() { Ok(()) } else { emit(text) }
+}
+
+/// Whether the command was asked to be quiet (`-q`).
+fn quiet(command: &Command) -> bool {
+    match command {
+        Command::Run(a) => a.sampling.quiet,
+        Command::Sweep(a) => a.sampling.quiet,
+        Command::Sensitivity(a) => a.sampling.quiet,
+        _ => false,
     }
 }
 

@@ -1,5 +1,5 @@
 //! The run's progress bar: on stderr, only when stderr is a terminal, and only once a run has taken
-//! about a second, so quick runs and piped output stay clean.
+//! about a second, so quick runs and piped output stay clean; never under `--quiet`.
 
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -8,6 +8,19 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
 const DELAY: Duration = Duration::from_secs(1);
+
+/// Set once by `--quiet`, before any bar exists: no bar is drawn, and tables are not printed.
+static QUIET: AtomicBool = AtomicBool::new(false);
+
+/// Silences every progress bar (and, through [`quiet`], the command's table) for `--quiet`.
+pub fn set_quiet(quiet: bool) {
+    QUIET.store(quiet, Ordering::Relaxed);
+}
+
+/// Whether `--quiet` was asked for.
+pub fn quiet() -> bool {
+    QUIET.load(Ordering::Relaxed)
+}
 
 /// A progress bar over a run's trials, advanced from worker threads.
 pub struct Progress {
@@ -31,7 +44,7 @@ impl Progress {
             bar,
             start: Instant::now(),
             shown: AtomicBool::new(false),
-            terminal: std::io::stderr().is_terminal(),
+            terminal: std::io::stderr().is_terminal() && !quiet(),
         }
     }
 

@@ -1,4 +1,4 @@
-//! What the command line prints: tables for people, JSON for programs.
+//! What the command line prints: tables for people, JSON and CSV for programs.
 
 use std::fmt::Write;
 use std::path::Path;
@@ -6,13 +6,14 @@ use std::path::Path;
 use intercept_sim::config::Scenario;
 use intercept_sim::exact::{self, ExactTally};
 use intercept_sim::export::{RunRecord, Timing};
-use intercept_sim::metrics::{MetricDef, MetricKind};
 use intercept_sim::fraction::{self, BigRational};
+use intercept_sim::metrics::{MetricDef, MetricKind};
 use intercept_sim::present::{exact_cell, exact_text};
 use intercept_sim::ruleset::Registry;
 use intercept_sim::sensitivity::{Change, Sensitivity};
 use intercept_sim::summary::MetricRow;
 use intercept_sim::sweep::Point;
+use intercept_sim::text::csv_line;
 use serde_json::json;
 
 /// `run`'s table: one line per metric, with interval and exact value.
@@ -164,6 +165,17 @@ pub fn metrics_json(scenario: &Scenario) -> String {
         "headline": headline.contains(&d.name), "about": d.about })
     };
     serde_json::to_string_pretty(&defs.iter().map(row).collect::<Vec<_>>()).expect("json")
+}
+
+/// `metrics --csv`: the same, one line per metric.
+pub fn metrics_csv(scenario: &Scenario) -> String {
+    let headline = scenario.rules.headline();
+    let mut out = csv_line(&["metric", "kind", "headline", "about"]);
+    for d in headline_first(scenario.rules.metrics().defs(), &headline) {
+        let kind = if d.place { "place" } else { d.kind.label() };
+        out += &csv_line(&[d.name.as_str(), kind, &headline.contains(&d.name).to_string(), &d.about]);
+    }
+    out
 }
 
 /// The metrics, the headline ones first in the rule set's order, then the rest in registration order.

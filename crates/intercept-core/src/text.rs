@@ -3,7 +3,7 @@
 //! Configs, manifests and a folder's own small files are read through [`read_capped`], which stops at a
 //! size no real file of the kind reaches and refuses what is not UTF-8 ([`ReadError`]), so that no input
 //! can make the tool read without end. Values quoted back in an error are cut by [`clip`], and a whole
-//! message is kept to one readable line by [`one_line`].
+//! message is kept to one readable line by [`one_line`]. Tables printed as CSV are written by [`csv_line`].
 
 use std::io::Read;
 
@@ -55,4 +55,16 @@ pub fn one_line(message: &str) -> String {
 
 fn short_word(word: &str) -> String {
     if word.chars().count() <= 80 { word.to_owned() } else { clip(word, 60) }
+}
+
+/// One CSV line (RFC 4180): cells holding a comma, a quote or a line break are quoted, quotes doubled.
+pub fn csv_line<S: AsRef<str>>(cells: &[S]) -> String {
+    let cell = |c: &S| {
+        let c = c.as_ref();
+        match c.contains([',', '"', '\n', '\r']) {
+            true => format!("\"{}\"", c.replace('"', "\"\"")),
+            false => c.to_owned(),
+        }
+    };
+    cells.iter().map(cell).collect::<Vec<_>>().join(",") + "\n"
 }

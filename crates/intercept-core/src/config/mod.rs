@@ -9,6 +9,7 @@ mod locate;
 pub mod path;
 pub mod run;
 pub mod set;
+pub mod starter;
 
 use std::path::{Path, PathBuf};
 

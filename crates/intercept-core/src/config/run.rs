@@ -10,8 +10,10 @@ pub struct RunConfig {
     /// Folder under `reports/`; defaults to the config file's stem.
     #[serde(default)]
     pub name: Option<String>,
+    /// Trials a run samples (`run --trials` overrides it).
     #[serde(default = "default_trials")]
     pub trials: i64,
+    /// The seed: the same config and seed give the same results on any number of threads (`run --seed`).
     #[serde(default = "default_seed")]
     pub seed: i64,
     /// Trials per chunk: each chunk has its own generator, so this is part of what a seed means.

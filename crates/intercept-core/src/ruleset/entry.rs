@@ -24,6 +24,8 @@ pub trait Entry: Send + Sync + Debug {
     /// The JSON Schema of a whole config file of this rule set: `[run]` and its table, every key with its
     /// type, allowed values, default and description.
     fn schema(&self) -> serde_json::Value;
+    /// [`RuleSet::STARTER`].
+    fn starter(&self) -> Option<&'static str>;
 }
 
 /// A config file parsed by its rule set's [`Entry`], not yet resolved.
@@ -66,6 +68,9 @@ impl<S: RuleSet + Debug> Entry for S {
     }
     fn schema(&self) -> serde_json::Value {
         file_schema::<S::Config>(S::TABLE, S::TITLE)
+    }
+    fn starter(&self) -> Option<&'static str> {
+        S::STARTER
     }
 }
 

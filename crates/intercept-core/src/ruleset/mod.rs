@@ -39,6 +39,9 @@ pub trait RuleSet: Send + Sync + 'static {
     const TABLE: &'static str;
     /// What reports call the rules: the game's rules and its title, in a few words.
     const TITLE: &'static str;
+    /// A small scenario of these rules, as config text, that `intercept-sim init` writes out with every key
+    /// and its comment ([`crate::config::starter`]); its opening comment says what it sets up.
+    const STARTER: Option<&'static str> = None;
     /// The table as written, every default filled in by serde; unknown keys refused. Its JSON Schema,
     /// derived from the same type, is what forms and editors read ([`Entry::schema`]).
     type Config: Serialize + DeserializeOwned + JsonSchema + Clone + Debug + Send + Sync + 'static;

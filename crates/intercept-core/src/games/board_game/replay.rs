@@ -2,9 +2,11 @@
 //!
 //! Game `g` of a run is trial `g` of the engine, so [`Replay::of`] plays it again on that trial's sampler
 //! ([`Sampler::at_trial`]) and keeps every turn with the position it was played in. The [`Replay`] prints as
-//! a text record, each turn in words ([`Position::notation`]) and, when asked, the board after it.
+//! a text record (or JSON), each turn in words ([`Position::notation`]) and, when asked, the board after it.
 
 use std::fmt::{self, Write};
+
+use serde_json::json;
 
 use super::players::Game;
 use super::position::{Colour, Position};
@@ -13,9 +15,9 @@ use super::{BoardGame, BoardGameRules, Seat};
 use crate::chance::Sampler;
 use crate::config::Scenario;
 
-/// `intercept-sim replay`: game `index` of the scenario's run as text, with the board after each turn unless
-/// `moves_only`; refused when the scenario is not a self-play run or has no such game.
-pub fn replay(scenario: &Scenario, index: u64, moves_only: bool) -> Result<String, String> {
+/// `intercept-sim replay`: game `index` of the scenario's run as text (or JSON), with the board after each
+/// turn unless `moves_only`; refused when the scenario is not a self-play run or has no such game.
+pub fn replay(scenario: &Scenario, index: u64, moves_only: bool, json: bool) -> Result<String, String> {
     let Some(resolved) = scenario.resolved::<BoardGameRules>() else {
         return Err(format!("{}: not a self-play config; replay needs a [board] table", scenario.file.display()));
     };
@@ -25,7 +27,7 @@ pub fn replay(scenario: &Scenario, index: u64, moves_only: bool) -> Result<Strin
     }
     let mut replay = Replay::of(&resolved.model, run.seed, run.chunk_size, index);
     replay.boards = !moves_only;
-    Ok(replay.to_string())
+    Ok(if json { replay.json() } else { replay.to_string() })
 }
 
 /// A game of a run, turn by turn.
@@ -61,6 +63,29 @@ impl Replay {
             None => "Draw: no goal".to_owned(),
         };
         format!("{how} after {} turns; steals: White {w}, Black {b}.", self.game.turns)
+    }
+}
+
+impl Replay {
+    /// `replay --json`: the players, each turn (side, move in words, and the board after it unless moves
+    /// only), and the result.
+    pub fn json(&self) -> String {
+        let [white, black] = self.seats.map(|s| s.describe());
+        let turns = self.turns.iter().enumerate().map(|(i, (p, turn))| {
+            let mut t = json!({ "turn": i + 1, "side": name(p.to_move), "move": p.notation(*turn) });
+            if self.boards {
+                t["board"] = json!(p.play(*turn).to_string());
+            }
+            t
+        });
+        let [w, b] = self.game.steals;
+        let body = json!({
+            "game": self.index, "white": white, "black": black, "first": name(self.first),
+            "turns": turns.collect::<Vec<_>>(),
+            "result": { "winner": self.game.winner.map(name), "turns": self.game.turns,
+                "steals": { "white": w, "black": b }, "text": self.result() },
+        });
+        serde_json::to_string_pretty(&body).expect("JSON")
     }
 }
 

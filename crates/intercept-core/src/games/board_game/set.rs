@@ -15,6 +15,7 @@ pub struct BoardGameRules;
 impl RuleSet for BoardGameRules {
     const TABLE: &'static str = "board";
     const TITLE: &'static str = "the board game Intercept (self-play)";
+    const STARTER: Option<&'static str> = Some(include_str!("starter.toml"));
     type Config = BoardConfig;
     type Model = BoardGame;
 

@@ -15,6 +15,7 @@ pub struct CardGameRules;
 impl RuleSet for CardGameRules {
     const TABLE: &'static str = "card_game";
     const TITLE: &'static str = "card-game intercept (Sorcery: Contested Realm)";
+    const STARTER: Option<&'static str> = Some(include_str!("starter.toml"));
     type Config = CardGameConfig;
     type Model = CardGame;
 

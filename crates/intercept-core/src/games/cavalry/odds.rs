@@ -1,12 +1,16 @@
 //! `odds cavalry`: the exact chance of intercepting under an order (C-2), and of the target's hedgehog morale
-//! check (C-9), answered by the cavalry rules themselves through a one-unit scenario ([`crate::odds`]).
+//! check (C-9), answered by the cavalry rules themselves through a one-unit scenario ([`crate::odds`]), as
+//! [`CavalryOdds`], printed as text or JSON.
 
 use std::fmt::Write;
 
-use super::CavalryRules;
-use crate::odds::{Answer, INTERCEPTOR, OddsError, answer};
+use serde_json::json;
+
 use num_rational::BigRational;
 
+use super::CavalryRules;
+use crate::fraction::{text, to_f64};
+use crate::odds::{Answer, INTERCEPTOR, OddsError, answer};
 use crate::present::exact_text;
 use crate::ruleset::Registry;
 
@@ -45,21 +49,103 @@ pub fn ask(q: &CavalryQuestion) -> Result<Answer, OddsError> {
     answer(&Registry::new(vec![&CavalryRules]), &q.config())
 }
 
-/// `odds cavalry`: P(intercept), and the target's morale check when asked.
-pub fn cavalry_odds(q: &CavalryQuestion, a: &Answer) -> String {
-    let mut out = String::new();
-    let intercept = a.fraction("cavalry.intercepted").unwrap_or_default();
-    let _ = writeln!(out, "{} orders: P(intercept) = {}", q.order, exact_text(&intercept));
-    if let Some(morale) = q.morale {
-        let attempted = a.fraction("target.hedgehog_attempted").unwrap_or_default();
-        let formed = a.fraction("target.hedgehog_formed").unwrap_or_default();
+/// `odds cavalry`'s answer: P(intercept), and the target's morale check when asked.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CavalryOdds {
+    pub question: CavalryQuestion,
+    pub intercept: BigRational,
+    pub morale: Option<MoraleOdds>,
+}
+
+/// The target's hedgehog morale check (C-8.2, C-9).
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoraleOdds {
+    /// Whether the check is ever rolled: only after an interception, which Rally orders never make.
+    pub rolled: bool,
+    /// The chance the check passes when it is rolled.
+    pub pass: BigRational,
+    /// The chance of an interception after which the target forms hedgehog.
+    pub formed: BigRational,
+}
+
+/// Why a unit under Rally orders has no chance, in the rules' words.
+const NO_RALLY: &str = "a unit under Rally orders may not intercept (C-1.7); the table has no Rally row (C-2)";
+
+impl CavalryOdds {
+    /// The answer to `q`, by the cavalry rules alone.
+    pub fn of(q: &CavalryQuestion) -> Result<CavalryOdds, OddsError> {
+        let a = ask(q)?;
+        let intercept = a.fraction("cavalry.intercepted").unwrap_or_default();
+        let morale = q.morale.map(|_| morale_odds(q, &a)).transpose()?;
+        Ok(CavalryOdds { question: q.clone(), intercept, morale })
+    }
+
+    /// As text, saying in words why a check is never rolled.
+    pub fn text(&self) -> String {
+        let q = &self.question;
+        let mut out = format!("{} orders: P(intercept) = {}", q.order, exact_text(&self.intercept));
+        if q.order == "rally" {
+            let _ = write!(out, ": {NO_RALLY}");
+        }
+        out.push('\n');
+        let (Some(m), Some(morale)) = (&self.morale, q.morale) else { return out };
         let checks = if q.checks == 1 { "1 check".to_owned() } else { format!("{} checks at once", q.checks) };
         let _ = writeln!(out, "morale check (morale {morale}, leader {}, {checks}):", q.leader);
-        let passed = if attempted > BigRational::default() { exact_text(&(&formed / attempted)) } else { "-".into() };
-        let _ = writeln!(out, "  P(pass) = {passed}");
-        let _ = writeln!(out, "  P(intercepted, and the target forms hedgehog) = {}", exact_text(&formed));
+        match m.rolled {
+            true => writeln!(out, "  P(pass) = {}", exact_text(&m.pass)),
+            false => writeln!(
+                out,
+                "  never rolled under {} orders: with no interception, the target never has to attempt hedgehog\n  \
+                 P(pass) = {} if it were rolled (after an interception under another order)",
+                q.order,
+                exact_text(&m.pass)
+            ),
+        }
+        .expect("writing to a String");
+        let _ = writeln!(out, "  P(intercepted, and the target forms hedgehog) = {}", exact_text(&m.formed));
+        out
     }
-    out
+
+    /// As JSON: the question, `p_intercept` and, for Rally, `can_intercept: false` with the rule; the morale
+    /// check with `rolled` saying whether it ever is, and `p_pass` the chance it passes when it is.
+    pub fn json(&self) -> String {
+        let q = &self.question;
+        let mut body = json!({
+            "order": q.order,
+            "can_intercept": q.order != "rally",
+            "p_intercept": to_f64(&self.intercept),
+            "p_intercept_fraction": text(&self.intercept),
+        });
+        if q.order == "rally" {
+            body["why_not"] = json!(NO_RALLY);
+        }
+        if let (Some(m), Some(morale)) = (&self.morale, q.morale) {
+            body["morale_check"] = json!({
+                "morale": morale, "leader": q.leader, "checks": q.checks,
+                "rolled": m.rolled, "p_pass": to_f64(&m.pass), "p_pass_fraction": text(&m.pass),
+                "p_intercepted_and_hedgehog": to_f64(&m.formed),
+                "p_intercepted_and_hedgehog_fraction": text(&m.formed),
+            });
+        }
+        serde_json::to_string_pretty(&body).expect("JSON")
+    }
+}
+
+/// The morale check's odds from answer `a` to `q`. When the check is never rolled (no interception), its
+/// chance of passing is read from the same question under Charge orders: the check depends on the target's
+/// morale, its leader and the checks rolled at once (C-9.1, C-9.2), never on the interceptor's order.
+fn morale_odds(q: &CavalryQuestion, a: &Answer) -> Result<MoraleOdds, OddsError> {
+    let passed = |a: &Answer| {
+        let attempted = a.fraction("target.hedgehog_attempted").unwrap_or_default();
+        (attempted > BigRational::default())
+            .then(|| a.fraction("target.hedgehog_formed").unwrap_or_default() / attempted)
+    };
+    let formed = a.fraction("target.hedgehog_formed").unwrap_or_default();
+    if let Some(pass) = passed(a) {
+        return Ok(MoraleOdds { rolled: true, pass, formed });
+    }
+    let charging = ask(&CavalryQuestion { order: "charge".into(), ..q.clone() })?;
+    Ok(MoraleOdds { rolled: false, pass: passed(&charging).unwrap_or_default(), formed })
 }
 
 #[cfg(test)]
@@ -81,5 +167,16 @@ mod tests {
             |a: &Answer| a.value("target.hedgehog_formed").unwrap() / a.value("target.hedgehog_attempted").unwrap();
         assert!((passed(&cavalry("charge", Some(7), 1)) - 0.8).abs() < 1e-12);
         assert!((passed(&cavalry("charge", Some(7), 2)) - 0.7).abs() < 1e-12);
+    }
+
+    /// Rally orders never intercept, so the check is never rolled: the answer says so, and still gives the
+    /// chance the check passes when it is (7/10 at morale 6, C-9.1).
+    #[test]
+    fn rally_answers_the_morale_check_in_words() {
+        let q = CavalryQuestion { order: "rally".into(), morale: Some(6), leader: 0, checks: 1 };
+        let odds = CavalryOdds::of(&q).expect("answers");
+        let m = odds.morale.expect("a morale check asked for");
+        assert!(!m.rolled && to_f64(&m.pass) == 0.7 && to_f64(&m.formed) == 0.0, "{m:?}");
+        assert!(odds.text().contains("never rolled") && !odds.text().contains("= -"), "{}", odds.text());
     }
 }

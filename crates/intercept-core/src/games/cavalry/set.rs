@@ -13,6 +13,7 @@ pub struct CavalryRules;
 impl RuleSet for CavalryRules {
     const TABLE: &'static str = "cavalry";
     const TITLE: &'static str = "cavalry rules (Musket & Pike)";
+    const STARTER: Option<&'static str> = Some(include_str!("starter.toml"));
     type Config = CavalryConfig;
     type Model = Cavalry;
 

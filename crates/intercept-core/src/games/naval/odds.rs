@@ -1,13 +1,17 @@
 //! `odds naval` and `reach-table`: the exact chance that n interception dice reach a hex d hexes away
-//! (N-7, N-8), answered by the naval rules themselves through a one-group scenario ([`crate::odds`]).
+//! (N-7, N-8), answered by the naval rules themselves through a one-group scenario ([`crate::odds`]); the
+//! [`ReachTable`] of every number of dice and distance. Each prints as text, CSV or JSON.
 
 use std::fmt::Write;
+
+use serde_json::json;
 
 use super::NavalRules;
 use super::config::MoveRule;
 use crate::odds::{Answer, INTERCEPTOR, OddsError, answer};
 use crate::present::exact_text;
 use crate::ruleset::Registry;
+use crate::text::csv_line;
 
 /// "What are my odds with `dice` dice at `distance` hexes?" (N-7, N-8).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,22 +44,59 @@ pub fn ask(q: &NavalQuestion) -> Result<Answer, OddsError> {
     answer(&Registry::new(vec![&NavalRules]), &q.config())
 }
 
-/// `reach-table`: P(reach) by dice and distance, as a Markdown table.
-pub fn reach_table(pacific: bool, highest: bool, max_distance: u32) -> String {
-    let rule = if highest { MoveRule::Highest } else { MoveRule::Sum };
-    let table = super::dice::reach_table(rule, pacific, max_distance);
-    let mut out = String::new();
-    let how = if highest { "highest die" } else { "sum of the dice" };
-    let theater = if pacific { "Pacific (total halved, rounded up)" } else { "Europe" };
-    let _ = writeln!(out, "P(reach) by dice and distance in hexes: {theater}, {how}\n");
-    let header: Vec<String> = (1..=max_distance).map(|d| d.to_string()).collect();
-    let _ = writeln!(out, "| dice | {} |", header.join(" | "));
-    let _ = writeln!(out, "|---|{}", "---|".repeat(max_distance as usize));
-    for (n, row) in table.iter().enumerate() {
-        let cells: Vec<String> = row.iter().map(|&p| probability_cell(p)).collect();
-        let _ = writeln!(out, "| {n} | {} |", cells.join(" | "));
+/// `reach-table`: P(reach) by dice (rows, from 0) and distance in hexes (columns, from 1).
+pub struct ReachTable {
+    pub pacific: bool,
+    pub highest: bool,
+    /// `rows[n][d - 1]`: the chance that n dice reach d hexes.
+    pub rows: Vec<Vec<f64>>,
+}
+
+impl ReachTable {
+    pub fn new(pacific: bool, highest: bool, max_distance: u32) -> ReachTable {
+        let rule = if highest { MoveRule::Highest } else { MoveRule::Sum };
+        ReachTable { pacific, highest, rows: super::dice::reach_table(rule, pacific, max_distance) }
     }
-    out
+
+    fn distances(&self) -> Vec<String> {
+        (1..=self.rows[0].len()).map(|d| d.to_string()).collect()
+    }
+
+    /// As a Markdown table, three decimals a cell.
+    pub fn text(&self) -> String {
+        let mut out = String::new();
+        let how = if self.highest { "highest die" } else { "sum of the dice" };
+        let theater = if self.pacific { "Pacific (total halved, rounded up)" } else { "Europe" };
+        let _ = writeln!(out, "P(reach) by dice and distance in hexes: {theater}, {how}\n");
+        let _ = writeln!(out, "| dice | {} |", self.distances().join(" | "));
+        let _ = writeln!(out, "|---|{}", "---|".repeat(self.rows[0].len()));
+        for (n, row) in self.rows.iter().enumerate() {
+            let cells: Vec<String> = row.iter().map(|&p| probability_cell(p)).collect();
+            let _ = writeln!(out, "| {n} | {} |", cells.join(" | "));
+        }
+        out
+    }
+
+    /// As CSV, the same layout: a `dice` column, then one column per distance, every value in full.
+    pub fn csv(&self) -> String {
+        let mut out = csv_line(&[vec!["dice".to_owned()], self.distances()].concat());
+        for (n, row) in self.rows.iter().enumerate() {
+            out += &csv_line(&[vec![n.to_string()], row.iter().map(f64::to_string).collect()].concat());
+        }
+        out
+    }
+
+    /// As JSON: the rules read, the distances, and each number of dice with its row of chances.
+    pub fn json(&self) -> String {
+        let rows: Vec<_> = self.rows.iter().enumerate().map(|(n, r)| json!({ "dice": n, "p_reach": r })).collect();
+        let body = json!({
+            "theater": if self.pacific { "pacific" } else { "europe" },
+            "movement": if self.highest { "highest" } else { "sum" },
+            "distances": (1..=self.rows[0].len()).collect::<Vec<_>>(),
+            "rows": rows,
+        });
+        serde_json::to_string_pretty(&body).expect("JSON")
+    }
 }
 
 /// Three decimals, with exact 0 and 1 shown as such and values that round to them marked (as the rule book does).
@@ -84,6 +125,43 @@ pub fn naval_odds(q: &NavalQuestion, a: &Answer) -> String {
         let _ = writeln!(out, "{label:<14} {}", exact_text(p));
     }
     out
+}
+
+/// The chance the group moves 0, 1, 2, ... hexes.
+fn moved(a: &Answer) -> Vec<f64> {
+    a.distribution(&format!("group.{INTERCEPTOR}.movement")).unwrap_or_default()
+}
+
+/// `odds naval --csv`: the table of hexes moved, with whether that distance reaches the interception hex.
+pub fn naval_odds_csv(q: &NavalQuestion, a: &Answer) -> String {
+    let mut out = csv_line(&["hexes", "probability", "reached"]);
+    for (hexes, p) in moved(a).into_iter().enumerate() {
+        out += &csv_line(&[hexes.to_string(), p.to_string(), (hexes as u32 == q.distance).to_string()]);
+    }
+    out
+}
+
+/// `odds naval --json`: the question, P(reach), and the chance of each number of hexes moved.
+pub fn naval_odds_json(q: &NavalQuestion, a: &Answer) -> String {
+    let fractions = a.distribution_fractions(&format!("group.{INTERCEPTOR}.movement")).unwrap_or_default();
+    let moved: Vec<_> = fractions
+        .iter()
+        .enumerate()
+        .map(|(hexes, p)| {
+            let (probability, fraction) = (crate::fraction::to_f64(p), crate::fraction::text(p));
+            json!({ "hexes": hexes, "probability": probability, "fraction": fraction, "reached": hexes as u32 == q.distance })
+        })
+        .collect();
+    let reach = a.fraction(&format!("group.{INTERCEPTOR}.reached")).unwrap_or_default();
+    let body = json!({
+        "dice": q.dice, "distance": q.distance,
+        "theater": if q.pacific { "pacific" } else { "europe" },
+        "movement": if q.highest { "highest" } else { "sum" },
+        "p_reach": crate::fraction::to_f64(&reach),
+        "p_reach_fraction": crate::fraction::text(&reach),
+        "moved": moved,
+    });
+    serde_json::to_string_pretty(&body).expect("JSON")
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@ pub struct NavalRules;
 impl RuleSet for NavalRules {
     const TABLE: &'static str = "naval";
     const TITLE: &'static str = "naval rules (A World at War)";
+    const STARTER: Option<&'static str> = Some(include_str!("starter.toml"));
     type Config = NavalConfig;
     type Model = Naval;
 

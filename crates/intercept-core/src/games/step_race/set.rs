@@ -15,6 +15,7 @@ pub struct StepRaceRules;
 impl RuleSet for StepRaceRules {
     const TABLE: &'static str = "step_race";
     const TITLE: &'static str = "tactical step race (GITM)";
+    const STARTER: Option<&'static str> = Some(include_str!("starter.toml"));
     type Config = StepRaceConfig;
     type Model = StepRace;
 
