@@ -42,7 +42,7 @@ pub fn init(a: InitArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-/// The shipped rule set named `name`: its table, with `-` allowed for `_` (`step-race`, as `check` spells it).
+/// The shipped rule set named `name`: its table, with `-` allowed for `_` (as `check`'s subcommands spell them).
 pub fn rule_set(name: &str) -> Result<&'static dyn Entry, Failure> {
     let registry = shipped();
     let refused = || {
