@@ -42,7 +42,7 @@ pub fn init(a: InitArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-/// The shipped rule set named `name`: its table, with `-` allowed for `_` (`step-race`, as `check` spells it).
+/// The shipped rule set named `name`: its table, with `-` allowed for `_` (as `check`'s subcommands spell them).
 pub fn rule_set(name: &str) -> Result<&'static dyn Entry, Failure> {
     let registry = shipped();
     let refused = || {
@@ -56,7 +56,14 @@ pub fn rule_set(name: &str) -> Result<&'static dyn Entry, Failure> {
 pub fn completions(a: CompletionsArgs) -> Result<(), Failure> {
     let mut script = Vec::new();
     clap_complete::generate(a.shell, &mut Cli::command(), "intercept-sim", &mut script);
-    emit(String::from_utf8(script).map_err(failed)?)
+    let script = String::from_utf8(script).map_err(failed)?;
+    emit(match a.shell {
+        // clap_complete's bash script spells a subcommand's state `intercept__subcmd__sim__subcmd__run` in its
+        // case arms but `intercept__sim__subcmd__run` where it sets it, so no subcommand's options complete
+        // for a hyphenated bin name (clap-rs/clap#6421, open). The arms are respelled the way the state is.
+        clap_complete::Shell::Bash => script.replace("intercept__subcmd__sim", "intercept__sim"),
+        _ => script,
+    })
 }
 
 /// `man`: the main page on stdout, or every command's page into `--dir`.

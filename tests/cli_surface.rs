@@ -188,3 +188,26 @@ fn merge_answers_in_json_as_run_does() {
     assert!(merged.status.success() && whole.status.success());
     assert_eq!(merged.stdout, whole.stdout);
 }
+
+/// Bash completes a subcommand's own options and values (clap_complete's script needs a fix for a bin
+/// name with a hyphen, which `completions bash` applies).
+#[test]
+fn bash_completes_subcommand_options() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("intercept-sim.bash");
+    std::fs::write(&script, stdout(&["completions", "bash"])).unwrap();
+    let complete = |words: &str| {
+        let probe = format!(
+            "source {}; COMP_WORDS=({words}); COMP_CWORD=$((${{#COMP_WORDS[@]}} - 1)); \
+             _intercept__sim intercept-sim \"${{COMP_WORDS[COMP_CWORD]}}\" \"${{COMP_WORDS[COMP_CWORD-1]}}\"; \
+             echo \"${{COMPREPLY[@]}}\"",
+            script.display()
+        );
+        let out = std::process::Command::new("bash").args(["-c", &probe]).output().expect("bash runs");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    assert!(complete("intercept-sim ini").contains("init"));
+    assert!(complete("intercept-sim run --tr").contains("--trials"));
+    assert!(complete("intercept-sim completions \"\"").contains("powershell"));
+    assert!(complete("intercept-sim odds cavalry --order \"\"").contains("receive_charge"));
+}

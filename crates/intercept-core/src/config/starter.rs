@@ -27,7 +27,7 @@ pub fn commented(set: &'static dyn Entry, file: &Path) -> Option<Result<String, 
         let table = toml::Table::try_from(&scenario.config).expect("a resolved config is a TOML table");
         let schema = set.schema();
         let mut out = header(set, src);
-        Schema { defs: &schema["$defs"] }.sections(&mut out, "", &table, &schema);
+        Schema { defs: &schema["$defs"] }.sections(&mut out, "", &table, &schema, true);
         out
     }))
 }
@@ -79,21 +79,24 @@ impl Schema<'_> {
         }
     }
 
-    /// The table at `path`: its plain keys, then each sub-table as a section, as TOML requires.
-    fn sections(&self, out: &mut String, path: &str, table: &toml::Table, node: &Json) {
+    /// The table at `path`: its plain keys, then each sub-table as a section, as TOML requires. Keys are
+    /// `commented` but in the second and later tables of an array, which repeat the first one's keys.
+    fn sections(&self, out: &mut String, path: &str, table: &toml::Table, node: &Json, commented: bool) {
         for (key, value) in table.iter().filter(|(k, v)| !self.is_section(self.property(node, k), v)) {
-            let prop = self.property(node, key);
-            self.comment(out, prop);
+            if commented {
+                self.comment(out, self.property(node, key));
+            }
             let _ = writeln!(out, "{key} = {value}");
         }
         for (key, value) in table.iter().filter(|(k, v)| self.is_section(self.property(node, k), v)) {
             let (prop, inner) =
                 (self.property(node, key), if path.is_empty() { key.clone() } else { format!("{path}.{key}") });
             match value {
-                Value::Table(t) => self.section(out, &format!("[{inner}]"), prop, prop, t, &inner),
+                Value::Table(t) => self.section(out, (&format!("[{inner}]"), &inner), prop, prop, t, commented),
                 Value::Array(items) => {
-                    for t in items.iter().filter_map(Value::as_table) {
-                        self.section(out, &format!("[[{inner}]]"), prop, &prop["items"], t, &inner);
+                    for (n, t) in items.iter().filter_map(Value::as_table).enumerate() {
+                        let first = commented && n == 0;
+                        self.section(out, (&format!("[[{inner}]]"), &inner), prop, &prop["items"], t, first);
                     }
                 }
                 _ => unreachable!("a section is a table or an array of tables"),
@@ -101,13 +104,23 @@ impl Schema<'_> {
         }
     }
 
-    /// One section: a blank line, what the table is, its header, then its keys.
-    fn section(&self, out: &mut String, header: &str, prop: &Json, node: &Json, table: &toml::Table, path: &str) {
+    /// One section: a blank line, what the table is (unless not `commented`), its header, then its keys.
+    fn section(
+        &self,
+        out: &mut String,
+        (header, path): (&str, &str),
+        prop: &Json,
+        node: &Json,
+        table: &toml::Table,
+        commented: bool,
+    ) {
         out.push('\n');
-        let about = prop["description"].as_str().or(self.resolve(node)["description"].as_str());
-        wrapped(out, "", about.unwrap_or_default());
+        if commented {
+            let about = prop["description"].as_str().or(self.resolve(node)["description"].as_str());
+            wrapped(out, "", about.unwrap_or_default());
+        }
         let _ = writeln!(out, "{header}");
-        self.sections(out, path, table, node);
+        self.sections(out, path, table, node, commented);
     }
 
     /// A key's comment: its description, then one line of facts (type, allowed values, range, default).

@@ -84,10 +84,10 @@ impl CavalryOdds {
     pub fn text(&self) -> String {
         let q = &self.question;
         let mut out = format!("{} orders: P(intercept) = {}", q.order, exact_text(&self.intercept));
-        if q.order == "rally" {
-            let _ = write!(out, ": {NO_RALLY}");
-        }
         out.push('\n');
+        if q.order == "rally" {
+            let _ = writeln!(out, "  {NO_RALLY}");
+        }
         let (Some(m), Some(morale)) = (&self.morale, q.morale) else { return out };
         let checks = if q.checks == 1 { "1 check".to_owned() } else { format!("{} checks at once", q.checks) };
         let _ = writeln!(out, "morale check (morale {morale}, leader {}, {checks}):", q.leader);
