@@ -5,6 +5,7 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
+use intercept_sim::fraction;
 use polars::prelude::*;
 
 const CONFIG: &str = "configs/cavalry/charge-on-pikes.toml";
@@ -81,6 +82,7 @@ fn parquet_files_have_the_documented_schema() {
         ("successes", DataType::UInt64),
         ("trials", DataType::UInt64),
         ("exact", DataType::Float64),
+        ("exact_fraction", DataType::String),
         ("kind", DataType::String),
     ];
     assert_eq!(schema_of(&summary), want.map(|(n, t)| (n.to_string(), t)).to_vec());
@@ -96,6 +98,7 @@ fn parquet_files_have_the_documented_schema() {
     }
     assert!(u64s(&summary, "trials").iter().all(|&t| t == Some(300_000)));
     assert_eq!(summary.column("exact").unwrap().null_count(), 0, "a small tree gets its exact column");
+    exact_fractions_are_the_exact_values(&summary);
 
     let dists = read(&dir.path().join("distributions.parquet"));
     let want = [
@@ -106,10 +109,22 @@ fn parquet_files_have_the_documented_schema() {
         ("ci_low", DataType::Float64),
         ("ci_high", DataType::Float64),
         ("exact", DataType::Float64),
+        ("exact_fraction", DataType::String),
     ];
     assert_eq!(schema_of(&dists), want.map(|(n, t)| (n.to_string(), t)).to_vec());
     let interceptions = strings(&dists, "metric").into_iter().filter(|m| m == "cavalry.interceptions");
     assert_eq!(interceptions.count(), 3, "values 0, 1 and 2 for two interceptors");
+    exact_fractions_are_the_exact_values(&dists);
+}
+
+/// Every row's `exact_fraction` is a fraction in lowest terms whose nearest float is its `exact`.
+fn exact_fractions_are_the_exact_values(df: &DataFrame) {
+    let exact = df.column("exact").unwrap().f64().unwrap();
+    for (i, text) in strings(df, "exact_fraction").iter().enumerate() {
+        let f = fraction::parse(text).unwrap_or_else(|| panic!("{text} is a fraction"));
+        assert_eq!(fraction::text(&f), *text, "in lowest terms");
+        assert_eq!(Some(fraction::to_f64(&f)), exact.get(i), "row {i}: {text}");
+    }
 }
 
 #[test]
@@ -187,6 +202,13 @@ fn exact_prints_t7_fractions_and_validate_prints_defaults() {
     let out = sim().args(["exact", config().to_str().unwrap()]).assert().success();
     let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     assert!(text.contains("cavalry.interceptor.lifeguard.succeeded") && text.contains("(3/5)"), "{text}");
+    let out = sim().args(["exact", "--json", config().to_str().unwrap()]).assert().success();
+    let json: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).expect("JSON");
+    let rows = json["metrics"].as_array().unwrap();
+    let succeeded = rows.iter().find(|r| r["metric"] == "cavalry.interceptor.lifeguard.succeeded").unwrap();
+    assert_eq!((&succeeded["exact"], &succeeded["exact_fraction"]), (&0.6.into(), &"3/5".into()), "{json}");
+    let dists = json["distributions"].as_array().unwrap();
+    assert!(dists.iter().all(|r| r["exact_fraction"].is_string()), "every value has its fraction: {json}");
     let out = sim().args(["validate", config().to_str().unwrap(), "--json"]).assert().success();
     let json: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).expect("JSON");
     assert_eq!(json["config"]["run"]["max_exact_leaves"], 1_000_000);
@@ -217,6 +239,7 @@ fn a_tree_too_large_to_solve_is_refused_quickly() {
         .success();
     let summary = read(&dir.path().join("out/summary.parquet"));
     assert_eq!(summary.column("exact").unwrap().null_count(), summary.height());
+    assert_eq!(summary.column("exact_fraction").unwrap().null_count(), summary.height());
 }
 
 fn odds(args: &[&str]) -> String {

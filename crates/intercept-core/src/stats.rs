@@ -3,6 +3,7 @@
 //! Every estimate the tool prints or writes carries its interval. [`Interval`] is the value type; [`wilson`]
 //! and [`mean_interval`] compute it from integer counts, at a confidence given by its normal quantile `z`.
 
+use num_rational::BigRational;
 use serde::Serialize;
 
 /// The normal quantile of a two-sided 95% interval.
@@ -22,6 +23,13 @@ impl Interval {
     /// Whether `x` lies inside the interval (bounds included).
     pub fn contains(&self, x: f64) -> bool {
         self.low <= x && x <= self.high
+    }
+
+    /// Whether the exact value `r` lies inside the interval, compared exactly: each bound is the fraction its
+    /// float is, so no rounding of `r` can move it in or out.
+    pub fn holds(&self, r: &BigRational) -> bool {
+        let bound = |x: f64| BigRational::from_float(x);
+        matches!((bound(self.low), bound(self.high)), (Some(low), Some(high)) if low <= *r && *r <= high)
     }
 }
 

@@ -2,7 +2,8 @@
 use std::path::Path;
 
 use intercept_core::config::{self, Overrides, Scenario};
-use intercept_core::exact::metric_values;
+use intercept_core::exact::{metric_fractions, metric_values};
+use intercept_core::fraction::BigRational;
 use intercept_core::games::shipped;
 use intercept_core::runner;
 
@@ -23,4 +24,17 @@ pub fn exact(s: &Scenario, name: &str) -> f64 {
 /// Equal to within rounding.
 pub fn close(a: f64, b: f64) -> bool {
     (a - b).abs() < 1e-12
+}
+
+/// The exact value of metric `name` as a fraction.
+pub fn fraction(s: &Scenario, name: &str) -> BigRational {
+    let metrics = s.rules.metrics();
+    let values = metric_fractions(metrics, &runner::solve(s).expect("small tree"));
+    let i = metrics.defs().iter().position(|d| d.name == name).unwrap_or_else(|| panic!("no metric {name}"));
+    values[i].clone().unwrap_or_else(|| panic!("{name} has an exact value"))
+}
+
+/// The fraction `num / den`.
+pub fn ratio(num: u64, den: u64) -> BigRational {
+    BigRational::new(num.into(), den.into())
 }
