@@ -234,7 +234,8 @@ struct SweepStart {
 fn new_sweep(args: &SweepArgs) -> Result<SweepStart, Failure> {
     let file = args.config.as_deref().expect("clap requires a config without --resume");
     let base = config::load(&shipped(), file, args.sampling.overrides())?;
-    let axes: Vec<Axis> = args.sets.iter().map(|(key, values)| Axis { key: key.clone(), values: values.clone() }).collect();
+    let axes: Vec<Axis> =
+        args.sets.iter().map(|(key, values)| Axis { key: key.clone(), values: values.clone() }).collect();
     sweep::check(&axes).map_err(bad_input)?;
     let points = sweep::resolve(&base, &axes)?;
     sweep_metrics(&base, &args.metric)?;

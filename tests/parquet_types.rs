@@ -68,8 +68,22 @@ fn swept_values_are_typed_like_their_keys() {
     let cases = [
         ("int", CHAIN, "naval.rules.slow_ships=0,-2,-1", "2000", ArrowDataType::Int64, DataType::Int64),
         ("float", CHAIN, "naval.combat.p_end_after_round=0.5,0.25", "2000", ArrowDataType::Float64, DataType::Float64),
-        ("bool", GREEDY, "board.variant.steal_requires_moved_piece=false,true", "8", ArrowDataType::Boolean, DataType::Boolean),
-        ("text", PIKES, "cavalry.interceptor.lifeguard.order=charge,rally", "2000", ArrowDataType::LargeUtf8, DataType::String),
+        (
+            "bool",
+            GREEDY,
+            "board.variant.steal_requires_moved_piece=false,true",
+            "8",
+            ArrowDataType::Boolean,
+            DataType::Boolean,
+        ),
+        (
+            "text",
+            PIKES,
+            "cavalry.interceptor.lifeguard.order=charge,rally",
+            "2000",
+            ArrowDataType::LargeUtf8,
+            DataType::String,
+        ),
     ];
     for (name, config, set, trials, arrow, polars) in cases {
         let path = swept(tmp.path(), name, config, set, trials);
@@ -81,7 +95,8 @@ fn swept_values_are_typed_like_their_keys() {
     }
     // Sorted as numbers, not as text ("-1" < "-2" < "0").
     let df = ParquetReader::new(File::open(tmp.path().join("int/sweep.parquet")).unwrap()).finish().unwrap();
-    let sorted = df.column("naval.rules.slow_ships").unwrap().as_materialized_series().sort(Default::default()).unwrap();
+    let sorted =
+        df.column("naval.rules.slow_ships").unwrap().as_materialized_series().sort(Default::default()).unwrap();
     let mut values: Vec<i64> = sorted.i64().unwrap().into_no_null_iter().collect();
     values.dedup();
     assert_eq!(values, [-2, -1, 0]);

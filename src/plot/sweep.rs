@@ -97,7 +97,8 @@ impl Chart for Line<'_> {
         root: &DrawingArea<DB, Shift>,
     ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
         let n = self.rows.len();
-        let low = self.rows.iter().map(|r| r.ci_low.min(r.exact.unwrap_or(f64::INFINITY))).fold(f64::INFINITY, f64::min);
+        let low =
+            self.rows.iter().map(|r| r.ci_low.min(r.exact.unwrap_or(f64::INFINITY))).fold(f64::INFINITY, f64::min);
         let high = self.rows.iter().map(|r| r.ci_high.max(r.exact.unwrap_or(0.0))).fold(f64::NEG_INFINITY, f64::max);
         let pad = ((high - low) * 0.1).max(1e-4);
         let (low, high) = match self.probability {

@@ -50,12 +50,14 @@ pub fn table(record: &SweepRecord, points: &[Point], shown: &[String], dir: &Pat
         for r in rows {
             let (est, low, high) = (r.row.estimate, r.row.ci_low, r.row.ci_high);
             let exact = r.row.exact.map_or("-".into(), exact_text);
-            let change = r.change.map_or("(base)".into(), |c| format!("{:+.6} [{:+.6}, {:+.6}]", c.change, c.low, c.high));
+            let change =
+                r.change.map_or("(base)".into(), |c| format!("{:+.6} [{:+.6}, {:+.6}]", c.change, c.low, c.high));
             let s = settings(r.point);
             let _ = writeln!(out, "  {s:width$}  {est:>9.6}  [{low:>9.6}, {high:>9.6}]  {exact:<22}  {change}");
         }
     }
-    let _ = writeln!(out, "\nwrote {files} files (sweep.parquet, charts, report.html, manifest.json) to {}", dir.display());
+    let _ =
+        writeln!(out, "\nwrote {files} files (sweep.parquet, charts, report.html, manifest.json) to {}", dir.display());
     out
 }
 
@@ -104,9 +106,7 @@ fn axes_json(axes: &[Axis], points: &[Point]) -> serde_json::Value {
         let at = points.iter().find(|p| &p.settings[a].value == v).map(|p| &p.values[a]);
         at.and_then(|t| serde_json::to_value(t).ok()).unwrap_or_else(|| v.clone().into())
     };
-    let axis = |(a, axis): (usize, &Axis)| {
-        json!({ "key": axis.key, "values": axis.values.iter().map(|v| typed(a, v)).collect::<Vec<_>>() })
-    };
+    let axis = |(a, axis): (usize, &Axis)| json!({ "key": axis.key, "values": axis.values.iter().map(|v| typed(a, v)).collect::<Vec<_>>() });
     axes.iter().enumerate().map(axis).collect::<Vec<_>>().into()
 }
 

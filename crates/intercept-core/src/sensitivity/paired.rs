@@ -85,7 +85,13 @@ pub(crate) fn blank(matches: &[Vec<Option<usize>>]) -> Vec<Vec<Option<PairSums>>
 }
 
 /// One slice of the base and of every stepped scenario, paired.
-pub(crate) fn slice(base: &Scenario, stepped: &[&Scenario], matches: &[Vec<Option<usize>>], plan: &Plan, s: Slice) -> Paired {
+pub(crate) fn slice(
+    base: &Scenario,
+    stepped: &[&Scenario],
+    matches: &[Vec<Option<usize>>],
+    plan: &Plan,
+    s: Slice,
+) -> Paired {
     let (tally, rows) = base.rules.slice_rows(plan, s);
     let (pairs, tallies) = stepped
         .iter()

@@ -20,7 +20,7 @@ use crate::partial::{PartialError, read_manifest};
 use crate::record::{ChunkRange, sha256_json};
 use crate::ruleset::Registry;
 use crate::runner;
-use crate::sensitivity::paired::{Paired, PairSums, matching_metrics};
+use crate::sensitivity::paired::{PairSums, Paired, matching_metrics};
 use crate::text::clip;
 
 /// What a sweep's `manifest.json` holds.
@@ -65,10 +65,11 @@ impl SweepRecord {
     pub fn new(base: &Scenario, axes: &[Axis], metrics: &[String], plan: &Plan, counts: &Counts) -> SweepRecord {
         let p = &counts.paired;
         let first = PointCounts { counts: p.base.counts.clone(), pairs: Vec::new() };
-        let others = p.stepped.iter().zip(&p.pairs).map(|(t, pairs)| PointCounts {
-            counts: t.counts.clone(),
-            pairs: pairs.clone(),
-        });
+        let others = p
+            .stepped
+            .iter()
+            .zip(&p.pairs)
+            .map(|(t, pairs)| PointCounts { counts: t.counts.clone(), pairs: pairs.clone() });
         let mut record = SweepRecord {
             tool: "intercept-sim".to_owned(),
             version: env!("CARGO_PKG_VERSION").to_owned(),
