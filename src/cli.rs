@@ -378,17 +378,32 @@ fn parse_precision(s: &str) -> Result<f64, String> {
 
 #[derive(Args, Debug)]
 pub struct SweepArgs {
-    /// The scenario config (TOML).
-    pub config: PathBuf,
+    /// The scenario config (TOML); not with --resume.
+    #[arg(required_unless_present = "resume")]
+    pub config: Option<PathBuf>,
     /// A key by its dotted path and the values it takes: KEY=V1,V2,... Repeat for a grid. Tables in a list
     /// are named: naval.group.<name>.distance, cavalry.interceptor.<name>.order.
-    #[arg(long = "set", required = true, value_parser = set::parse_list)]
+    #[arg(long = "set", required_unless_present = "resume", value_parser = set::parse_list)]
     pub sets: Vec<(String, Vec<String>)>,
+    /// Print (and show on the page) only this metric (repeatable) [default: print the rule set's headline
+    /// metrics; the page shows every metric].
+    #[arg(long)]
+    pub metric: Vec<String>,
     #[command(flatten)]
     pub sampling: Sampling,
     /// Output folder [default: reports/<run.name>-sweep].
     #[arg(short, long)]
     pub out: Option<PathBuf>,
+    /// Print the points as JSON on stdout instead of a table.
+    #[arg(long, conflicts_with = "csv")]
+    pub json: bool,
+    /// Print the points as CSV on stdout instead of a table: one row per point and metric shown.
+    #[arg(long)]
+    pub csv: bool,
+    /// Go on with the interrupted sweep in DIR, writing into DIR (or --out) exactly the files an
+    /// uninterrupted sweep writes.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["config", "sets", "trials", "seed"])]
+    pub resume: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]

@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use intercept_sim::engine::Plan;
 use intercept_sim::export::RunRecord;
+use intercept_sim::sweep::SweepRecord;
 
 use crate::Failure;
 
@@ -45,6 +46,18 @@ pub fn stopped(record: &RunRecord, dir: &Path) -> Failure {
     let message = format!(
         "interrupted after {} of {wanted} trials; {} holds them as a partial result. Go on with: intercept-sim run --resume {}",
         record.trials,
+        dir.display(),
+        dir.display()
+    );
+    Failure { code: 130, message }
+}
+
+/// The failure an interrupted sweep ends with (exit status 130), saying how to go on.
+pub fn sweep_stopped(record: &SweepRecord, dir: &Path) -> Failure {
+    let (trials, wanted) = (record.trials, record.config.run.trials);
+    let message = format!(
+        "interrupted after {trials} of {wanted} trials of each point; {} holds them as a partial result. Go on \
+         with: intercept-sim sweep --resume {}",
         dir.display(),
         dir.display()
     );

@@ -19,7 +19,7 @@ use cli::{
     ReplayArgs, RunArgs, SchemaArgs, SensitivityArgs, StepRaceArgs, SweepArgs, TableArgs,
 };
 use intercept_sim::config::{self, ConfigError, Overrides, Scenario, set};
-use intercept_sim::export::{SensitivityParquet, SweepParquet};
+use intercept_sim::export::{SensitivityParquet, SweepManifest, SweepParquet};
 use intercept_sim::folder::{Folder, FolderError};
 use intercept_sim::games::cavalry::odds::CavalryQuestion;
 use intercept_sim::games::naval::odds::NavalQuestion;
@@ -34,7 +34,7 @@ use intercept_sim::plot::tornado::TornadoCharts;
 use intercept_sim::report::{SensitivityReport, SweepReport};
 use intercept_sim::runner::{self, SampleOptions};
 use intercept_sim::sensitivity::{self, Scope};
-use intercept_sim::sweep::Axis;
+use intercept_sim::sweep::{self, Axis, SweepRecord};
 
 /// Why the command failed, and with which exit code.
 struct Failure {
@@ -185,21 +185,85 @@ fn partial_failure(e: PartialError) -> Failure {
 }
 
 fn sweep(args: SweepArgs) -> Result<(), Failure> {
-    let scenario = config::load(&shipped(), &args.config, args.sampling.overrides())?;
-    let axes: Vec<Axis> = args.sets.into_iter().map(|(key, values)| Axis { key, values }).collect();
-    intercept_sim::sweep::check(&axes).map_err(bad_input)?;
-    let points = intercept_sim::sweep::resolve(&scenario, &axes)?;
-    let (dir, flag) = out_or(args.out, (Path::new("reports").join(format!("{}-sweep", scenario.run.name)), ""));
+    let from = args.resume.clone();
+    let new = from.is_none().then(|| new_sweep(&args)).transpose()?;
+    let default = match (&new, &from) {
+        (Some(s), _) => (Path::new("reports").join(format!("{}-sweep", s.base.run.name)), ""),
+        (None, from) => (from.clone().expect("clap asks for a config or --resume"), "--resume"),
+    };
+    let (dir, flag) = out_or(args.out.clone(), default);
+    // The folder is locked before an interrupted sweep is read from it, so no other run changes it meanwhile.
     let folder = open(&dir, flag)?;
-    interrupt::install_abort();
-    let opts = SampleOptions { threads: args.sampling.threads(), ..SampleOptions::default() };
-    let points = intercept_sim::sweep::run(points, &opts);
+    let start = match new {
+        Some(new) => new,
+        None => resumed_sweep(from.as_deref().expect("clap asks for a config or --resume"), &args.metric)?,
+    };
+    let shown = sweep_metrics(&start.base, &start.named)?;
+    let plan = runner::plan(&start.base);
+    let scenarios: Vec<&Scenario> = start.points.iter().map(|(_, s)| s).collect();
+    let counts = start.counts.unwrap_or_else(|| sweep::Counts::new(&scenarios));
+    let bar = progress::Progress::new((plan.trials - counts.trials()) * scenarios.len() as u64);
+    let stop = interrupt::install();
+    let pool = runner::pool(args.sampling.threads());
+    let ran = pool.install(|| sweep::run(&scenarios, &plan, counts, Some(stop), &|n| bar.advance(n)));
+    bar.finish();
+    let record = SweepRecord::new(&start.base, &start.axes, &start.named, &plan, &ran.counts);
+    let points = sweep::finish(&start.base, start.points, &ran.counts, &plan);
     let staging = folder.staging();
-    SweepParquet { axes: &axes, points: &points }.write(staging).map_err(failed)?;
-    SweepCharts { points: &points }.write(staging).map_err(failed)?;
-    SweepReport { scenario: &scenario, axes: &axes, points: &points }.write(staging).map_err(failed)?;
+    SweepParquet { axes: &start.axes, points: &points }.write(staging).map_err(failed)?;
+    let charted = intercept_sim::plot::sweep::charted(&points, &start.named);
+    SweepCharts { points: &points, metrics: &charted }.write(staging).map_err(failed)?;
+    let report = SweepReport { scenario: &start.base, axes: &start.axes, points: &points, named: &start.named };
+    report.write(staging).map_err(failed)?;
+    SweepManifest(&record).write(staging).map_err(failed)?;
     let written = folder.commit().map_err(folder_failure)?;
-    emit_table(show::sweep_table(&points, &dir, written.len()))
+    match (args.json, args.csv) {
+        (true, _) => emit(show::sweep::json(&record, &points, &shown))?,
+        (_, true) => emit(show::sweep::csv(&start.axes, &points, &shown))?,
+        _ => emit_table(show::sweep::table(&record, &points, &shown, &dir, written.len()))?,
+    }
+    match record.unfinished() {
+        true => Err(interrupt::sweep_stopped(&record, &dir)),
+        false => Ok(()),
+    }
+}
+
+/// What a sweep starts from: its base scenario, axes, the metrics `--metric` named, its resolved points, and
+/// for a resumed sweep the counts it stopped at.
+struct SweepStart {
+    base: Scenario,
+    axes: Vec<Axis>,
+    named: Vec<String>,
+    points: Vec<(Vec<set::Setting>, Scenario)>,
+    counts: Option<sweep::Counts>,
+}
+
+/// A new sweep from the config and the command line, every point resolved and `--metric` checked.
+fn new_sweep(args: &SweepArgs) -> Result<SweepStart, Failure> {
+    let file = args.config.as_deref().expect("clap requires a config without --resume");
+    let base = config::load(&shipped(), file, args.sampling.overrides())?;
+    let axes: Vec<Axis> =
+        args.sets.iter().map(|(key, values)| Axis { key: key.clone(), values: values.clone() }).collect();
+    sweep::check(&axes).map_err(bad_input)?;
+    let points = sweep::resolve(&base, &axes)?;
+    sweep_metrics(&base, &args.metric)?;
+    Ok(SweepStart { base, axes, named: args.metric.clone(), points, counts: None })
+}
+
+/// The interrupted sweep in `dir`, set to go on where it stopped; `--metric` replaces the metrics it named.
+fn resumed_sweep(dir: &Path, named: &[String]) -> Result<SweepStart, Failure> {
+    let r = sweep::resume(&shipped(), dir).map_err(partial_failure)?;
+    let named = if named.is_empty() { r.metrics } else { named.to_vec() };
+    Ok(SweepStart { base: r.base, axes: r.axes, named, points: r.points, counts: Some(r.counts) })
+}
+
+/// The metrics a sweep prints: those named, each checked, or else the rule set's headline metrics.
+fn sweep_metrics(base: &Scenario, named: &[String]) -> Result<Vec<String>, Failure> {
+    let headline = base.rules.headline();
+    match named.is_empty() && !headline.is_empty() {
+        true => Ok(headline),
+        false => shown_metrics(base, named).map_err(bad_input),
+    }
 }
 
 fn sensitivity(args: SensitivityArgs) -> Result<(), Failure> {

@@ -1,4 +1,6 @@
-//! What the command line prints: tables for people, JSON and CSV for programs.
+//! What the command line prints: tables for people, JSON and CSV for programs. A sweep's are in [`sweep`].
+
+pub mod sweep;
 
 use std::fmt::Write;
 use std::path::Path;
@@ -12,7 +14,6 @@ use intercept_sim::present::{exact_cell, exact_text};
 use intercept_sim::ruleset::Registry;
 use intercept_sim::sensitivity::{Change, Sensitivity};
 use intercept_sim::summary::MetricRow;
-use intercept_sim::sweep::Point;
 use intercept_sim::text::csv_line;
 use serde_json::json;
 
@@ -191,21 +192,6 @@ pub fn tables(registry: &Registry) -> String {
         let _ = writeln!(out, "{:<12} {}", set.table(), set.title());
     }
     out + "\n`intercept-sim schema TABLE` prints the JSON Schema of a config with that table."
-}
-
-/// `sweep`'s table: each point's settings, then its probabilities with intervals and exact values.
-pub fn sweep_table(points: &[Point], dir: &Path, files: usize) -> String {
-    let mut out = String::new();
-    for p in points {
-        let settings: Vec<String> = p.settings.iter().map(|s| format!("{}={}", s.key, s.value)).collect();
-        let _ = writeln!(out, "{}  ({} trials, seed {})", settings.join(" "), p.record.trials, p.record.seed);
-        for r in p.record.summary.metrics.iter().filter(|r| r.kind == "probability") {
-            let exact = r.exact.map_or("-".into(), |x| exact_cell(x, r.exact_fraction.as_deref()));
-            let _ = writeln!(out, "  {:40} {:.6}  [{:.6}, {:.6}]  {exact}", r.metric, r.estimate, r.ci_low, r.ci_high);
-        }
-    }
-    let _ = writeln!(out, "wrote {files} files (sweep.parquet, charts and report.html) to {}", dir.display());
-    out
 }
 
 /// `sensitivity`'s table for metric `m`: every knob that changes it, largest change first.

@@ -321,6 +321,10 @@ fn sweep_report_loads_cleanly() {
     assert!(page.dom.contains("--set naval.group.force-h.distance=3,5"), "the reproduce command is on the page");
     let points = page.dom.matches("data-metric=\"mission.intercepted\"").count();
     assert_eq!(points, 2, "one row per point for each metric");
+    assert_eq!(page.dom.matches("data-metric=\"combat.rounds\"").count(), 2, "a distribution's mean too");
+    let second = page.dom.find("<tr data-metric=\"combat.rounds\" data-point=\"5\">").expect("the second point");
+    let row = &page.dom[second..second + page.dom[second..].find("</tr>").expect("a whole row")];
+    assert!(row.contains("class=\"num difference\">-"), "fewer rounds, paired with the base point: {row}");
 }
 
 /// A sensitivity report: it loads cleanly, and the one-face change of the charge table entry (C-2) is shown

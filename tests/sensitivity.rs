@@ -29,8 +29,9 @@ struct Row {
 
 fn rows(dir: &Path) -> Vec<Row> {
     let df = ParquetReader::new(File::open(dir.join("sensitivity.parquet")).unwrap()).finish().unwrap();
+    // The stepped value is a number, typed like its key: read here as text.
     let text = |name: &str| -> Vec<String> {
-        let ca = df.column(name).unwrap().str().unwrap().clone();
+        let ca = df.column(name).unwrap().cast(&DataType::String).unwrap().str().unwrap().clone();
         (0..ca.len()).map(|i| ca.get(i).unwrap().to_owned()).collect()
     };
     let num = |name: &str| -> Vec<f64> {

@@ -1,7 +1,11 @@
-//! `sweep` end to end: a grid over a rule value, common seeds, `sweep.parquet`, and bad `--set` values.
+//! `sweep` end to end: a grid over a rule value, common seeds, `sweep.parquet` with each point's paired
+//! difference from the base point, what it prints (`--metric`, `--json`, `--csv`), an interrupted sweep
+//! resumed into the bytes of one made in one go, and bad `--set` values.
 
 use std::fs::File;
 use std::path::Path;
+use std::process::Stdio;
+use std::time::Duration;
 
 use assert_cmd::Command;
 use polars::prelude::*;
@@ -37,14 +41,27 @@ fn slow_ships_sweep_is_monotone() {
         assert!(dir.path().join(format!("sweep-mission.intercepted.{ext}")).exists(), "a chart per metric");
     }
     assert!(dir.path().join("report.html").exists(), "the sweep's page");
-    let (keys, metrics) = (strings(&df, "naval.rules.slow_ships"), strings(&df, "metric"));
+    let keys: Vec<i64> = df.column("naval.rules.slow_ships").unwrap().i64().unwrap().into_no_null_iter().collect();
+    let metrics = strings(&df, "metric");
     let (estimates, exact) = (column_f64(&df, "estimate"), column_f64(&df, "exact"));
     for metric in ["mission.intercepted", "group.messina.reached"] {
         let rows: Vec<usize> = (0..df.height()).filter(|&i| metrics[i] == metric).collect();
-        assert_eq!(rows.iter().map(|&i| keys[i].as_str()).collect::<Vec<_>>(), ["-2", "-1", "0"]);
+        assert_eq!(rows.iter().map(|&i| keys[i]).collect::<Vec<_>>(), [-2, -1, 0]);
         for pair in rows.windows(2) {
             assert!(exact[pair[0]].unwrap() < exact[pair[1]].unwrap(), "{metric} exact");
             assert!(estimates[pair[0]].unwrap() < estimates[pair[1]].unwrap(), "{metric} estimate");
+        }
+        // The paired difference from the base point (-2): none on the base's row, and at the others an
+        // interval that holds the difference of the exact values.
+        let (diff, low, high) =
+            (column_f64(&df, "difference"), column_f64(&df, "difference_low"), column_f64(&df, "difference_high"));
+        assert_eq!(diff[rows[0]], None, "the base point has no difference");
+        for &i in &rows[1..] {
+            let truth = exact[i].unwrap() - exact[rows[0]].unwrap();
+            let (d, l, h) = (diff[i].unwrap(), low[i].unwrap(), high[i].unwrap());
+            assert!((d - (estimates[i].unwrap() - estimates[rows[0]].unwrap())).abs() < 1e-12, "{metric}: paired");
+            assert!(l <= truth && truth <= h, "{metric}: {truth} in [{l}, {h}]");
+            assert!(h - l < 0.01, "{metric}: common random numbers make it narrow: [{l}, {h}]");
         }
     }
 }
@@ -67,5 +84,133 @@ fn bad_settings_exit_2_with_one_line_and_write_nothing() {
         assert!(err.contains(words), "{set}: {err}");
         assert!(err.starts_with("error: "), "{set}: {err}");
         assert!(!Path::new(&out).exists(), "{set}: nothing written");
+    }
+}
+
+/// The sweep's command with `extra` arguments into `out`.
+fn chain_sweep(out: &Path, trials: &str, extra: &[&str]) -> Command {
+    let mut cmd = sim();
+    cmd.args(["sweep", CHAIN, "--set", "naval.rules.slow_ships=-2,-1", "--trials", trials]).args(extra);
+    cmd.arg("--out").arg(out);
+    cmd
+}
+
+/// Every file of `a` and `b`, by name: the two folders must hold the same names with the same bytes.
+fn assert_same_files(a: &Path, b: &Path) {
+    let names = |d: &Path| {
+        let mut n: Vec<String> =
+            std::fs::read_dir(d).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+        n.sort();
+        n
+    };
+    assert_eq!(names(a), names(b), "the same files");
+    assert!(names(a).len() >= 20, "a whole sweep's files: {:?}", names(a));
+    for name in names(a) {
+        let same = std::fs::read(a.join(&name)).unwrap() == std::fs::read(b.join(&name)).unwrap();
+        assert!(same, "{name} differs between {} and {}", a.display(), b.display());
+    }
+}
+
+/// SIGTERM part-way through a sweep, then `--resume` on another thread count: the folder ends with the bytes
+/// of an uninterrupted sweep (sweep.parquet, charts, page, manifest), and a finished sweep has nothing to
+/// resume.
+#[test]
+fn an_interrupted_sweep_resumes_into_the_bytes_of_an_uninterrupted_one() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (whole, cut) = (tmp.path().join("whole"), tmp.path().join("cut"));
+    let trials = "8000000";
+    chain_sweep(&whole, trials, &[]).assert().success();
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("intercept-sim"))
+        .args(["sweep", CHAIN, "--set", "naval.rules.slow_ships=-2,-1", "--trials", trials, "--out"])
+        .arg(&cut)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    let killed = std::process::Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(130), "an interrupted sweep exits 130: {stderr}");
+    assert!(stderr.contains("intercept-sim sweep --resume"), "{stderr}");
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(cut.join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(manifest["partial"], true);
+    let done = manifest["trials"].as_u64().unwrap();
+    assert!(done > 0 && done < 8_000_000, "some chunks done, not all: {done}");
+    let names = std::fs::read_dir(&cut).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap());
+    assert!(names.into_iter().all(|n| !n.starts_with('.') || n == ".intercept-sim-files"), "no temporary file left");
+    sim().args(["sweep", "--threads", "1", "--resume"]).arg(&cut).assert().success();
+    assert_same_files(&whole, &cut);
+    let again = sim().args(["sweep", "--resume"]).arg(&cut).assert().code(2);
+    let stderr = String::from_utf8_lossy(&again.get_output().stderr).into_owned();
+    assert!(stderr.contains("nothing to resume"), "{stderr}");
+}
+
+/// A sweep's manifest edited by hand is refused by `--resume` in one line, exit 2, before any trial runs.
+#[test]
+fn resume_refuses_an_edited_sweep_manifest() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("sweep");
+    chain_sweep(&dir, "2000", &[]).assert().success();
+    let path = dir.join("manifest.json");
+    let mut doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    doc["partial"] = true.into();
+    doc["chunks"]["to"] = 0.into();
+    std::fs::write(&path, serde_json::to_string_pretty(&doc).unwrap()).unwrap();
+    let assert = sim().args(["sweep", "--resume"]).arg(&dir).assert().code(2);
+    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    assert!(stderr.contains("was changed after the sweep wrote it") && stderr.trim().lines().count() == 1, "{stderr}");
+}
+
+/// Without `--metric` the sweep prints the rule set's headline metrics; with it, only those named, in
+/// the table, the JSON (settings typed) and the CSV alike.
+#[test]
+fn metric_limits_what_is_printed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = chain_sweep(&tmp.path().join("a"), "2000", &[]).assert().success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    for headline in ["mission.completed", "mission.intercepted", "mission.engaged"] {
+        assert!(text.lines().any(|l| l == headline), "{headline}: {text}");
+    }
+    assert!(!text.contains("group.messina.reached"), "{text}");
+    assert!(text.lines().count() < 25, "a short answer: {text}");
+    let one = ["--metric", "group.messina.reached"];
+    let json = chain_sweep(&tmp.path().join("b"), "2000", &[&one[..], &["--json"]].concat()).assert().success();
+    let doc: serde_json::Value = serde_json::from_slice(&json.get_output().stdout).unwrap();
+    let points = doc["points"].as_array().unwrap();
+    assert_eq!(points.len(), 2);
+    assert_eq!(points[0]["settings"]["naval.rules.slow_ships"], -2, "typed like its key");
+    assert_eq!(doc["axes"][0]["values"], serde_json::json!([-2, -1]));
+    let metrics = points[1]["metrics"].as_array().unwrap();
+    assert_eq!(metrics.len(), 1);
+    assert_eq!(metrics[0]["metric"], "group.messina.reached");
+    assert!(points[0]["metrics"][0]["difference"].is_null(), "the base point");
+    let (d, l, h) = (&metrics[0]["difference"], &metrics[0]["difference_low"], &metrics[0]["difference_high"]);
+    assert!(l.as_f64().unwrap() <= d.as_f64().unwrap() && d.as_f64().unwrap() <= h.as_f64().unwrap());
+    let csv = chain_sweep(&tmp.path().join("c"), "2000", &[&one[..], &["--csv"]].concat()).assert().success();
+    let csv = String::from_utf8(csv.get_output().stdout.clone()).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert!(lines[0].starts_with("naval.rules.slow_ships,metric,kind,estimate,ci_low,ci_high,exact,difference"));
+    assert_eq!(lines.len(), 3, "{csv}");
+    assert!(lines[1].starts_with("-2,group.messina.reached,probability,") && lines[1].ends_with(",,,"), "{csv}");
+}
+
+/// A metric the scenario lacks, and a key of the plan (which would unpair the points), are refused before
+/// anything is written.
+#[test]
+fn a_bad_metric_or_a_plan_key_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    for (args, words) in [
+        (vec!["--set", "naval.rules.slow_ships=-2,-1", "--metric", "mission.nope"], "no such metric"),
+        (vec!["--set", "run.seed=1,2"], "same seed"),
+        (vec!["--set", "run.trials=10,20"], "--trials"),
+    ] {
+        let assert = sim().args(["sweep", CHAIN]).args(&args).arg("--out").arg(&out).assert().code(2);
+        let err = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+        assert!(err.contains(words) && err.trim().lines().count() == 1, "{args:?}: {err}");
+        assert!(!out.exists(), "{args:?}: nothing written");
     }
 }

@@ -17,7 +17,7 @@ mod sweep;
 mod trials;
 
 pub use self::sensitivity::SensitivityParquet;
-pub use self::sweep::SweepParquet;
+pub use self::sweep::{SweepManifest, SweepParquet, text as sweep_text};
 pub use self::trials::{ROW_GROUP_BYTES, TrialsWriter, row_bytes};
 use crate::present::{DataTable, Values};
 pub use crate::record::{ChunkRange, RunRecord, Timing};
@@ -133,11 +133,34 @@ pub fn distributions_frame(summary: &Summary) -> PolarsResult<DataFrame> {
 }
 
 pub(crate) fn write_parquet(path: &Path, df: &mut DataFrame) -> Result<Vec<PathBuf>, ExportError> {
-    write_file(path, |p| {
-        parquet_writer(create(p)?).finish(df).map_err(|e| parquet_err(p, e))?;
-        Ok(())
-    })?;
+    write_file(path, |p| plain_parquet(create(p)?, df).map_err(|e| parquet_err(p, e)))?;
     Ok(vec![path.to_owned()])
+}
+
+/// Writes `df` as one row group with its columns in Arrow's oldest layout: text as plain strings, not the
+/// string_view type that Polars writes by default and that older readers lack.
+fn plain_parquet(file: File, df: &mut DataFrame) -> PolarsResult<()> {
+    use polars::io::parquet::write::get_encodings;
+    use polars_parquet::write::{CompressionOptions, FileWriter, RowGroupIterator, Version, WriteOptions};
+    df.rechunk_mut();
+    let schema = df.schema().to_arrow(CompatLevel::oldest());
+    // Statistics off and a fixed compression: the bytes depend on the data alone.
+    let options = WriteOptions {
+        statistics: StatisticsOptions::empty(),
+        compression: CompressionOptions::Zstd(None),
+        version: Version::V1,
+        data_page_size: None,
+    };
+    let batches = df.iter_chunks(CompatLevel::oldest(), false).map(Ok);
+    let groups = RowGroupIterator::try_new(batches, &schema, options, get_encodings(&schema))?;
+    let mut writer = FileWriter::try_new(file, schema, options)?;
+    if df.height() > 0 {
+        for group in groups {
+            writer.write(df.height() as u64, group?)?;
+        }
+    }
+    writer.end(None)?;
+    Ok(())
 }
 
 pub(crate) fn parquet_writer(file: File) -> ParquetWriter<File> {

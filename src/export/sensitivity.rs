@@ -1,10 +1,13 @@
-//! `sensitivity.parquet`: one row per allowed step of a sensitivity run and metric.
+//! `sensitivity.parquet`: one row per allowed step of a sensitivity run and metric. The `value` and `stepped`
+//! columns are numbers: whole numbers (Int64) when every key stepped is a whole number, else decimals
+//! (Float64, which holds any whole number a config uses exactly).
 
 use std::path::{Path, PathBuf};
 
 use polars::prelude::*;
 
 use super::{ExportError, write_parquet};
+use crate::config::set::Number;
 use crate::sensitivity::{BaseMetric, Change, Sensitivity, Step};
 
 /// `sensitivity.parquet`: one row per allowed step and metric.
@@ -21,11 +24,16 @@ pub fn frame(s: &Sensitivity) -> PolarsResult<DataFrame> {
     let num = |name: &str, f: &dyn Fn(&(&Step, &BaseMetric, Change)) -> f64| {
         Column::new(name.into(), rows.iter().map(f).collect::<Vec<_>>())
     };
+    let whole = rows.iter().all(|r| matches!(r.0.knob.value, Number::Int(_)));
+    let number = |name: &str, values: Vec<String>| match whole {
+        true => Column::new(name.into(), values.iter().map(|v| v.parse::<i64>().ok()).collect::<Vec<_>>()),
+        false => Column::new(name.into(), values.iter().map(|v| v.parse::<f64>().ok()).collect::<Vec<_>>()),
+    };
     DataFrame::new_infer_height(vec![
         text("key", &|r| r.0.knob.key.clone()),
-        text("value", &|r| r.0.knob.value.to_string()),
+        number("value", rows.iter().map(|r| r.0.knob.value.to_string()).collect()),
         text("step", &|r| r.0.direction.label().to_owned()),
-        text("stepped", &|r| r.0.value.clone()),
+        number("stepped", rows.iter().map(|r| r.0.value.clone()).collect()),
         text("metric", &|r| r.1.name.clone()),
         text("kind", &|r| r.1.kind.label().to_owned()),
         num("base", &|r| r.1.value),

@@ -1,15 +1,17 @@
-//! The report of a `sweep`: what was swept, the base scenario in plain words, every probability metric across
-//! the points (a chart and a table each), and the command that reproduces it.
+//! The report of a `sweep`: what was swept, the base scenario in plain words, each metric shown across the
+//! points (every probability and every distribution's mean, or those `--metric` named: a chart and a table
+//! each, with each point's paired difference from the base point), and the command that reproduces it.
 //!
 //! Each result row carries `data-metric` and `data-point` (the point's swept values, joined by ", ") and its
-//! numbers sit in cells of class `estimate`, `ci-low`, `ci-high` and `exact`, as on a run's page.
+//! numbers sit in cells of class `estimate`, `ci-low`, `ci-high` and `exact`, as on a run's page, and
+//! `difference`, `difference-low` and `difference-high` (empty on the base point's row).
 
 use std::path::{Path, PathBuf};
 
 use super::{Cell, Page, Row, Table, shell_word, thousands};
 use crate::config::Scenario;
 use crate::export::ExportError;
-use crate::plot::sweep::{Line, label};
+use crate::plot::sweep::{Line, charted, label, metric_row};
 use crate::sweep::{Axis, Point};
 
 /// `report.html` of a sweep over `axes`, from its base scenario and its points in grid order.
@@ -17,6 +19,8 @@ pub struct SweepReport<'a> {
     pub scenario: &'a Scenario,
     pub axes: &'a [Axis],
     pub points: &'a [Point],
+    /// The metrics `--metric` named; none for every metric.
+    pub named: &'a [String],
 }
 
 impl SweepReport<'_> {
@@ -47,6 +51,10 @@ impl SweepReport<'_> {
             format!("{} trials per point", thousands(run.trials)),
             format!("seed {}", run.seed),
         ];
+        let done = self.points.first().map_or(0, |p| p.record.trials);
+        if done < run.trials {
+            facts.push(format!("partial: {} trials per point so far (interrupted)", thousands(done)));
+        }
         facts.push(format!("intercept-sim {}", env!("CARGO_PKG_VERSION")));
         facts
     }
@@ -68,23 +76,29 @@ impl SweepReport<'_> {
     fn results(&self, page: &mut Page) -> Result<(), ExportError> {
         page.section("Results");
         page.paragraph(
-            "Each probability at every point: the estimate with its 95% Wilson interval (the band), and the exact \
-             value where the point's chance tree was small enough to walk (red crosses).",
+            "Each metric at every point: the estimate with its 95% interval (the band: Wilson for a probability, \
+             normal for a mean), and the exact value where the point's chance tree was small enough to walk (red \
+             crosses). The difference is the point's minus the base point's (the first row), trial by trial on the \
+             shared random numbers, with its 95% interval.",
         );
-        let keys: Vec<&str> = self.axes.iter().map(|a| a.key.as_str()).collect();
-        for line in Line::all(self.points) {
+        let Some(base) = self.points.first() else { return Ok(()) };
+        for line in Line::all(self.points, &charted(self.points, self.named)) {
             page.subheading(line.metric);
             page.chart(&format!("{} at each point, with its 95% band and exact values", line.metric), &line)?;
-            let mut columns = keys.clone();
-            columns.extend(["estimate", "95% low", "95% high", "exact"]);
+            let mut columns: Vec<&str> = self.axes.iter().map(|a| a.key.as_str()).collect();
+            columns.extend(["estimate", "95% low", "95% high", "exact", "difference", "95% low", "95% high"]);
             let mut table = Table::new(&columns);
             for point in self.points {
-                let Some(r) = point.record.summary.metrics.iter().find(|r| r.metric == line.metric) else { continue };
+                let Some(r) = metric_row(point, line.metric) else { continue };
                 let mut cells: Vec<Cell> = point.settings.iter().map(|s| Cell::name(&s.value)).collect();
                 cells.push(Cell::value(r.estimate).class("estimate"));
                 cells.push(Cell::value(r.ci_low).class("ci-low"));
                 cells.push(Cell::value(r.ci_high).class("ci-high"));
                 cells.push(Cell::maybe(r.exact).class("exact"));
+                let change = point.difference(base, &r.metric);
+                cells.push(Cell::maybe(change.map(|c| c.change)).class("difference"));
+                cells.push(Cell::maybe(change.map(|c| c.low)).class("difference-low"));
+                cells.push(Cell::maybe(change.map(|c| c.high)).class("difference-high"));
                 table.push(Row::new(cells).data("metric", &r.metric).data("point", &label(point)));
             }
             page.table(&table);
@@ -99,6 +113,9 @@ impl SweepReport<'_> {
         for axis in self.axes {
             words.push("--set".into());
             words.push(shell_word(&format!("{}={}", axis.key, axis.values.join(","))));
+        }
+        for metric in self.named {
+            words.extend(["--metric".into(), shell_word(metric)]);
         }
         let run = &self.scenario.run;
         words.extend(["--seed".into(), run.seed.to_string(), "--trials".into(), run.trials.to_string()]);

@@ -155,7 +155,7 @@ pub fn resume(registry: &Registry, dir: &Path) -> Result<Resumed, PartialError> 
 pub const MANIFEST_MOST: u64 = 64 << 20;
 
 /// The text of the manifest at `path`, refusing one too large to be a manifest.
-fn read_manifest(path: &Path) -> Result<String, PartialError> {
+pub(crate) fn read_manifest(path: &Path) -> Result<String, PartialError> {
     let text = std::fs::File::open(path).map_err(ReadError::from).and_then(|f| read_capped(f, MANIFEST_MOST));
     text.map_err(|e| match e {
         ReadError::Io(source) => PartialError::Read { path: path.to_owned(), source },

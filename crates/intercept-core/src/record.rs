@@ -79,10 +79,7 @@ impl RunRecord {
     /// The SHA-256, in hexadecimal, of the manifest as compact JSON with its digest left empty: what its
     /// `digest` must hold.
     pub fn digest_now(&self) -> String {
-        use sha2::Digest;
-        let unsealed = RunRecord { digest: String::new(), ..self.clone() };
-        let json = serde_json::to_vec(&unsealed).expect("a manifest serialises");
-        sha2::Sha256::digest(&json).iter().map(|b| format!("{b:02x}")).collect()
+        sha256_json(&RunRecord { digest: String::new(), ..self.clone() })
     }
 
     /// Sets the digest to that of the record's contents.
@@ -94,4 +91,11 @@ impl RunRecord {
     pub fn unfinished(&self) -> bool {
         self.partial && self.chunks.to < self.wanted.to
     }
+}
+
+/// The SHA-256, in hexadecimal, of `value` as compact JSON: how a manifest is sealed.
+pub(crate) fn sha256_json(value: &impl Serialize) -> String {
+    use sha2::Digest;
+    let json = serde_json::to_vec(value).expect("a manifest serialises");
+    sha2::Sha256::digest(&json).iter().map(|b| format!("{b:02x}")).collect()
 }

@@ -57,13 +57,25 @@ fn setting_error(scenario: &Scenario, settings: &[Setting], message: String) -> 
 
 /// Writes `s` into `doc`, typed like the value it replaces.
 fn set(doc: &mut Value, s: &Setting) -> Result<(), String> {
+    let here = find(doc, &s.key)?;
+    *here = typed(here, &s.value)?;
+    Ok(())
+}
+
+/// The value at the dotted `key` of `doc`.
+fn find<'a>(doc: &'a mut Value, key: &str) -> Result<&'a mut Value, String> {
     let mut here = doc;
-    let parts: Vec<&str> = s.key.split('.').collect();
+    let parts: Vec<&str> = key.split('.').collect();
     for (i, part) in parts.iter().enumerate() {
         here = step(here, part).ok_or_else(|| unknown(&parts[..i], part))?;
     }
-    *here = typed(here, &s.value)?;
-    Ok(())
+    Ok(here)
+}
+
+/// `s`'s value typed like its key's value in the scenario's resolved config: what a sweep's column holds.
+pub fn typed_value(scenario: &Scenario, s: &Setting) -> Result<Value, String> {
+    let mut doc = Value::try_from(&scenario.config).expect("a resolved config is TOML");
+    typed(find(&mut doc, &s.key)?, &s.value)
 }
 
 /// One step down a path: a table's key, or a table of an array by its `name` or index.

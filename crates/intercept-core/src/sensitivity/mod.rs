@@ -213,6 +213,12 @@ fn sampled_changes(
     (0..metrics.len()).map(change).collect()
 }
 
+/// Each base metric's paired change from `base` to stepped scenario `k` of the paired run `p`, estimated
+/// as a sensitivity step's is (a sweep's difference from its base point).
+pub(crate) fn paired_changes(base: &Scenario, stepped: &Scenario, p: &paired::Paired, k: usize) -> Vec<Option<Change>> {
+    sampled_changes(base, stepped, &base_metrics(base, None, Some(p)), p, k)
+}
+
 /// The most a metric can move: 1 for a probability, the largest value for a distribution.
 fn bound(kind: MetricKind) -> u32 {
     match kind {

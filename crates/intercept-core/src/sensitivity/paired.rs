@@ -13,7 +13,7 @@ use crate::metrics::Tally;
 use crate::stats::{Interval, Z95, wilson};
 
 /// The per-trial differences of one metric between a stepped scenario and the base, summed exactly.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct PairSums {
     pub trials: u64,
     /// The sum of (stepped value - base value) over the trials.
@@ -80,12 +80,18 @@ pub(crate) fn matching_metrics(base: &Scenario, stepped: &Scenario) -> Vec<Optio
     base.rules.metrics().defs().iter().map(|d| theirs.iter().position(|t| t.name == d.name)).collect()
 }
 
-fn blank(matches: &[Vec<Option<usize>>]) -> Vec<Vec<Option<PairSums>>> {
+pub(crate) fn blank(matches: &[Vec<Option<usize>>]) -> Vec<Vec<Option<PairSums>>> {
     matches.iter().map(|m| m.iter().map(|i| i.map(|_| PairSums::default())).collect()).collect()
 }
 
 /// One slice of the base and of every stepped scenario, paired.
-fn slice(base: &Scenario, stepped: &[&Scenario], matches: &[Vec<Option<usize>>], plan: &Plan, s: Slice) -> Paired {
+pub(crate) fn slice(
+    base: &Scenario,
+    stepped: &[&Scenario],
+    matches: &[Vec<Option<usize>>],
+    plan: &Plan,
+    s: Slice,
+) -> Paired {
     let (tally, rows) = base.rules.slice_rows(plan, s);
     let (pairs, tallies) = stepped
         .iter()
@@ -113,7 +119,7 @@ fn sums(base: &[u32], stepped: &[u32]) -> PairSums {
     out
 }
 
-fn merge(total: &mut Paired, chunk: &Paired) {
+pub(crate) fn merge(total: &mut Paired, chunk: &Paired) {
     total.base.merge(&chunk.base);
     total.stepped.iter_mut().zip(&chunk.stepped).for_each(|(a, b)| a.merge(b));
     for (mine, theirs) in total.pairs.iter_mut().zip(&chunk.pairs) {
