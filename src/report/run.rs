@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 
 use super::{Cell, Page, Row, Table, shell_word, thousands};
 use crate::export::{ExportError, Output, RunRecord};
-use crate::plot::{Distribution, Headline, seen};
 use crate::fraction;
+use crate::plot::{Distribution, Headline, seen};
 use crate::present::Placement;
 use crate::summary::MetricRow;
 

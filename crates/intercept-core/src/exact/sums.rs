@@ -19,7 +19,10 @@ use super::Node;
 /// A leaf's probability.
 pub(super) enum Leaf {
     /// `num / den`, not necessarily reduced.
-    Small { num: u128, den: u128 },
+    Small {
+        num: u128,
+        den: u128,
+    },
     Big(BigRational),
 }
 
