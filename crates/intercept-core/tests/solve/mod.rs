@@ -1,4 +1,5 @@
 //! What the tests of rule sets share: a scenario from TOML text, and its exact metric values.
+#![allow(dead_code, reason = "each test binary that includes this module uses some of its helpers")]
 use std::path::Path;
 
 use intercept_core::config::{self, Overrides, Scenario};
