@@ -175,7 +175,7 @@ mod tests {
     fn rally_answers_the_morale_check_in_words() {
         let q = CavalryQuestion { order: "rally".into(), morale: Some(6), leader: 0, checks: 1 };
         let odds = CavalryOdds::of(&q).expect("answers");
-        let m = odds.morale.expect("a morale check asked for");
+        let m = odds.morale.as_ref().expect("a morale check asked for");
         assert!(!m.rolled && to_f64(&m.pass) == 0.7 && to_f64(&m.formed) == 0.0, "{m:?}");
         assert!(odds.text().contains("never rolled") && !odds.text().contains("= -"), "{}", odds.text());
     }
