@@ -8,6 +8,8 @@
 //! ([`Heatmap`], [`StackedBars`], [`Board`]) written as `<name>.{png,svg}`, and the report's section of them:
 //! a paragraph and a [`Table`] of [`Row`]s of [`Cell`]s.
 
+use crate::summary::MetricRow;
+
 /// How a run is shown: computed from the resolved rule set and the run's summary.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Presentation {
@@ -17,6 +19,9 @@ pub struct Presentation {
     pub plain: Vec<String>,
     /// The metrics that answer the question a player of the game asks first, most important first.
     pub headline: Vec<String>,
+    /// That answer as a sentence in the rules' words, with its interval ([`crate::ruleset::RuleSet::answer`]):
+    /// the first thing every page and the terminal show.
+    pub answer: Option<String>,
     /// The rule set's own outputs, in the order they are written and shown.
     pub extras: Vec<Extra>,
 }
@@ -272,6 +277,20 @@ pub fn fraction_text(x: f64) -> Option<String> {
         Some((n, d)) if d > 1 => Some(format!("{n}/{d}")),
         _ => None,
     }
+}
+
+/// A probability as a share of trials for a sentence, with its interval and exact value: "58.2% of the time
+/// (95% interval 57.9% to 58.5%; exact 0.581708)". What a rule set's answer ([`Presentation::answer`]) says
+/// after its own words for the event.
+pub fn how_often(row: &MetricRow) -> String {
+    let percent = |x: f64| format!("{:.1}%", 100.0 * x);
+    let exact = row.exact.map(|x| format!("; exact {}", exact_text(x))).unwrap_or_default();
+    format!(
+        "{} of the time (95% interval {} to {}{exact})",
+        percent(row.estimate),
+        percent(row.ci_low),
+        percent(row.ci_high)
+    )
 }
 
 /// An exact value as a decimal, with the fraction when it is a ratio of small integers.

@@ -3,10 +3,14 @@
 //! A [`Summary`] pairs the Monte Carlo counts of a [`Tally`] with their intervals ([`crate::stats`]) and, when
 //! the chance tree was small enough to walk, the exact value from an [`ExactTally`]. [`MetricRow`]s are the
 //! rows of `summary.parquet` (one per metric); [`DistRow`]s are the rows of `distributions.parquet` (one per
-//! value of every distribution metric).
+//! value of every distribution metric), each with its "at least" and "at most" [`Share`]s
+//! ([`crate::cumulative`]). A count's row also carries its median and 90th percentile ([`Quantile`]), and
+//! every row says whether the metric took one value in every trial ([`MetricRow::always`]), which the
+//! pages fold into one line.
 
 use serde::Serialize;
 
+use crate::cumulative::{Cumulative, Quantile};
 use crate::exact::ExactTally;
 use crate::metrics::{MetricDef, MetricKind, Metrics, Tally};
 use crate::stats::{Interval, Z95, mean_interval, wilson};
@@ -24,6 +28,14 @@ pub struct MetricRow {
     pub successes: Option<u64>,
     pub trials: u64,
     pub exact: Option<f64>,
+    /// A count's median: the smallest value at most which half the trials fall (`None` for probabilities
+    /// and places).
+    pub median: Option<Quantile>,
+    /// A count's 90th percentile: the smallest value at most which 90% of the trials fall.
+    pub p90: Option<Quantile>,
+    /// The value the metric took in every trial (0 or 1 for a probability), and exactly so where solved;
+    /// `None` when it varies or no trial was counted.
+    pub always: Option<u32>,
     /// Whether the metric's values name places ([`crate::metrics::MetricDef::place`]): no output shows its mean.
     #[serde(skip)]
     pub place: bool,
@@ -34,6 +46,21 @@ pub struct MetricRow {
 pub struct DistRow {
     pub metric: String,
     pub value: u32,
+    pub count: u64,
+    pub probability: f64,
+    pub ci_low: f64,
+    pub ci_high: f64,
+    pub exact: Option<f64>,
+    /// The trials that took this value or more.
+    pub at_least: Share,
+    /// The trials that took this value or less.
+    pub at_most: Share,
+}
+
+/// A cumulative share of a distribution's trials ("at least N" or "at most N"): its count, its estimate
+/// with the 95% Wilson interval, and its exact value where solved.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Share {
     pub count: u64,
     pub probability: f64,
     pub ci_low: f64,
@@ -52,12 +79,19 @@ impl Summary {
     /// The summary of `tally`, with exact values from `exact` where given.
     pub fn new(metrics: &Metrics, tally: &Tally, exact: Option<&ExactTally>) -> Summary {
         let exact_values = exact.map(|e| crate::exact::metric_values(metrics, e));
-        let exact_of = |i: usize| exact_values.as_ref().map(|v| v[i]);
-        let defs = metrics.defs();
-        Summary {
-            metrics: defs.iter().enumerate().map(|(i, d)| metric_row(metrics, d, tally, exact_of(i))).collect(),
-            distributions: defs.iter().flat_map(|d| dist_rows(metrics, d, tally, exact)).collect(),
+        let mut summary = Summary::default();
+        for (i, def) in metrics.defs().iter().enumerate() {
+            let dist = dist_rows(metrics, def, tally, exact);
+            let exact = exact_values.as_ref().map(|v| v[i]);
+            summary.metrics.push(metric_row(metrics, def, tally, exact, &dist));
+            summary.distributions.extend(dist);
         }
+        summary
+    }
+
+    /// The row of `metric`, if the run reports it.
+    pub fn metric(&self, metric: &str) -> Option<&MetricRow> {
+        self.metrics.iter().find(|r| r.metric == metric)
     }
 
     /// The probability metrics: the headline odds.
@@ -83,7 +117,7 @@ impl Summary {
     }
 }
 
-fn metric_row(metrics: &Metrics, def: &MetricDef, tally: &Tally, exact: Option<f64>) -> MetricRow {
+fn metric_row(metrics: &Metrics, def: &MetricDef, tally: &Tally, exact: Option<f64>, dist: &[DistRow]) -> MetricRow {
     let (kind, ci, successes) = match def.kind {
         MetricKind::Probability => {
             let s = tally.counts[def.slot];
@@ -94,6 +128,8 @@ fn metric_row(metrics: &Metrics, def: &MetricDef, tally: &Tally, exact: Option<f
         }
     };
     let Interval { estimate, low, high } = ci;
+    let trials = metrics.base_of(def, &tally.counts, tally.trials);
+    let quantile = |level| if def.place { None } else { quantile_of(dist, level) };
     MetricRow {
         metric: def.name.clone(),
         kind,
@@ -101,30 +137,64 @@ fn metric_row(metrics: &Metrics, def: &MetricDef, tally: &Tally, exact: Option<f
         ci_low: low,
         ci_high: high,
         successes,
-        trials: metrics.base_of(def, &tally.counts, tally.trials),
+        trials,
         exact,
+        median: quantile(0.5),
+        p90: quantile(0.9),
+        always: always(successes, trials, exact, dist),
         place: def.place,
     }
 }
 
+/// The value a metric took in every one of its `trials` (a probability from its `successes`, a count from
+/// its distribution's rows), when the exact value, where known, says it always does.
+fn always(successes: Option<u64>, trials: u64, exact: Option<f64>, dist: &[DistRow]) -> Option<u32> {
+    if trials == 0 {
+        return None;
+    }
+    let certain = |p: Option<f64>, at: f64| p.is_none_or(|x| x == at);
+    match successes {
+        Some(0) if certain(exact, 0.0) => Some(0),
+        Some(s) if s == trials && certain(exact, 1.0) => Some(1),
+        Some(_) => None,
+        None => dist.iter().find(|r| r.count == trials && certain(r.exact, 1.0)).map(|r| r.value),
+    }
+}
+
+/// The `level` quantile of a distribution from its rows' "at most" shares.
+fn quantile_of(rows: &[DistRow], level: f64) -> Option<Quantile> {
+    let column = |f: fn(&Share) -> f64| rows.iter().map(|r| f(&r.at_most)).collect::<Vec<f64>>();
+    let exact: Option<Vec<f64>> = rows.iter().map(|r| r.at_most.exact).collect();
+    let (estimate, low, high) = (column(|s| s.probability), column(|s| s.ci_low), column(|s| s.ci_high));
+    Quantile::from_bounds(&estimate, &low, &high, exact.as_deref(), level)
+}
+
 /// One row per value of a distribution metric: over all trials, or over those its `given` metric counts.
 fn dist_rows(metrics: &Metrics, def: &MetricDef, tally: &Tally, exact: Option<&ExactTally>) -> Vec<DistRow> {
-    let MetricKind::Distribution { max } = def.kind else { return Vec::new() };
+    let MetricKind::Distribution { .. } = def.kind else { return Vec::new() };
     let base = metrics.base_of(def, &tally.counts, tally.trials);
+    let counts = &tally.counts[def.slot..def.slot + def.width()];
     let exact = exact.and_then(|e| crate::exact::distribution(metrics, e, def));
-    (0..=max)
+    let cumulative = Cumulative::of(counts, 0);
+    let exact_cumulative = exact.as_ref().map(|e| Cumulative::of(e, 0.0));
+    let share = |count: u64, exact: Option<f64>| {
+        let ci = wilson(count, base, Z95);
+        Share { count, probability: ci.estimate, ci_low: ci.low, ci_high: ci.high, exact }
+    };
+    let exact_at = |v: usize, f: fn(&Cumulative<f64>) -> &Vec<f64>| exact_cumulative.as_ref().map(|c| f(c)[v]);
+    (0..counts.len())
         .map(|v| {
-            let slot = def.slot + v as usize;
-            let count = tally.counts[slot];
-            let ci = wilson(count, base, Z95);
+            let here = share(counts[v], exact.as_ref().map(|e| e[v]));
             DistRow {
                 metric: def.name.clone(),
-                value: v,
-                count,
-                probability: ci.estimate,
-                ci_low: ci.low,
-                ci_high: ci.high,
-                exact: exact.as_ref().map(|e| e[v as usize]),
+                value: v as u32,
+                count: here.count,
+                probability: here.probability,
+                ci_low: here.ci_low,
+                ci_high: here.ci_high,
+                exact: here.exact,
+                at_least: share(cumulative.at_least[v], exact_at(v, |c| &c.at_least)),
+                at_most: share(cumulative.at_most[v], exact_at(v, |c| &c.at_most)),
             }
         })
         .collect()
