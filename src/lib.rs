@@ -6,7 +6,7 @@
 //! none. The shared layers here render what a rule set gives as data ([`present`]) and name no rule set.
 
 pub use intercept_core::{
-    chance, config, engine, exact, games, memo, metrics, model, odds, partial, present, record, ruleset, runner,
+    chance, config, cumulative, engine, exact, games, memo, metrics, model, odds, partial, present, record, ruleset, runner,
     sensitivity, stats, summary, sweep, text,
 };
 

@@ -94,6 +94,18 @@ impl Summary {
         self.metrics.iter().find(|r| r.metric == metric)
     }
 
+    /// The metrics (places aside) that took one value in every trial ([`MetricRow::always`]), grouped by that
+    /// value in ascending order, each group's names in metric order.
+    pub fn always(&self) -> Vec<(u32, Vec<&str>)> {
+        let mut groups: std::collections::BTreeMap<u32, Vec<&str>> = std::collections::BTreeMap::new();
+        for r in self.metrics.iter().filter(|r| !r.place) {
+            if let Some(v) = r.always {
+                groups.entry(v).or_default().push(&r.metric);
+            }
+        }
+        groups.into_iter().collect()
+    }
+
     /// The probability metrics: the headline odds.
     pub fn probabilities(&self) -> impl Iterator<Item = &MetricRow> {
         self.metrics.iter().filter(|r| r.kind == "probability")
