@@ -4,13 +4,13 @@ use std::fmt::Write;
 use std::path::Path;
 
 use intercept_sim::config::Scenario;
+use intercept_sim::cumulative::Quantile;
 use intercept_sim::exact::{self, ExactTally};
 use intercept_sim::export::{RunRecord, Timing};
 use intercept_sim::metrics::{MetricDef, MetricKind};
 use intercept_sim::present::exact_text;
 use intercept_sim::ruleset::Registry;
 use intercept_sim::sensitivity::{Change, Sensitivity};
-use intercept_sim::cumulative::Quantile;
 use intercept_sim::summary::{MetricRow, Summary};
 use intercept_sim::sweep::Point;
 use serde_json::json;
@@ -71,8 +71,10 @@ fn quantiles_table(summary: &Summary) -> String {
         return String::new();
     }
     let width = rows.iter().map(|(r, ..)| r.metric.len()).max().unwrap_or(5).max(5);
-    let mut out = format!("{:width$}  {:>6}  {:>12}  {:>5}  {:>4}  {:>12}  {:>5}\n", "count", "median", "95% interval",
-        "exact", "p90", "95% interval", "exact");
+    let mut out = format!(
+        "{:width$}  {:>6}  {:>12}  {:>5}  {:>4}  {:>12}  {:>5}\n",
+        "count", "median", "95% interval", "exact", "p90", "95% interval", "exact"
+    );
     for (r, m, p) in rows {
         let _ = writeln!(out, "{:width$}  {}  {}", r.metric, quantile_cells(m, 6), quantile_cells(p, 4));
     }

@@ -19,9 +19,9 @@ mod trials;
 pub use self::sensitivity::SensitivityParquet;
 pub use self::sweep::SweepParquet;
 pub use self::trials::{ROW_GROUP_BYTES, TrialsWriter, row_bytes};
+use crate::cumulative::Quantile;
 use crate::present::{DataTable, Values};
 pub use crate::record::{ChunkRange, RunRecord, Timing};
-use crate::cumulative::Quantile;
 use crate::summary::{DistRow, MetricRow, Share, Summary};
 
 /// A failure while writing an output file.

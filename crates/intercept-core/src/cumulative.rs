@@ -22,11 +22,12 @@ impl<T: Clone + Add<Output = T>> Cumulative<T> {
     pub fn of(values: &[T], zero: T) -> Cumulative<T> {
         let running = |items: &mut dyn Iterator<Item = &T>| {
             let mut sum = zero.clone();
-            items.map(|x| {
-                sum = sum.clone() + x.clone();
-                sum.clone()
-            })
-            .collect::<Vec<T>>()
+            items
+                .map(|x| {
+                    sum = sum.clone() + x.clone();
+                    sum.clone()
+                })
+                .collect::<Vec<T>>()
         };
         let at_most = running(&mut values.iter());
         let mut at_least = running(&mut values.iter().rev());

@@ -205,18 +205,20 @@ impl Row {
     }
 }
 
-/// One table cell: text, and the classes it carries (`num` for right-aligned numbers).
+/// One table cell: text, and the classes it carries (`num` for right-aligned numbers), and a note shown
+/// under the text in smaller type (a metric's description).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Cell {
     pub text: String,
     pub classes: Vec<String>,
     pub numeric: bool,
+    pub note: Option<String>,
 }
 
 impl Cell {
     /// A cell of plain text.
     pub fn text(text: impl Into<String>) -> Cell {
-        Cell { text: text.into(), classes: Vec::new(), numeric: false }
+        Cell { text: text.into(), classes: Vec::new(), numeric: false, note: None }
     }
 
     /// A cell of text in a monospace font, for names such as metrics and config keys.
@@ -226,7 +228,7 @@ impl Cell {
 
     /// A right-aligned number, already formatted.
     pub fn number(text: impl Into<String>) -> Cell {
-        Cell { text: text.into(), classes: vec!["num".into()], numeric: true }
+        Cell { text: text.into(), classes: vec!["num".into()], numeric: true, note: None }
     }
 
     /// A probability or mean at the shown precision ([`DECIMALS`]).
@@ -237,6 +239,12 @@ impl Cell {
     /// A value that may be unknown (an exact value that was not computed): a dash when `None`.
     pub fn maybe(x: Option<f64>) -> Cell {
         Cell::number(x.map_or_else(|| "\u{2014}".to_owned(), fixed))
+    }
+
+    /// Adds a note shown under the text in smaller type; an empty note adds nothing.
+    pub fn note(mut self, note: &str) -> Cell {
+        self.note = (!note.is_empty()).then(|| note.to_owned());
+        self
     }
 
     /// Adds a class (lowercase letters, digits and dashes), for styling or for finding the cell.

@@ -36,6 +36,9 @@ pub struct MetricRow {
     /// The value the metric took in every trial (0 or 1 for a probability), and exactly so where solved;
     /// `None` when it varies or no trial was counted.
     pub always: Option<u32>,
+    /// The metric's one-line description ([`crate::metrics::MetricDef::about`]), shown beside its name.
+    #[serde(skip)]
+    pub about: String,
     /// Whether the metric's values name places ([`crate::metrics::MetricDef::place`]): no output shows its mean.
     #[serde(skip)]
     pub place: bool,
@@ -154,6 +157,7 @@ fn metric_row(metrics: &Metrics, def: &MetricDef, tally: &Tally, exact: Option<f
         median: quantile(0.5),
         p90: quantile(0.9),
         always: always(successes, trials, exact, dist),
+        about: def.about.clone(),
         place: def.place,
     }
 }
