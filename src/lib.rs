@@ -6,8 +6,8 @@
 //! none. The shared layers here render what a rule set gives as data ([`present`]) and name no rule set.
 
 pub use intercept_core::{
-    chance, config, engine, exact, fraction, games, memo, metrics, model, odds, partial, present, record, ruleset,
-    runner, sensitivity, stats, summary, sweep, text,
+    chance, config, cumulative, engine, exact, fraction, games, memo, metrics, model, odds, partial, present, record,
+    ruleset, runner, sensitivity, stats, summary, sweep, text,
 };
 
 pub mod export;

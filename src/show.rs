@@ -6,6 +6,7 @@ use std::fmt::Write;
 use std::path::Path;
 
 use intercept_sim::config::Scenario;
+use intercept_sim::cumulative::Quantile;
 use intercept_sim::exact::{self, ExactTally};
 use intercept_sim::export::{RunRecord, Timing};
 use intercept_sim::fraction::{self, BigRational};
@@ -13,7 +14,7 @@ use intercept_sim::metrics::{MetricDef, MetricKind};
 use intercept_sim::present::{exact_cell, exact_text};
 use intercept_sim::ruleset::Registry;
 use intercept_sim::sensitivity::{Change, Sensitivity};
-use intercept_sim::summary::MetricRow;
+use intercept_sim::summary::{MetricRow, Summary};
 use intercept_sim::text::csv_line;
 use serde_json::json;
 
@@ -33,9 +34,13 @@ pub fn run_table(record: &RunRecord, dir: &Path, files: usize) -> String {
         let (from, to) = (record.chunks.from, record.chunks.to);
         let _ = writeln!(out, "partial: these counts cover chunks {from}..{to} of the run (manifest.json says so)");
     }
+    if let Some(answer) = &record.presentation.answer {
+        let _ = writeln!(out, "{answer}");
+    }
     let label = |r: &MetricRow| if r.kind == "mean" { format!("{} (mean)", r.metric) } else { r.metric.clone() };
-    // A place's number has no meaningful mean: its table and chart are written beside the summary.
-    let shown: Vec<&MetricRow> = record.summary.metrics.iter().filter(|r| !r.place).collect();
+    // A place's number has no meaningful mean: its table and chart are written beside the summary. A metric
+    // that took one value in every trial is named in one line after the table instead of a row of its own.
+    let shown: Vec<&MetricRow> = record.summary.metrics.iter().filter(|r| !r.place && r.always.is_none()).collect();
     let width = shown.iter().map(|r| label(r).len()).max().unwrap_or(6);
     let _ = writeln!(out, "{:width$}  {:>9}  {:>21}  exact", "metric", "estimate", "95% interval");
     for r in shown {
@@ -43,8 +48,47 @@ pub fn run_table(record: &RunRecord, dir: &Path, files: usize) -> String {
         let (name, est, low, high) = (label(r), r.estimate, r.ci_low, r.ci_high);
         let _ = writeln!(out, "{name:width$}  {est:>9.6}  [{low:>9.6}, {high:>9.6}]  {exact}");
     }
+    out += &always_line(&record.summary);
+    out += &quantiles_table(&record.summary);
     let _ = writeln!(out, "wrote {files} files to {}", dir.display());
     out
+}
+
+/// The metrics that took one value in every trial (and exactly so, where solved), by value: "always 0: a, b;
+/// always 1: c"; empty when there are none.
+pub fn always_line(summary: &Summary) -> String {
+    let folded = summary.always();
+    if folded.is_empty() {
+        return String::new();
+    }
+    let groups: Vec<String> = folded.iter().map(|(v, names)| format!("always {v}: {}", names.join(", "))).collect();
+    format!("{}\n", groups.join("; "))
+}
+
+/// The median and 90th percentile of every count that varies, with 95% intervals and exact values.
+fn quantiles_table(summary: &Summary) -> String {
+    let rows: Vec<&MetricRow> = summary.metrics.iter().filter(|r| r.always.is_none()).collect();
+    let rows: Vec<(&MetricRow, Quantile, Quantile)> =
+        rows.into_iter().filter_map(|r| Some((r, r.median?, r.p90?))).collect();
+    if rows.is_empty() {
+        return String::new();
+    }
+    let width = rows.iter().map(|(r, ..)| r.metric.len()).max().unwrap_or(5).max(5);
+    let mut out = format!(
+        "{:width$}  {:>6}  {:>12}  {:>5}  {:>4}  {:>12}  {:>5}\n",
+        "count", "median", "95% interval", "exact", "p90", "95% interval", "exact"
+    );
+    for (r, m, p) in rows {
+        let _ = writeln!(out, "{:width$}  {}  {}", r.metric, quantile_cells(m, 6), quantile_cells(p, 4));
+    }
+    out
+}
+
+/// A quantile's cells: the estimate right-aligned in `width`, its interval and its exact value.
+fn quantile_cells(q: Quantile, width: usize) -> String {
+    let interval = format!("[{}, {}]", q.ci_low, q.ci_high);
+    let exact = q.exact.map_or("-".to_owned(), |e| e.to_string());
+    format!("{:>width$}  {interval:>12}  {exact:>5}", q.estimate)
 }
 
 /// `run --json`: the run's identity and every summary and distribution row.

@@ -1,7 +1,10 @@
 //! `report.html` in a real browser. Headless Chromium loads the report of a naval run, a cavalry run and a
 //! sweep: each page loads with nothing in the browser console, and every headline number it shows equals the
 //! one in `summary.parquet` at the shown precision. A second test proves the console detector fires, on pages
-//! broken on purpose.
+//! broken on purpose. Every page is also loaded at a phone's width (390 px), measured by a script injected
+//! into a copy of it: the page body does not scroll sideways and no chart text is drawn under 9 px. A run's
+//! metrics that took one value in every trial are folded into one line per value, and the test checks that
+//! every folded metric is constant in `summary.parquet`.
 //!
 //! Chromium is Debian's `chromium` package; when `/usr/bin/chromium` is missing it is installed once per test
 //! binary (`apt-get install -y chromium`, after an `apt-get update` if that fails). These tests never skip:
@@ -250,9 +253,17 @@ fn check_run_report_of(config: &str, trials: u64) -> String {
     let expected = summary(&out);
     let shown = shown_metric_rows(&page.dom);
     let places = place_metrics(&shipped(config));
+    let folded = folded_metrics(&page.dom);
+    for (metric, value) in &folded {
+        let want = &expected[metric];
+        assert_eq!(want.estimate, f64::from(*value), "{config}: {metric} is folded as always {value}");
+        assert!(want.ci_low == want.ci_high || want.kind == "probability", "{config}: {metric} varies");
+        assert!(want.exact.is_none_or(|x| x == f64::from(*value)), "{config}: {metric} is not exactly {value}");
+    }
     for kind in ["probability", "mean"] {
-        let mut on_page: Vec<&str> =
-            shown.iter().filter(|r| r.attrs["data-kind"] == kind).map(|r| r.attrs["data-metric"].as_str()).collect();
+        let rows = shown.iter().filter(|r| r.attrs["data-kind"] == kind).map(|r| r.attrs["data-metric"].as_str());
+        let folded = folded.iter().map(|(m, _)| m.as_str()).filter(|m| expected[*m].kind == kind);
+        let mut on_page: Vec<&str> = rows.chain(folded).collect();
         // A place's number (a destination square, a final location) has no meaningful mean: its map or
         // stacked bars stand in for it.
         let listed = |m: &str| !places.iter().any(|p| p == m);
@@ -260,8 +271,9 @@ fn check_run_report_of(config: &str, trials: u64) -> String {
             expected.iter().filter(|(m, e)| e.kind == kind && listed(m)).map(|(m, _)| m.as_str()).collect();
         on_page.sort_unstable();
         in_parquet.sort_unstable();
-        assert_eq!(on_page, in_parquet, "{config}: the {kind} metrics shown are those of summary.parquet");
+        assert_eq!(on_page, in_parquet, "{config}: the {kind} metrics shown or folded are those of summary.parquet");
     }
+    check_phone(&out.join("report.html"));
     assert!(shown.iter().any(|r| r.attrs["data-kind"] == "probability"), "{config}: no headline rows found");
     for row in &shown {
         let metric = &row.attrs["data-metric"];
@@ -281,6 +293,21 @@ fn check_run_report_of(config: &str, trials: u64) -> String {
 #[test]
 fn naval_run_report_loads_cleanly_and_shows_the_parquet_numbers() {
     check_run_report("configs/naval/three-level-chain.toml");
+}
+
+/// A naval page opens on its answer, folds the metrics that never vary (Operation Harpoon's late and
+/// deferred joins that cannot happen) into one line, and shows each metric's description under its name.
+#[test]
+fn naval_run_report_opens_on_its_answer_and_folds_constant_metrics() {
+    let dom = check_run_report_of("configs/naval/operation-harpoon.toml", 20_000);
+    let answer = dom.find("<p class=\"answer\">The convoy force completes its mission").expect("the answer");
+    assert!(answer < dom.find("id=\"the-scenario\"").unwrap(), "the answer comes first");
+    let folded = folded_metrics(&dom);
+    assert!(folded.contains(&("group.messina.joined_late".to_owned(), 0)), "{folded:?}");
+    assert!(folded.contains(&("group.messina.movement".to_owned(), 3)), "{folded:?}");
+    assert!(!dom.contains("data-metric=\"group.messina.joined_late\" data-kind"), "a folded metric has no row");
+    assert!(dom.contains("<small class=\"about\">the mission carries on with its purpose"), "descriptions shown");
+    assert!(dom.contains("data-quantiles=\"combat.rounds\""), "the medians and 90th percentiles are shown");
 }
 
 #[test]
@@ -303,6 +330,8 @@ fn board_game_run_report_with_its_start_position_loads_cleanly() {
     let dom = check_run_report_of("configs/board/greedy-vs-random.toml", 64);
     assert!(dom.contains("aria-label=\"The start position (C.2)"), "the board is drawn on the page");
     assert!(dom.contains("board.turns"), "the game lengths are on the page");
+    assert!(!dom.contains('`'), "no literal backticks in the page's text");
+    assert!(dom.contains("board.turns: probability of each bin of 5 values (bars, with 95% intervals), and"));
 }
 
 #[test]
@@ -319,6 +348,7 @@ fn sweep_report_loads_cleanly() {
     let page = load(&out.join("report.html"));
     assert!(page.console.is_empty(), "console messages:\n{}", page.console.join("\n"));
     assert!(page.dom.contains("--set naval.group.force-h.distance=3,5"), "the reproduce command is on the page");
+    check_phone(&out.join("report.html"));
     let points = page.dom.matches("data-metric=\"mission.intercepted\"").count();
     assert_eq!(points, 2, "one row per point for each metric");
     assert_eq!(page.dom.matches("data-metric=\"combat.rounds\"").count(), 2, "a distribution's mean too");
@@ -342,6 +372,7 @@ fn sensitivity_report_loads_cleanly() {
     let page = load(&out.join("report.html"));
     assert!(page.console.is_empty(), "console messages:\n{}", page.console.join("\n"));
     assert!(page.dom.contains("--only cavalry.table"), "the reproduce command is on the page");
+    check_phone(&out.join("report.html"));
     let row = "<tr data-metric=\"cavalry.interceptor.lifeguard.succeeded\" data-key=\"cavalry.table.charge\">";
     let at = page.dom.find(row).expect("the charge entry's row");
     let cells = &page.dom[at..at + page.dom[at..].find("</tr>").expect("a whole row")];
@@ -386,3 +417,73 @@ fn place_metrics(config: &Path) -> Vec<String> {
     let scenario = intercept_sim::config::load(&registry, config, Default::default()).expect("a shipped config");
     scenario.rules.metrics().defs().iter().filter(|d| d.place).map(|d| d.name.clone()).collect()
 }
+
+/// Every metric folded into an "always" line of a run's page, with the value it always took.
+fn folded_metrics(dom: &str) -> Vec<(String, u32)> {
+    let mut out = Vec::new();
+    for line in dom.split("<p class=\"always\" data-always=\"").skip(1) {
+        let (value, rest) = line.split_once('"').expect("a value");
+        let value: u32 = value.parse().expect("a whole value");
+        let body = rest.split("</p>").next().unwrap_or_default();
+        for span in body.split("data-metric=\"").skip(1) {
+            out.push((unescape(span.split('"').next().unwrap_or_default()), value));
+        }
+    }
+    out
+}
+
+/// The width of a phone's screen, in CSS pixels.
+const PHONE: u32 = 390;
+
+/// Loads `page` in a frame of a phone's width (a desktop browser's window cannot be made that narrow), with
+/// a measuring script in the page around it, and checks what it measured: the page body does not scroll
+/// sideways, and the smallest chart text is at least 9 px high as drawn.
+fn check_phone(page: &Path) {
+    let html = std::fs::read_to_string(page).unwrap();
+    let srcdoc = html.replace('&', "&amp;").replace('"', "&quot;");
+    let outer = format!(
+        "<!DOCTYPE html><html><head><meta charset=\"utf-8\"></head><body style=\"margin:0\"><iframe id=\"phone\" \
+         width=\"{PHONE}\" height=\"844\" style=\"border:0\" srcdoc=\"{srcdoc}\"></iframe><script>{MEASURE}</script></body></html>"
+    );
+    let work = tempfile::tempdir().unwrap();
+    let copy = work.path().join("phone.html");
+    std::fs::write(&copy, outer).unwrap();
+    let loaded = load(&copy);
+    assert!(loaded.console.is_empty(), "{}: console messages:\n{}", page.display(), loaded.console.join("\n"));
+    let measured = loaded.dom.split("<pre id=\"measured\">").nth(1).and_then(|m| m.split("</pre>").next());
+    let measured: BTreeMap<&str, f64> = measured
+        .expect("the measuring script ran")
+        .split_whitespace()
+        .filter_map(|kv| kv.split_once('='))
+        .map(|(k, v)| (k, v.parse().unwrap()))
+        .collect();
+    // The frame's own scroll bar may take its share of the phone's width.
+    let width = measured["width"];
+    assert!((360.0..=f64::from(PHONE)).contains(&width), "{}: a phone's width: {measured:?}", page.display());
+    assert!(measured["overflow"] <= 0.0, "{}: the page scrolls sideways on a phone: {measured:?}", page.display());
+    assert!(measured["smallest"] >= 9.0, "{}: chart text under 9 px on a phone: {measured:?}", page.display());
+    assert!(measured["charts"] >= 1.0, "{}: no chart measured: {measured:?}", page.display());
+}
+
+/// Measures the page as laid out: the viewport's width, how far the page is wider than it, and the height of
+/// the smallest chart text as drawn (its font size times the chart's scale).
+const MEASURE: &str = "
+window.addEventListener('load', () => {
+const doc = document.getElementById('phone').contentDocument;
+const root = doc.documentElement;
+let smallest = 1e9;
+const charts = doc.querySelectorAll('figure svg');
+for (const svg of charts) {
+  const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+  for (const t of svg.querySelectorAll('text')) {
+    const size = parseFloat(t.getAttribute('font-size') || getComputedStyle(t).fontSize) * scale;
+    smallest = Math.min(smallest, size);
+  }
+}
+const out = document.createElement('pre');
+out.id = 'measured';
+const overflow = root.scrollWidth - root.clientWidth;
+out.textContent = `width=${root.clientWidth} overflow=${overflow} smallest=${smallest} charts=${charts.length}`;
+document.body.appendChild(out);
+});
+";

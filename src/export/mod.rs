@@ -19,9 +19,10 @@ mod trials;
 pub use self::sensitivity::SensitivityParquet;
 pub use self::sweep::{SweepManifest, SweepParquet, text as sweep_text};
 pub use self::trials::{ROW_GROUP_BYTES, TrialsWriter, row_bytes};
+use crate::cumulative::Quantile;
 use crate::present::{DataTable, Values};
 pub use crate::record::{ChunkRange, RunRecord, Timing};
-use crate::summary::Summary;
+use crate::summary::{DistRow, MetricRow, Share, Summary};
 
 /// A failure while writing an output file.
 #[derive(Debug, thiserror::Error)]
@@ -101,10 +102,12 @@ impl Output for Manifest {
     }
 }
 
-/// The summary table as a data frame, in the column order of `summary.parquet`.
+/// The summary table as a data frame, in the column order of `summary.parquet`. A count's median and 90th
+/// percentile follow, each as `<q>`, `<q>_ci_low`, `<q>_ci_high` and `<q>_exact` (null for probabilities
+/// and places).
 pub fn summary_frame(summary: &Summary) -> PolarsResult<DataFrame> {
     let rows = &summary.metrics;
-    df! {
+    let mut df = df! {
         "metric" => rows.iter().map(|r| r.metric.as_str()).collect::<Vec<_>>(),
         "estimate" => rows.iter().map(|r| r.estimate).collect::<Vec<_>>(),
         "ci_low" => rows.iter().map(|r| r.ci_low).collect::<Vec<_>>(),
@@ -114,13 +117,32 @@ pub fn summary_frame(summary: &Summary) -> PolarsResult<DataFrame> {
         "exact" => rows.iter().map(|r| r.exact).collect::<Vec<_>>(),
         "exact_fraction" => rows.iter().map(|r| r.exact_fraction.as_deref()).collect::<Vec<_>>(),
         "kind" => rows.iter().map(|r| r.kind).collect::<Vec<_>>(),
+    }?;
+    for (name, of) in [("median", (|r| r.median) as fn(&MetricRow) -> _), ("p90", |r| r.p90)] {
+        df.hstack_mut(&quantile_columns(name, rows.iter().map(of).collect()))?;
     }
+    Ok(df)
 }
 
-/// The distributions table as a data frame, in the column order of `distributions.parquet`.
+/// A quantile's four columns: its estimate, interval and exact value.
+fn quantile_columns(name: &str, q: Vec<Option<Quantile>>) -> Vec<Column> {
+    let column = |suffix: &str, f: fn(&Quantile) -> Option<u32>| {
+        Column::new(format!("{name}{suffix}").into(), q.iter().map(|q| q.as_ref().and_then(f)).collect::<Vec<_>>())
+    };
+    vec![
+        column("", |q| Some(q.estimate)),
+        column("_ci_low", |q| Some(q.ci_low)),
+        column("_ci_high", |q| Some(q.ci_high)),
+        column("_exact", |q| q.exact),
+    ]
+}
+
+/// The distributions table as a data frame, in the column order of `distributions.parquet`. Each value's
+/// cumulative shares follow, as `at_least_<column>` and `at_most_<column>` for `count`, `probability`,
+/// `ci_low`, `ci_high`, `exact` and `exact_fraction`.
 pub fn distributions_frame(summary: &Summary) -> PolarsResult<DataFrame> {
     let rows = &summary.distributions;
-    df! {
+    let mut df = df! {
         "metric" => rows.iter().map(|r| r.metric.as_str()).collect::<Vec<_>>(),
         "value" => rows.iter().map(|r| r.value).collect::<Vec<_>>(),
         "count" => rows.iter().map(|r| r.count).collect::<Vec<_>>(),
@@ -129,7 +151,25 @@ pub fn distributions_frame(summary: &Summary) -> PolarsResult<DataFrame> {
         "ci_high" => rows.iter().map(|r| r.ci_high).collect::<Vec<_>>(),
         "exact" => rows.iter().map(|r| r.exact).collect::<Vec<_>>(),
         "exact_fraction" => rows.iter().map(|r| r.exact_fraction.as_deref()).collect::<Vec<_>>(),
+    }?;
+    for (side, of) in [("at_least", (|r| &r.at_least) as fn(&DistRow) -> &Share), ("at_most", |r| &r.at_most)] {
+        df.hstack_mut(&share_columns(side, rows.iter().map(of).collect()))?;
     }
+    Ok(df)
+}
+
+/// A cumulative share's six columns.
+fn share_columns(side: &str, shares: Vec<&Share>) -> Vec<Column> {
+    let name = |column: &str| PlSmallStr::from(format!("{side}_{column}"));
+    let f64s = |f: fn(&Share) -> f64| shares.iter().map(|s| f(s)).collect::<Vec<f64>>();
+    vec![
+        Column::new(name("count"), shares.iter().map(|s| s.count).collect::<Vec<u64>>()),
+        Column::new(name("probability"), f64s(|s| s.probability)),
+        Column::new(name("ci_low"), f64s(|s| s.ci_low)),
+        Column::new(name("ci_high"), f64s(|s| s.ci_high)),
+        Column::new(name("exact"), shares.iter().map(|s| s.exact).collect::<Vec<Option<f64>>>()),
+        Column::new(name("exact_fraction"), shares.iter().map(|s| s.exact_fraction.as_deref()).collect::<Vec<_>>()),
+    ]
 }
 
 pub(crate) fn write_parquet(path: &Path, df: &mut DataFrame) -> Result<Vec<PathBuf>, ExportError> {

@@ -1,4 +1,5 @@
-//! Charts: the headline odds with their intervals, and one bar chart per distribution, as PNG and SVG; and,
+//! Charts: the headline odds with their intervals, and one bar chart per distribution ([`distribution`]), as
+//! PNG and SVG; and,
 //! for a sweep, one line per metric across the points ([`sweep`]).
 //!
 //! [`Charts`] is the chart [`Output`]: it draws each chart once per backend through one generic drawing
@@ -13,14 +14,16 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 mod board;
+mod distribution;
 mod heatmap;
 mod stacked;
 pub mod sweep;
 pub mod tornado;
 
+pub(crate) use self::distribution::{Distribution, seen};
 use crate::export::{ExportError, Output, RunRecord, write_file};
 use crate::present::Picture;
-use crate::summary::{DistRow, MetricRow, Summary};
+use crate::summary::{MetricRow, Summary};
 
 const FONT: &str = "sans-serif";
 static FONT_BYTES: &[u8] = include_bytes!("../../assets/DejaVuSans.ttf");
@@ -189,83 +192,4 @@ fn row_label(labels: &[String], y: f64) -> String {
     let i = labels.len() as f64 - 1.0 - y.round();
     let on_row = (y - y.round()).abs() < 1e-6 && i >= 0.0;
     labels.get(i as usize).filter(|_| on_row).cloned().unwrap_or_default()
-}
-
-/// One distribution metric as bars of estimated probability with 95% intervals, and exact values as dots.
-pub(crate) struct Distribution<'a> {
-    pub(crate) metric: &'a str,
-    pub(crate) rows: Vec<&'a DistRow>,
-}
-
-impl<'a> Distribution<'a> {
-    /// One chart per distribution metric of a run, in metric order, except the metrics whose values name
-    /// places: their rule set draws those in pictures of its own.
-    /// Values above the highest one seen (or possible, where solved) are left out: a game's steals may
-    /// count up to the turn limit, but no game comes near it.
-    pub(crate) fn all(summary: &'a Summary) -> Vec<Distribution<'a>> {
-        let charts = summary.distributions_by_metric().into_iter().filter(|(metric, _)| !summary.is_place(metric));
-        charts.map(|(metric, rows)| Distribution { metric, rows: up_to_last_seen(rows) }).collect()
-    }
-}
-
-fn up_to_last_seen(mut rows: Vec<&DistRow>) -> Vec<&DistRow> {
-    let last = rows.iter().rposition(|r| seen(r)).unwrap_or(0);
-    rows.truncate(last + 1);
-    rows
-}
-
-/// Whether a distribution's value happened in some trial or can happen (exact probability above 0).
-pub(crate) fn seen(r: &DistRow) -> bool {
-    r.count > 0 || r.exact.is_some_and(|x| x > 0.0)
-}
-
-/// The most values a distribution chart draws with interval whiskers; beyond it (a game's length in turns)
-/// the whiskers would hide the bars.
-const WHISKERS_UP_TO: usize = 40;
-
-impl Chart for Distribution<'_> {
-    fn size(&self) -> (u32, u32) {
-        (800, 500)
-    }
-
-    fn draw<DB: DrawingBackend>(
-        &self,
-        root: &DrawingArea<DB, Shift>,
-    ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-        let rows = &self.rows;
-        let whiskers = rows.len() <= WHISKERS_UP_TO;
-        let high = |r: &&DistRow| if whiskers { r.ci_high } else { r.probability };
-        let top = rows.iter().map(|r| high(r).max(r.exact.unwrap_or(0.0))).fold(0.0, f64::max);
-        let mut chart = ChartBuilder::on(root)
-            .caption(format!("{} (95% intervals; red: exact)", self.metric), (FONT, 20))
-            .margin(16)
-            .x_label_area_size(40)
-            .y_label_area_size(60)
-            .build_cartesian_2d(-0.5f64..rows.len() as f64 - 0.5, 0f64..(top * 1.1).max(0.01))?;
-        let whole =
-            |x: &f64| if (x - x.round()).abs() < 1e-6 { format!("{}", x.round() as i64) } else { String::new() };
-        chart
-            .configure_mesh()
-            .x_labels((rows.len() + 1).min(16))
-            .x_label_formatter(&whole)
-            .x_desc("value")
-            .y_desc("probability")
-            .label_style((FONT, 14))
-            .disable_x_mesh()
-            .draw()?;
-        let bar = |r: &&DistRow| {
-            let v = r.value as f64;
-            Rectangle::new([(v - 0.35, 0.0), (v + 0.35, r.probability)], ESTIMATE.mix(0.7).filled())
-        };
-        chart.draw_series(rows.iter().map(bar))?;
-        let whisker = |r: &&DistRow| {
-            ErrorBar::new_vertical(r.value as f64, r.ci_low, r.probability, r.ci_high, BLACK.filled(), 10)
-        };
-        if whiskers {
-            chart.draw_series(rows.iter().map(whisker))?;
-        }
-        let exact = rows.iter().filter_map(|r| r.exact.map(|x| Circle::new((r.value as f64, x), 4, EXACT.filled())));
-        chart.draw_series(exact)?;
-        Ok(())
-    }
 }

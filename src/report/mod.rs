@@ -94,6 +94,20 @@ impl Page {
         self.push(&format!("<p>{}</p>\n", escape(text)))
     }
 
+    /// The page's answer: a paragraph set larger than the others, meant to open the page.
+    pub fn answer(&mut self, text: &str) -> &mut Self {
+        self.push(&format!("<p class=\"answer\">{}</p>\n", escape(text)))
+    }
+
+    /// The metrics that took `value` in every trial, folded into one line instead of a table row each; every
+    /// name carries `data-metric`, the line `data-always="<value>"`.
+    pub fn folded(&mut self, value: u32, names: &[&str]) -> &mut Self {
+        let names: Vec<String> =
+            names.iter().map(|n| format!("<span class=\"name\" data-metric=\"{0}\">{0}</span>", escape(n))).collect();
+        let line = format!("<p class=\"always\" data-always=\"{value}\">Always {value}: {}</p>\n", names.join(", "));
+        self.push(&line)
+    }
+
     /// A bulleted list, one item per string.
     pub fn list(&mut self, items: &[String]) -> &mut Self {
         let items: String = items.iter().map(|i| format!("<li>{}</li>\n", escape(i))).collect();
@@ -105,12 +119,19 @@ impl Page {
         self.push(&table_html(table))
     }
 
-    /// A chart drawn as inline SVG, with `caption` under it (also its accessible name).
+    /// A chart drawn as inline SVG, with `caption` under it (also its accessible name). The chart shrinks to
+    /// the page's width, but never below the width at which its smallest text is [`READABLE_PX`] high: on a
+    /// phone it scrolls sideways in its own box instead.
     pub(crate) fn chart(&mut self, caption: &str, chart: &impl Chart) -> Result<&mut Self, ExportError> {
         let svg = svg_string(chart).map_err(|message| ExportError::Chart { path: PathBuf::from(FILE), message })?;
-        let label = format!("<svg role=\"img\" aria-label=\"{}\" ", escape(caption));
+        let width = f64::from(chart.size().0);
+        let min_width = smallest_font(&svg).map_or(width, |font| (width * READABLE_PX / font).ceil().min(width));
+        let label = format!("<svg role=\"img\" aria-label=\"{}\" style=\"min-width: {min_width}px\" ", escape(caption));
         let svg = svg.replacen("<svg ", &label, 1);
-        Ok(self.push(&format!("<figure>\n{svg}<figcaption>{}</figcaption>\n</figure>\n", escape(caption))))
+        let caption = escape(caption);
+        Ok(self.push(&format!(
+            "<figure>\n<div class=\"chart\">{svg}</div><figcaption>{caption}</figcaption>\n</figure>\n"
+        )))
     }
 
     /// Preformatted text, such as a command.
@@ -255,7 +276,17 @@ fn row_html(row: &Row) -> String {
 
 fn cell_html(cell: &Cell) -> String {
     let class = if cell.classes.is_empty() { String::new() } else { format!(" class=\"{}\"", cell.classes.join(" ")) };
-    format!("<td{class}>{}</td>", escape(&cell.text))
+    let note = cell.note.as_ref().map(|n| format!("<small class=\"about\">{}</small>", escape(n)));
+    format!("<td{class}>{}{}</td>", escape(&cell.text), note.unwrap_or_default())
+}
+
+/// The height, in CSS pixels, the smallest text of a chart keeps however narrow the screen.
+pub const READABLE_PX: f64 = 9.5;
+
+/// The smallest `font-size` an SVG document sets, in its own units.
+fn smallest_font(svg: &str) -> Option<f64> {
+    let sizes = svg.split("font-size=\"").skip(1).filter_map(|rest| rest.split('"').next()?.parse::<f64>().ok());
+    sizes.filter(|s| *s > 0.0).min_by(f64::total_cmp)
 }
 
 /// `word` as one shell word: as it is when it holds only safe characters, else single-quoted.

@@ -1,19 +1,22 @@
-//! The report of a `run`: the scenario in plain words, the headline odds with their intervals and exact
-//! values, the means, every distribution, and the command that reproduces it.
+//! The report of a `run`: the rule set's answer in one sentence, the scenario in plain words, the headline
+//! odds with their intervals and exact values, the means, medians and 90th percentiles, every distribution
+//! with its "at least" and "at most" shares, and the command that reproduces it.
 //!
 //! [`RunReport`] is an [`Output`], so every run writes it next to `summary.parquet`, from the same
 //! [`RunRecord`]. Each headline row carries `data-metric` and `data-kind` attributes and its numbers sit in
 //! cells of class `estimate`, `ci-low`, `ci-high` and `exact`, so a test can check the page against the
-//! Parquet file.
+//! Parquet file. Metrics that took one value in every trial are folded into one line per value
+//! ([`Page::folded`]) instead of rows of their own.
 
 use std::path::{Path, PathBuf};
 
-use super::{Cell, Page, Row, Table, shell_word, thousands};
+use super::{Cell, Page, Row, Table, fixed, shell_word, thousands};
+use crate::cumulative::Quantile;
 use crate::export::{ExportError, Output, RunRecord};
 use crate::fraction;
 use crate::plot::{Distribution, Headline, seen};
 use crate::present::Placement;
-use crate::summary::MetricRow;
+use crate::summary::{DistRow, MetricRow, Share};
 
 /// `report.html` of a run.
 pub struct RunReport;
@@ -29,6 +32,9 @@ pub(crate) fn page(record: &RunRecord) -> Result<Page, ExportError> {
     let name = record.config.run.name.as_deref().unwrap_or("run");
     let mut page = Page::new(name);
     page.facts(facts(record));
+    if let Some(answer) = &record.presentation.answer {
+        page.answer(answer);
+    }
     page.section("The scenario");
     page.paragraph(&format!("From {}.", record.config_file)).list(&record.presentation.plain);
     extras(&mut page, record, false)?;
@@ -101,14 +107,16 @@ fn headline(page: &mut Page, record: &RunRecord) -> Result<(), ExportError> {
          interval; {exact}.",
         thousands(record.trials)
     ));
-    let fractions = summary.probabilities().any(|r| fraction_of(r).is_some());
+    let varying: Vec<&MetricRow> = summary.probabilities().filter(|r| r.always.is_none()).collect();
+    let fractions = varying.iter().any(|r| fraction_of(r).is_some());
     let mut columns = vec!["metric", "estimate", "95% low", "95% high", "exact"];
     columns.extend(fractions.then_some("as a fraction"));
     let mut table = Table::new(&columns).with_id("headline");
-    for r in summary.probabilities() {
+    for r in varying {
         table.push(metric_row(r, fractions));
     }
     page.table(&table);
+    folded(page, record);
     page.chart(
         "Every probability with its 95% interval (blue) and its exact value (red cross)",
         &Headline::new(summary),
@@ -119,7 +127,7 @@ fn headline(page: &mut Page, record: &RunRecord) -> Result<(), ExportError> {
 /// One metric's row: name, estimate, interval, exact value, and the fraction if asked.
 fn metric_row(r: &MetricRow, fractions: bool) -> Row {
     let mut cells = vec![
-        Cell::name(&r.metric),
+        Cell::name(&r.metric).note(&r.about),
         Cell::value(r.estimate).class("estimate"),
         Cell::value(r.ci_low).class("ci-low"),
         Cell::value(r.ci_high).class("ci-high"),
@@ -138,7 +146,7 @@ fn fraction_of(r: &MetricRow) -> Option<String> {
 }
 
 fn means(page: &mut Page, record: &RunRecord) {
-    let means = record.summary.metrics.iter().filter(|r| r.kind == "mean" && !r.place);
+    let means = record.summary.metrics.iter().filter(|r| r.kind == "mean" && !r.place && r.always.is_none());
     let means: Vec<&MetricRow> = means.collect();
     if means.is_empty() {
         return;
@@ -153,6 +161,55 @@ fn means(page: &mut Page, record: &RunRecord) {
         table.push(metric_row(r, fractions));
     }
     page.table(&table);
+    quantiles(page, record);
+}
+
+/// The metrics that took one value in every trial, one line per value, after a sentence saying why.
+fn folded(page: &mut Page, record: &RunRecord) {
+    let always = record.summary.always();
+    if always.is_empty() {
+        return;
+    }
+    let exactly = if record.exact_leaves.is_some() { ", and exactly so," } else { "" };
+    page.paragraph(&format!(
+        "These metrics took the same value in every trial{exactly} so they have no row of their own (means \
+         included):"
+    ));
+    for (value, names) in always {
+        page.folded(value, &names);
+    }
+}
+
+/// The median and 90th percentile of every count that varies, with their 95% intervals and exact values.
+fn quantiles(page: &mut Page, record: &RunRecord) {
+    let rows: Vec<&MetricRow> = record.summary.metrics.iter().filter(|r| r.always.is_none()).collect();
+    let rows: Vec<_> = rows.into_iter().filter_map(|r| Some((r, r.median?, r.p90?))).collect();
+    if rows.is_empty() {
+        return;
+    }
+    page.paragraph(
+        "The median (half the trials at or below it) and the 90th percentile (90% at or below it) of every \
+         count, with 95% intervals read from the intervals of the \"at most\" shares.",
+    );
+    let columns = ["count", "median", "95% interval", "exact", "90th percentile", "95% interval", "exact"];
+    let mut table = Table::new(&columns).with_id("quantiles");
+    for (r, median, p90) in rows {
+        let mut cells = vec![Cell::name(&r.metric)];
+        cells.extend(quantile_cells(median, "median"));
+        cells.extend(quantile_cells(p90, "p90"));
+        table.push(Row::new(cells).data("quantiles", &r.metric));
+    }
+    page.table(&table);
+}
+
+/// A quantile's cells: estimate, interval and exact value, of classes `<name>`, `<name>-ci` and `<name>-exact`.
+fn quantile_cells(q: Quantile, name: &str) -> [Cell; 3] {
+    let exact = q.exact.map_or_else(|| "\u{2014}".to_owned(), |e| e.to_string());
+    [
+        Cell::number(q.estimate.to_string()).class(name),
+        Cell::number(format!("{} to {}", q.ci_low, q.ci_high)).class(&format!("{name}-ci")),
+        Cell::number(exact).class(&format!("{name}-exact")),
+    ]
 }
 
 fn distributions(page: &mut Page, record: &RunRecord) -> Result<(), ExportError> {
@@ -162,27 +219,49 @@ fn distributions(page: &mut Page, record: &RunRecord) -> Result<(), ExportError>
     }
     page.section("Distributions");
     page.paragraph(
-        "How often each count took each value, with 95% Wilson intervals and the exact probabilities. Values \
-         no trial took (and none can take, where solved) are left out of the tables; distributions.parquet \
-         holds every value.",
+        "How often each count took each value, with 95% Wilson intervals and the exact probabilities, and how \
+         often it took that value or more (at least) and that value or less (at most). Values no trial took \
+         (and none can take, where solved) are left out of the tables; distributions.parquet holds every \
+         value, with the intervals of the at-least and at-most shares.",
     );
     for chart in &charts {
-        let (metric, rows) = (chart.metric, &chart.rows);
-        page.subheading(metric);
-        page.chart(&format!("{metric}: probability of each value (bars, 95% intervals) and exact (red)"), chart)?;
-        let mut table = Table::new(&["value", "trials", "probability", "95% low", "95% high", "exact"]);
-        for r in rows.iter().filter(|r| seen(r)) {
-            let cells = vec![
-                Cell::number(r.value.to_string()),
-                Cell::number(thousands(r.count)),
-                Cell::value(r.probability).class("estimate"),
-                Cell::value(r.ci_low).class("ci-low"),
-                Cell::value(r.ci_high).class("ci-high"),
-                Cell::maybe(r.exact).class("exact"),
-            ];
-            table.push(Row::new(cells).data("distribution", metric).data("value", &r.value.to_string()));
-        }
-        page.table(&table);
+        page.subheading(chart.metric);
+        page.chart(&chart.caption(), chart)?;
+        page.table(&distribution_table(chart.metric, &chart.rows));
     }
     Ok(())
+}
+
+/// Every value of a distribution that some trial took or can take: its trials, probability, interval and
+/// exact value, then its at-least and at-most shares with their intervals and, where solved, exact values.
+fn distribution_table(metric: &str, rows: &[&DistRow]) -> Table {
+    let solved = rows.iter().any(|r| r.exact.is_some());
+    let mut columns = vec!["value", "trials", "probability", "95% low", "95% high", "exact", "at least"];
+    columns.extend(["95% interval", "at most", "95% interval"]);
+    columns.extend(if solved { &["exact at least", "exact at most"][..] } else { &[] });
+    let mut table = Table::new(&columns);
+    for r in rows.iter().filter(|r| seen(r)) {
+        let mut cells = vec![
+            Cell::number(r.value.to_string()),
+            Cell::number(thousands(r.count)),
+            Cell::value(r.probability).class("estimate"),
+            Cell::value(r.ci_low).class("ci-low"),
+            Cell::value(r.ci_high).class("ci-high"),
+            Cell::maybe(r.exact).class("exact"),
+        ];
+        cells.extend(share_cells(&r.at_least, "at-least"));
+        cells.extend(share_cells(&r.at_most, "at-most"));
+        if solved {
+            cells.push(Cell::maybe(r.at_least.exact).class("at-least-exact"));
+            cells.push(Cell::maybe(r.at_most.exact).class("at-most-exact"));
+        }
+        table.push(Row::new(cells).data("distribution", metric).data("value", &r.value.to_string()));
+    }
+    table
+}
+
+/// A cumulative share's cells: its estimate (class `<name>`) and its interval (class `<name>-ci`).
+fn share_cells(share: &Share, name: &str) -> [Cell; 2] {
+    let interval = format!("{} to {}", fixed(share.ci_low), fixed(share.ci_high));
+    [Cell::value(share.probability).class(name), Cell::number(interval).class(&format!("{name}-ci"))]
 }

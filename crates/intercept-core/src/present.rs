@@ -8,6 +8,8 @@
 //! ([`Heatmap`], [`StackedBars`], [`Board`]) written as `<name>.{png,svg}`, and the report's section of them:
 //! a paragraph and a [`Table`] of [`Row`]s of [`Cell`]s.
 
+use crate::summary::MetricRow;
+
 /// How a run is shown: computed from the resolved rule set and the run's summary.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Presentation {
@@ -17,6 +19,9 @@ pub struct Presentation {
     pub plain: Vec<String>,
     /// The metrics that answer the question a player of the game asks first, most important first.
     pub headline: Vec<String>,
+    /// That answer as a sentence in the rules' words, with its interval ([`crate::ruleset::RuleSet::answer`]):
+    /// the first thing every page and the terminal show.
+    pub answer: Option<String>,
     /// The rule set's own outputs, in the order they are written and shown.
     pub extras: Vec<Extra>,
 }
@@ -200,18 +205,20 @@ impl Row {
     }
 }
 
-/// One table cell: text, and the classes it carries (`num` for right-aligned numbers).
+/// One table cell: text, and the classes it carries (`num` for right-aligned numbers), and a note shown
+/// under the text in smaller type (a metric's description).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Cell {
     pub text: String,
     pub classes: Vec<String>,
     pub numeric: bool,
+    pub note: Option<String>,
 }
 
 impl Cell {
     /// A cell of plain text.
     pub fn text(text: impl Into<String>) -> Cell {
-        Cell { text: text.into(), classes: Vec::new(), numeric: false }
+        Cell { text: text.into(), classes: Vec::new(), numeric: false, note: None }
     }
 
     /// A cell of text in a monospace font, for names such as metrics and config keys.
@@ -221,7 +228,7 @@ impl Cell {
 
     /// A right-aligned number, already formatted.
     pub fn number(text: impl Into<String>) -> Cell {
-        Cell { text: text.into(), classes: vec!["num".into()], numeric: true }
+        Cell { text: text.into(), classes: vec!["num".into()], numeric: true, note: None }
     }
 
     /// A probability or mean at the shown precision ([`DECIMALS`]).
@@ -232,6 +239,12 @@ impl Cell {
     /// A value that may be unknown (an exact value that was not computed): a dash when `None`.
     pub fn maybe(x: Option<f64>) -> Cell {
         Cell::number(x.map_or_else(|| "\u{2014}".to_owned(), fixed))
+    }
+
+    /// Adds a note shown under the text in smaller type; an empty note adds nothing.
+    pub fn note(mut self, note: &str) -> Cell {
+        self.note = (!note.is_empty()).then(|| note.to_owned());
+        self
     }
 
     /// Adds a class (lowercase letters, digits and dashes), for styling or for finding the cell.
@@ -271,6 +284,21 @@ pub fn plain_name(name: &str) -> bool {
 pub fn exact_text(r: &num_rational::BigRational) -> String {
     let x = crate::fraction::to_f64(r);
     if r.is_integer() { format!("{x:.6}") } else { format!("{x:.6} ({})", crate::fraction::text(r)) }
+}
+
+/// A probability as a share of trials for a sentence, with its interval and exact value: "58.2% of the time
+/// (95% interval 57.9% to 58.5%; exact 0.581708)". What a rule set's answer ([`Presentation::answer`]) says
+/// after its own words for the event.
+pub fn how_often(row: &MetricRow) -> String {
+    let percent = |x: f64| format!("{:.1}%", 100.0 * x);
+    let exact =
+        row.exact.map(|x| format!("; exact {}", exact_cell(x, row.exact_fraction.as_deref()))).unwrap_or_default();
+    format!(
+        "{} of the time (95% interval {} to {}{exact})",
+        percent(row.estimate),
+        percent(row.ci_low),
+        percent(row.ci_high)
+    )
 }
 
 /// An exact value as a decimal, with its fraction when it is short enough for a narrow table

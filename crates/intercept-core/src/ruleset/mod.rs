@@ -60,6 +60,12 @@ pub trait RuleSet: Send + Sync + 'static {
     /// The metrics that answer the question a player of this game asks first.
     fn headline(&self, model: &Self::Model) -> Vec<String>;
 
+    /// The headline answer of a run whose summary is `summary`, as one sentence in the rules' words with
+    /// its interval (most rule sets end it with [`crate::present::how_often`]); `None` if it has none.
+    fn answer(&self, _config: &Self::Config, _model: &Self::Model, _summary: &Summary) -> Option<String> {
+        None
+    }
+
     /// The rule set's own outputs of a run whose summary is `summary` over `trials` trials.
     fn extras(&self, _config: &Self::Config, _model: &Self::Model, _summary: &Summary, _trials: u64) -> Vec<Extra> {
         Vec::new()
@@ -146,6 +152,7 @@ impl<S: RuleSet + Debug> Rules for Resolved<S> {
             title: S::TITLE.to_owned(),
             plain: self.plain_words(),
             headline: self.headline(),
+            answer: self.set.answer(&self.config, &self.model, summary),
             extras: self.set.extras(&self.config, &self.model, summary, trials),
         }
     }

@@ -19,7 +19,7 @@ pub fn extra(first: FirstPlayer) -> Extra {
         placement: Placement::Scenario,
         text: "Each game starts here: White's stacks at the bottom, Black's at the top, the goals (green) in the \
                middle of the back rows and the ball (orange) alone in the centre. P is a passage stone, R a rest \
-               stack of two, D3 the double; `intercept-sim replay` prints any game of the run turn by turn."
+               stack of two, D3 the double. The replay command (intercept-sim replay) prints any game of the run turn by turn."
             .to_owned(),
         data: None,
         picture: Some(Picture::Board(board(&Position::start(), &caption))),

@@ -4,7 +4,7 @@
 use super::BoardGame;
 use super::config::BoardConfig;
 use crate::config::Invalid;
-use crate::present::Extra;
+use crate::present::{Extra, how_often};
 use crate::ruleset::RuleSet;
 use crate::summary::Summary;
 
@@ -33,6 +33,11 @@ impl RuleSet for BoardGameRules {
 
     fn headline(&self, _model: &BoardGame) -> Vec<String> {
         ["board.first_player.wins", "board.draws", "board.first_player.losses"].map(str::to_owned).to_vec()
+    }
+
+    fn answer(&self, _config: &Self::Config, _model: &BoardGame, summary: &Summary) -> Option<String> {
+        let wins = summary.metric("board.first_player.wins")?;
+        Some(format!("The side that moves first wins {}.", how_often(wins)))
     }
 
     fn extras(&self, config: &Self::Config, _model: &BoardGame, _summary: &Summary, _trials: u64) -> Vec<Extra> {

@@ -4,7 +4,7 @@
 use super::CardGame;
 use super::config::CardGameConfig;
 use crate::config::Invalid;
-use crate::present::Extra;
+use crate::present::{Extra, how_often};
 use crate::ruleset::RuleSet;
 use crate::summary::Summary;
 
@@ -33,6 +33,11 @@ impl RuleSet for CardGameRules {
 
     fn headline(&self, _model: &CardGame) -> Vec<String> {
         vec!["card_game.interceptors".to_owned(), "card_game.mover_killed".to_owned()]
+    }
+
+    fn answer(&self, _config: &Self::Config, _model: &CardGame, summary: &Summary) -> Option<String> {
+        let intercepted = summary.metric("card_game.intercepted")?;
+        Some(format!("The mover is intercepted at its final location {}.", how_often(intercepted)))
     }
 
     fn extras(&self, _config: &Self::Config, model: &CardGame, summary: &Summary, trials: u64) -> Vec<Extra> {

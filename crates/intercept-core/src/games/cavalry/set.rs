@@ -4,7 +4,9 @@
 use super::Cavalry;
 use super::config::CavalryConfig;
 use crate::config::Invalid;
+use crate::present::how_often;
 use crate::ruleset::RuleSet;
+use crate::summary::Summary;
 
 /// The rules of the `[cavalry]` table.
 #[derive(Clone, Copy, Debug, Default)]
@@ -31,5 +33,10 @@ impl RuleSet for CavalryRules {
 
     fn headline(&self, _model: &Cavalry) -> Vec<String> {
         ["cavalry.intercepted", "target.morale_failed", "target.morale_lost"].map(str::to_owned).to_vec()
+    }
+
+    fn answer(&self, _config: &Self::Config, _model: &Cavalry, summary: &Summary) -> Option<String> {
+        let intercepted = summary.metric("cavalry.intercepted")?;
+        Some(format!("An interceptor charges home next to the target {}.", how_often(intercepted)))
     }
 }

@@ -4,7 +4,9 @@
 use super::Naval;
 use super::config::NavalConfig;
 use crate::config::Invalid;
+use crate::present::how_often;
 use crate::ruleset::RuleSet;
+use crate::summary::Summary;
 
 /// The rules of the `[naval]` table.
 #[derive(Clone, Copy, Debug, Default)]
@@ -31,5 +33,10 @@ impl RuleSet for NavalRules {
 
     fn headline(&self, _model: &Naval) -> Vec<String> {
         ["mission.completed", "mission.intercepted", "mission.engaged"].map(str::to_owned).to_vec()
+    }
+
+    fn answer(&self, _config: &Self::Config, model: &Naval, summary: &Summary) -> Option<String> {
+        let completed = summary.metric("mission.completed")?;
+        Some(format!("The {} force completes its mission {}.", model.mission_name, how_often(completed)))
     }
 }

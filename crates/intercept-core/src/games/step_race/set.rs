@@ -4,7 +4,7 @@
 use super::StepRace;
 use super::config::StepRaceConfig;
 use crate::config::Invalid;
-use crate::present::Extra;
+use crate::present::{Extra, how_often};
 use crate::ruleset::RuleSet;
 use crate::summary::Summary;
 
@@ -33,6 +33,11 @@ impl RuleSet for StepRaceRules {
 
     fn headline(&self, _model: &StepRace) -> Vec<String> {
         vec!["step_race.intercepted".to_owned()]
+    }
+
+    fn answer(&self, _config: &Self::Config, _model: &StepRace, summary: &Summary) -> Option<String> {
+        let intercepted = summary.metric("step_race.intercepted")?;
+        Some(format!("An interceptor cuts the mover's move short {}.", how_often(intercepted)))
     }
 
     fn extras(&self, _config: &Self::Config, _model: &StepRace, summary: &Summary, _trials: u64) -> Vec<Extra> {
