@@ -53,7 +53,13 @@ fn draw(seed: u64, trials: u64, down: f64, up: f64) -> PairSums {
     let mut sums = PairSums { trials, ..PairSums::default() };
     for _ in 0..trials {
         let x = rng.next_u64();
-        let change: i64 = if x < d { -1 } else if x < u { 1 } else { 0 };
+        let change: i64 = if x < d {
+            -1
+        } else if x < u {
+            1
+        } else {
+            0
+        };
         sums.sum += change;
         sums.sum_sq += change.unsigned_abs();
     }

@@ -10,9 +10,7 @@ use super::path::{KeyPath, Seg};
 
 /// The parts of a dotted key, with an index in brackets read as one more part: `a.b[0].c` is `a`, `b`, `0`, `c`.
 pub fn parts(key: &str) -> Vec<&str> {
-    key.split('.')
-        .flat_map(|part| part.split(['[', ']']).filter(|p| !p.is_empty()).collect::<Vec<_>>())
-        .collect()
+    key.split('.').flat_map(|part| part.split(['[', ']']).filter(|p| !p.is_empty()).collect::<Vec<_>>()).collect()
 }
 
 /// How a key names table `index` of a list whose `name` is `name`: by the name, unless it would read as an
