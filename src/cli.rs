@@ -413,7 +413,7 @@ pub struct SensitivityArgs {
     /// Vary only keys under this dotted prefix (repeatable), such as naval.rules or cavalry.table.
     #[arg(long)]
     pub only: Vec<String>,
-    /// Print the ranked table of this metric (repeatable) [default: the first probability metric].
+    /// Print the ranked table of this metric (repeatable) [default: the rule set's headline metric].
     #[arg(long)]
     pub metric: Vec<String>,
     /// The step of a decimal value such as a probability; whole numbers step by one.

@@ -301,12 +301,14 @@ fn sensitivity(args: SensitivityArgs) -> Result<(), Failure> {
     )
 }
 
-/// The metrics whose tables to print: those named, each checked, or the first probability metric.
+/// The metrics whose tables to print: those named, each checked, or the rule set's headline metric (the
+/// first probability metric if it names none the scenario has).
 fn shown_metrics(scenario: &Scenario, named: &[String]) -> Result<Vec<String>, String> {
     let defs = scenario.rules.metrics().defs();
     if named.is_empty() {
-        let first = defs.iter().find(|d| d.kind == MetricKind::Probability).unwrap_or(&defs[0]);
-        return Ok(vec![first.name.clone()]);
+        let headline = scenario.rules.headline().into_iter().find(|h| defs.iter().any(|d| &d.name == h));
+        let first = || defs.iter().find(|d| d.kind == MetricKind::Probability).unwrap_or(&defs[0]).name.clone();
+        return Ok(vec![headline.unwrap_or_else(first)]);
     }
     if let Some(name) = named.iter().find(|n| !defs.iter().any(|d| &d.name == *n)) {
         let some: Vec<&str> = defs.iter().take(6).map(|d| d.name.as_str()).collect();

@@ -263,7 +263,7 @@ pub fn sensitivity_table(name: &str, s: &Sensitivity, m: usize) -> String {
 /// A step's cell: the value stepped to and the change, with its 95% half-width when sampled.
 fn change_cell(side: Option<(&str, Change)>) -> String {
     match side {
-        None => "refused".to_owned(),
+        None => "-".to_owned(),
         Some((to, c)) if c.exact => format!("to {to}: {:+.6}", c.change),
         Some((to, c)) => format!("to {to}: {:+.6} ±{:.6}", c.change, (c.high - c.low) / 2.0),
     }
@@ -283,7 +283,11 @@ pub fn sensitivity_footer(s: &Sensitivity, dir: &Path, files: usize) -> String {
             s.trials, s.seed
         ),
     };
-    for (step, why) in s.refused() {
+    let limits = s.steps.iter().filter(|s| s.at_limit).count();
+    if limits > 0 {
+        let _ = writeln!(out, "{limits} steps would leave their key's allowed values and were not run (-)");
+    }
+    for (step, why) in s.telling_refusals() {
         let _ = writeln!(out, "refused: {} to {}: {why}", step.knob.key, step.value);
     }
     let _ =

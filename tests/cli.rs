@@ -84,6 +84,14 @@ fn parquet_files_have_the_documented_schema() {
         ("exact", DataType::Float64),
         ("exact_fraction", DataType::String),
         ("kind", DataType::String),
+        ("median", DataType::UInt32),
+        ("median_ci_low", DataType::UInt32),
+        ("median_ci_high", DataType::UInt32),
+        ("median_exact", DataType::UInt32),
+        ("p90", DataType::UInt32),
+        ("p90_ci_low", DataType::UInt32),
+        ("p90_ci_high", DataType::UInt32),
+        ("p90_exact", DataType::UInt32),
     ];
     assert_eq!(schema_of(&summary), want.map(|(n, t)| (n.to_string(), t)).to_vec());
     let metrics = strings(&summary, "metric");
@@ -111,10 +119,41 @@ fn parquet_files_have_the_documented_schema() {
         ("exact", DataType::Float64),
         ("exact_fraction", DataType::String),
     ];
-    assert_eq!(schema_of(&dists), want.map(|(n, t)| (n.to_string(), t)).to_vec());
+    let mut want: Vec<(String, DataType)> = want.map(|(n, t)| (n.to_string(), t)).to_vec();
+    for side in ["at_least", "at_most"] {
+        want.push((format!("{side}_count"), DataType::UInt64));
+        for column in ["probability", "ci_low", "ci_high", "exact"] {
+            want.push((format!("{side}_{column}"), DataType::Float64));
+        }
+        want.push((format!("{side}_exact_fraction"), DataType::String));
+    }
+    assert_eq!(schema_of(&dists), want);
     let interceptions = strings(&dists, "metric").into_iter().filter(|m| m == "cavalry.interceptions");
     assert_eq!(interceptions.count(), 3, "values 0, 1 and 2 for two interceptors");
     exact_fractions_are_the_exact_values(&dists);
+    cumulative_columns_are_the_exact_sums(&dists);
+}
+
+/// "At least v" and "at most v" of each distribution: their counts are the sums of the counts at or above
+/// (below) v, and their exact fractions are the exact sums, in rational arithmetic, of the values' fractions.
+fn cumulative_columns_are_the_exact_sums(df: &DataFrame) {
+    let (metrics, counts, exact) = (strings(df, "metric"), u64s(df, "count"), strings(df, "exact_fraction"));
+    let exact: Vec<_> = exact.iter().map(|t| fraction::parse(t).expect("a fraction")).collect();
+    let column = |name: &str| strings(df, name).iter().map(|t| fraction::parse(t).expect("a fraction")).collect();
+    let (at_least, at_most): (Vec<_>, Vec<_>) = (column("at_least_exact_fraction"), column("at_most_exact_fraction"));
+    let (least_counts, most_counts) = (u64s(df, "at_least_count"), u64s(df, "at_most_count"));
+    let at_least_exact = df.column("at_least_exact").unwrap().f64().unwrap();
+    for i in 0..df.height() {
+        let same: Vec<usize> = (0..df.height()).filter(|&j| metrics[j] == metrics[i]).collect();
+        let (above, below): (Vec<usize>, Vec<usize>) = same.iter().partition(|&&j| j >= i);
+        let below: Vec<usize> = below.into_iter().chain([i]).collect();
+        let sum = |rows: &[usize]| rows.iter().fold(num_rational::BigRational::default(), |a, &j| a + &exact[j]);
+        assert_eq!(at_least[i], sum(&above), "row {i}: at least");
+        assert_eq!(at_most[i], sum(&below), "row {i}: at most");
+        assert_eq!(Some(fraction::to_f64(&at_least[i])), at_least_exact.get(i), "row {i}: nearest float");
+        let count = |rows: &[usize]| rows.iter().map(|&j| counts[j].unwrap()).sum::<u64>();
+        assert_eq!((least_counts[i], most_counts[i]), (Some(count(&above)), Some(count(&below))), "row {i}");
+    }
 }
 
 /// Every row's `exact_fraction` is a fraction in lowest terms whose nearest float is its `exact`.

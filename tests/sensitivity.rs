@@ -169,3 +169,17 @@ fn bad_arguments_exit_2_and_write_nothing() {
         assert!(!out.exists(), "{args:?}: nothing written");
     }
 }
+
+/// Keys are read in both forms and a mistyped name gets the nearest one suggested, on one line, exit 2.
+#[test]
+fn mistyped_names_get_a_near_name_suggested() {
+    let harpoon = "configs/naval/operation-harpoon.toml";
+    for (key, near) in [("naval.group.tarnto.distance", "'taranto'"), ("naval.group[0].distnce", "'distance'")] {
+        let dir = tempfile::tempdir().unwrap();
+        let out =
+            sim().args(["sweep", harpoon, "--set", &format!("{key}=4"), "--out"]).arg(dir.path()).assert().code(2);
+        let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+        assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+        assert!(stderr.contains(&format!("did you mean {near}?")), "{stderr}");
+    }
+}

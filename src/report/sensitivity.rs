@@ -114,7 +114,7 @@ impl SensitivityReport<'_> {
     fn refused(&self, page: &mut Page) {
         let refused: Vec<String> = self
             .sensitivity
-            .refused()
+            .telling_refusals()
             .map(|(step, why)| format!("{} to {}: {why}", step.knob.key, step.value))
             .collect();
         if !refused.is_empty() {
@@ -143,7 +143,7 @@ impl SensitivityReport<'_> {
 /// A step's two cells: the value stepped to and the change (with its half-width when sampled).
 fn side(side: Option<(&str, Change)>, class: &str) -> [Cell; 2] {
     match side {
-        None => [Cell::text("refused"), Cell::text("")],
+        None => [Cell::text("-"), Cell::text("")],
         Some((to, c)) if c.exact => [Cell::number(to), Cell::number(format!("{:+.6}", c.change)).class(class)],
         Some((to, c)) => {
             let text = format!("{:+.6} ± {:.6}", c.change, (c.high - c.low) / 2.0);

@@ -13,7 +13,7 @@ use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
 use super::path::Seg;
-use super::{ConfigError, Invalid, KeyPath};
+use super::{ConfigError, Invalid, KeyPath, keys};
 
 /// A serde or syntax error from parsing `src`.
 pub fn parse_error(src: &str, file: &Path, err: &toml::de::Error) -> ConfigError {
@@ -24,7 +24,8 @@ pub fn parse_error(src: &str, file: &Path, err: &toml::de::Error) -> ConfigError
         // Not TOML at all: there is no document to search, so the key is read off the lines of text.
         let path = line.map(|l| key_on_line(src, l)).unwrap_or_default();
         let message = format!("not valid TOML: {message}{}", syntax_hint(&message));
-        return ConfigError { file: file.to_owned(), line, key: key_name(&path), message };
+        let key = (!path.0.is_empty()).then(|| keys::dotted(&path, |_| None));
+        return ConfigError { file: file.to_owned(), line, key, message };
     };
     let mut path = span.map(|s| key_at(doc.get_ref(), s.start)).unwrap_or_default();
     let mut message = message;
@@ -32,7 +33,12 @@ pub fn parse_error(src: &str, file: &Path, err: &toml::de::Error) -> ConfigError
         path = path.key(field);
         message = "missing, and required: it has no default".into();
     }
-    let key = key_name(&path);
+    if let Some(field) = quoted_after(&message, "unknown field ") {
+        let expected = message.split_once("expected ").map_or("", |(_, e)| e);
+        let near = keys::did_you_mean(field, expected.split('`').skip(1).step_by(2));
+        message = format!("{message}{near}");
+    }
+    let key = key_name(&path, doc.get_ref());
     if let Some(key) = key.as_ref().filter(|_| message.contains("expected an array")) {
         message = format!("{message}; write each entry as its own [[{key}]] table");
     }
@@ -42,12 +48,34 @@ pub fn parse_error(src: &str, file: &Path, err: &toml::de::Error) -> ConfigError
 /// A resolve error at a key path of `src`.
 pub fn invalid(src: &str, file: &Path, err: Invalid) -> ConfigError {
     let line = span_of(src, &err.path).map(|s| line_of(src, s.start));
-    ConfigError { file: file.to_owned(), line, key: key_name(&err.path), message: err.message }
+    let key = match DeTable::parse(src) {
+        Ok(doc) => key_name(&err.path, doc.get_ref()),
+        Err(_) => (!err.path.0.is_empty()).then(|| keys::dotted(&err.path, |_| None)),
+    };
+    ConfigError { file: file.to_owned(), line, key, message: err.message }
 }
 
-/// The path as shown in a message, or `None` for the document root.
-fn key_name(path: &KeyPath) -> Option<String> {
-    (!path.0.is_empty()).then(|| path.to_string())
+/// The path as shown in a message, as `--set` takes it ([`keys::dotted`]: a table of a list by its name), or
+/// `None` for the document root.
+fn key_name(path: &KeyPath, doc: &DeTable<'_>) -> Option<String> {
+    (!path.0.is_empty()).then(|| keys::dotted(path, |to| name_at(doc, to)))
+}
+
+/// The `name` of the table at `path` in `doc`, if it is written there.
+fn name_at(doc: &DeTable<'_>, path: &[Seg]) -> Option<String> {
+    let mut value = doc.get(path.first().and_then(|s| if let Seg::Key(k) = s { Some(k.as_str()) } else { None })?)?;
+    for seg in &path[1..] {
+        value = match (seg, value.get_ref()) {
+            (Seg::Key(k), DeValue::Table(t)) => t.get(k.as_str())?,
+            (Seg::Index(i), DeValue::Array(a)) => a.get(*i)?,
+            _ => return None,
+        };
+    }
+    let DeValue::Table(t) = value.get_ref() else { return None };
+    match t.get("name")?.get_ref() {
+        DeValue::String(name) => Some(name.to_string()),
+        _ => None,
+    }
 }
 
 /// serde's messages on one line, with Rust and serde type names in words a config writer knows.

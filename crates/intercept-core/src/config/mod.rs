@@ -5,6 +5,7 @@
 //! that the manifest records. Resolving then checks ranges and names and builds the model. Every failure is a
 //! [`ConfigError`] naming the file, the line and the key, and saying what is allowed; [`locate`] finds lines.
 
+pub mod keys;
 mod locate;
 pub mod path;
 pub mod run;

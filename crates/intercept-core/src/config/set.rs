@@ -1,14 +1,14 @@
 //! Setting one config key from the command line: `run.seed=7`, `<table>.rules.speed=-2`, `<table>.unit.h.range=7`.
 //!
 //! A [`Setting`] names a key by its dotted path in the config with every default filled in (so a key left to
-//! its default can be set too); an array of tables (`[[<table>.unit]]`) is entered by a table's `name` (or
-//! its index). [`apply`] writes the value into the resolved config, typed like the value it replaces, and
+//! its default can be set too); an array of tables (`[[<table>.unit]]`) is entered by a table's `name` or its
+//! index, dotted or in brackets ([`keys::parts`]); a mistyped part gets a near name suggested. [`apply`] writes the value into the resolved config, typed like the value it replaces, and
 //! resolves the result again, so the setting passes the same validation as a config file. [`numeric_keys`]
 //! lists every number of a scenario's rules as a [`Knob`] that a setting can move (what `sensitivity` varies).
 
 use toml::Value;
 
-use super::{ConfigError, Overrides, Scenario, from_str};
+use super::{ConfigError, Overrides, Scenario, from_str, keys};
 use crate::ruleset::Registry;
 
 /// A key and one value for it, as given on the command line.
@@ -65,9 +65,10 @@ fn set(doc: &mut Value, s: &Setting) -> Result<(), String> {
 /// The value at the dotted `key` of `doc`.
 fn find<'a>(doc: &'a mut Value, key: &str) -> Result<&'a mut Value, String> {
     let mut here = doc;
-    let parts: Vec<&str> = key.split('.').collect();
+    let parts = keys::parts(key);
     for (i, part) in parts.iter().enumerate() {
-        here = step(here, part).ok_or_else(|| unknown(&parts[..i], part))?;
+        let known = names(here);
+        here = step(here, part).ok_or_else(|| unknown(&parts[..i], part, &known))?;
     }
     Ok(here)
 }
@@ -90,9 +91,24 @@ fn step<'a>(here: &'a mut Value, part: &str) -> Option<&'a mut Value> {
     }
 }
 
-fn unknown(parent: &[&str], part: &str) -> String {
+/// What a key may name next at `here`: a table's keys, or the names of a list's tables.
+fn names(here: &Value) -> Vec<String> {
+    match here {
+        Value::Table(t) => t.keys().cloned().collect(),
+        Value::Array(items) => items.iter().filter_map(|v| v.get("name")?.as_str().map(str::to_owned)).collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn unknown(parent: &[&str], part: &str, known: &[String]) -> String {
     let at = if parent.is_empty() { "the config".to_owned() } else { format!("'{}'", parent.join(".")) };
-    format!("{at} has no key or name '{part}'; keys are dotted paths such as <table>.<array of tables>.<name>.<key>")
+    let near = keys::did_you_mean(part, known.iter().map(String::as_str));
+    if !near.is_empty() || known.is_empty() {
+        return format!("{at} has no key or name '{part}'{near}");
+    }
+    let some: Vec<&str> = known.iter().take(8).map(String::as_str).collect();
+    let more = if known.len() > some.len() { ", ..." } else { "" };
+    format!("{at} has no key or name '{part}'; allowed: {}{more}", some.join(", "))
 }
 
 /// `text` as a value of the same type as `old`.
@@ -214,12 +230,9 @@ fn collect(value: &Value, key: String, knobs: &mut Vec<Knob>) {
     }
 }
 
-/// How a key names a table of a list: by its `name`, unless the name would read as an index.
+/// How a key names a table of a list ([`keys::element`]).
 fn element(item: &Value, index: usize) -> String {
-    match item.get("name").and_then(Value::as_str) {
-        Some(name) if name.parse::<usize>().is_err() && !name.contains('.') => name.to_owned(),
-        _ => index.to_string(),
-    }
+    keys::element(item.get("name").and_then(Value::as_str), index)
 }
 
 #[cfg(test)]

@@ -39,6 +39,11 @@ pub struct Step {
     /// The stepped value as a setting writes it.
     pub value: String,
     pub scenario: Result<Scenario, String>,
+    /// Whether a refusal only says the value would leave what its own key allows (a distance below 0, a
+    /// probability above 1, a value that must stay 0): true of most refusals, and nothing a designer needs
+    /// told, so it is not listed. A refusal naming another key (chances that must add up to 1, a return hex
+    /// beyond the interceptions allowed) says how the rules tie values together, and is kept.
+    pub at_limit: bool,
 }
 
 /// The step of a decimal value unless one is given: a twentieth, as probabilities are often set in fives.
@@ -74,7 +79,9 @@ fn step(base: &Scenario, knob: &Knob, direction: Direction, scope: &Scope) -> St
     // The table names the key and value already: keep only the reason.
     let refusal = |e: ConfigError| e.message.strip_prefix(given.as_str()).unwrap_or(&e.message).to_owned();
     let scenario = set::apply(base, &[setting]).map_err(refusal);
-    Step { knob: knob.clone(), direction, value, scenario }
+    let own_key = format!("key '{}': ", knob.key);
+    let at_limit = scenario.as_ref().err().is_some_and(|why| why.starts_with(&own_key));
+    Step { knob: knob.clone(), direction, value, scenario, at_limit }
 }
 
 /// A metric of the base scenario and its value there.
@@ -297,6 +304,12 @@ impl Sensitivity {
     /// The steps the rules refuse, with why.
     pub fn refused(&self) -> impl Iterator<Item = (&Step, &str)> {
         self.steps.iter().filter_map(|s| s.scenario.as_ref().err().map(|why| (s, why.as_str())))
+    }
+
+    /// The refusals worth telling: those that do not only say a value would leave its key's range
+    /// ([`Step::at_limit`]).
+    pub fn telling_refusals(&self) -> impl Iterator<Item = (&Step, &str)> {
+        self.refused().filter(|(s, _)| !s.at_limit)
     }
 }
 

@@ -187,7 +187,9 @@ impl NavalConfig {
         let Some(t) = self.group.iter().position(|h| h.name == g.target) else {
             let mut known: Vec<&str> = vec![self.mission.name.as_str()];
             known.extend(self.group.iter().map(|h| h.name.as_str()));
-            return Err(Invalid::new(path(), format!("unknown target {:?}; allowed: {}", g.target, known.join(", "))));
+            let near = crate::config::keys::did_you_mean(&g.target, known.iter().copied());
+            let message = format!("unknown target {:?}{near}; allowed: {}", g.target, known.join(", "));
+            return Err(Invalid::new(path(), message));
         };
         if seen.contains(&i) {
             return Err(Invalid::new(path(), format!("targets form a cycle through {:?}", g.name)));
