@@ -237,21 +237,21 @@ const NOMADS: &str = "configs/card-game/nomads-open-path.toml";
 fn a_bad_card_game_config_names_the_key() {
     let troll = "name = \"bosk-troll\"\nat = \"C\"";
     let cases = [
-        (troll, "name = \"bosk-troll\"\nat = \"6-1\"", "card_game.unit[0].at", "off the map"),
-        (troll, "name = \"bosk-troll\"\nat = \"C/sky\"", "card_game.unit[0].at", "not a region"),
-        (troll, "name = \"bosk-troll\"\nat = \"C/underground\"", "card_game.unit[0].at", "needs Burrowing"),
-        ("keywords = [\"Airborne\"]", "keywords = [\"Flying\"]", "card_game.unit[1].keywords[0]", "not a keyword"),
-        ("name = \"archer\"", "name = \"wyvern\"", "card_game.unit[2].name", "already at A"),
+        (troll, "name = \"bosk-troll\"\nat = \"6-1\"", "card_game.unit.bosk-troll.at", "off the map"),
+        (troll, "name = \"bosk-troll\"\nat = \"C/sky\"", "card_game.unit.bosk-troll.at", "not a region"),
+        (troll, "name = \"bosk-troll\"\nat = \"C/underground\"", "card_game.unit.bosk-troll.at", "needs Burrowing"),
+        ("keywords = [\"Airborne\"]", "keywords = [\"Flying\"]", "card_game.unit.wyvern.keywords.0", "not a keyword"),
+        ("name = \"archer\"", "name = \"wyvern\"", "card_game.unit.2.name", "already at A"),
         (
             "keywords = [\"Movement +1\"]",
             "keywords = [\"Movement +2\"]\npath = [\"C\", \"D\", \"C\"]",
-            "card_game.mover.path[2]",
+            "card_game.mover.path.2",
             "taken twice",
         ),
         (
             "keywords = [\"Movement +1\"]",
             "keywords = [\"Movement +1\"]\npath = [\"A\"]",
-            "card_game.mover.path[0]",
+            "card_game.mover.path.0",
             "not adjacent",
         ),
         (
@@ -274,9 +274,9 @@ fn a_bad_card_game_config_names_the_key() {
         ),
         ("intercept = 0.5", "intercept = 1.5", "card_game.policy.intercept", "allowed: 0 to 1"),
         ("intercept = 0.5", "intercept = \"never\"", "card_game.policy.intercept", "not a chance from 0 to 1"),
-        (troll, "name = \"bosk-troll\"\nat = \"C\"\npower = 100", "card_game.unit[0].power", "out of range"),
-        (troll, "name = \"bosk-troll\"\nat = \"C\"\nsize = \"2x3\"", "card_game.unit[0].size", "not a size"),
-        (troll, "name = \"bosk-troll\"\nat = \"5-1\"\nsize = \"2x1\"", "card_game.unit[0].at", "off the map"),
+        (troll, "name = \"bosk-troll\"\nat = \"C\"\npower = 100", "card_game.unit.bosk-troll.power", "out of range"),
+        (troll, "name = \"bosk-troll\"\nat = \"C\"\nsize = \"2x3\"", "card_game.unit.bosk-troll.size", "not a size"),
+        (troll, "name = \"bosk-troll\"\nat = \"5-1\"\nsize = \"2x1\"", "card_game.unit.bosk-troll.at", "off the map"),
         (
             "rows = [\"LLLLL\", \"LLWLL\", \"LL.LL\", \"LLLLL\"]",
             "rows = [\"LLLLL\", \"LLWLL\", \"LL.LL\"]",

@@ -148,8 +148,8 @@ fn the_coverage_map_agrees_with_the_seed_examples() {
 #[test]
 fn a_bad_step_race_config_names_the_key() {
     let cases = [
-        ("at = \"7-7\"", "at = \"15-3\"", "step_race.interceptor[0].at"),
-        ("box = \"7-7/3\"", "box = \"7-7/-1\"", "step_race.interceptor[0].box"),
+        ("at = \"7-7\"", "at = \"15-3\"", "step_race.interceptor.mx1mc.at"),
+        ("box = \"7-7/3\"", "box = \"7-7/-1\"", "step_race.interceptor.mx1mc.box"),
         ("start = \"9-7\"", "start = \"9-7\"\nwaypoint = 1.5", "step_race.mover.waypoint"),
         ("destination = \"7-7/7\"", "destination = \"9-7\"", "step_race.mover.destination"),
         ("name = \"mx1mc\"", "name = \"mx1mc\"\nspeed = 2", "speed"),

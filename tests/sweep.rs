@@ -192,7 +192,10 @@ fn metric_limits_what_is_printed() {
     let csv = chain_sweep(&tmp.path().join("c"), "2000", &[&one[..], &["--csv"]].concat()).assert().success();
     let csv = String::from_utf8(csv.get_output().stdout.clone()).unwrap();
     let lines: Vec<&str> = csv.lines().collect();
-    assert!(lines[0].starts_with("naval.rules.slow_ships,metric,kind,estimate,ci_low,ci_high,exact,difference"));
+    assert!(
+        lines[0]
+            .starts_with("naval.rules.slow_ships,metric,kind,estimate,ci_low,ci_high,exact,exact_fraction,difference")
+    );
     assert_eq!(lines.len(), 3, "{csv}");
     assert!(lines[1].starts_with("-2,group.messina.reached,probability,") && lines[1].ends_with(",,,"), "{csv}");
 }

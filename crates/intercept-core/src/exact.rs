@@ -24,7 +24,7 @@ use crate::chance::{Chance, Dist};
 use crate::fraction::to_f64;
 use crate::metrics::{MetricDef, MetricKind, Metrics, SlotLog};
 use crate::model::Model;
-use sums::{Path, Sums};
+use sums::{Leaf, Path, Sums};
 
 mod sums;
 
@@ -137,16 +137,35 @@ pub fn enumerate<M: Model>(model: &M, max_leaves: u64) -> Result<ExactTally, Too
             return Err(too_large);
         }
         run_leaf(model, &mut path, &mut slots);
-        sums.add(&products.leaf(&path), &slots);
+        let leaf = products.leaf(&path);
+        if matches!(leaf, Leaf::TooLong) {
+            return Err(too_large);
+        }
+        sums.add(&leaf, &slots);
         slots.clear();
         leaves += 1;
-        picks += path.len() as u64;
+        picks += cost(&leaf, path.len());
         if !advance(&mut path) {
             return Ok(tally(model.metrics(), sums.fractions(), leaves));
         }
         products.forget_from(path.len() - 1);
     }
 }
+
+/// What a leaf counts against the pick budget: its picks, or for a leaf whose probability outgrew `u128`
+/// the work of multiplying them as big fractions, which grows with the square of the path's length. Without
+/// this a tree of very long paths (units rolling until one succeeds) would be walked for minutes before it
+/// is refused, where the float walk stopped within a second.
+fn cost(leaf: &Leaf, picks: usize) -> u64 {
+    let picks = picks as u64;
+    match leaf {
+        Leaf::Small { .. } | Leaf::TooLong => picks,
+        Leaf::Big(_) => picks.saturating_mul(picks / BIG_PICKS_PER_UNIT + 1),
+    }
+}
+
+/// How many big-fraction picks of a path cost one more pick each, per [`cost`].
+const BIG_PICKS_PER_UNIT: u64 = 16;
 
 /// The tally of the walk's slot `fractions`, with the slots trials do not report filled in.
 fn tally(metrics: &Metrics, mut fractions: Vec<BigRational>, leaves: u64) -> ExactTally {

@@ -253,17 +253,17 @@ fn bad_fight_keys_name_the_key() {
         (mover("m", "life = 100"), "card_game.mover.life", "out of range"),
         (mover("m", "size = \"3x1\""), "card_game.mover.size", "not a size"),
         (mover("m", "keywords = [\"Avatar\", \"Stealth\"]"), "card_game.mover.keywords", "only minions have Stealth"),
-        (mover("m", "keywords = [\"Moves Freely on clouds\"]"), "card_game.mover.keywords[0]", "not a keyword"),
+        (mover("m", "keywords = [\"Moves Freely on clouds\"]"), "card_game.mover.keywords.0", "not a keyword"),
         (
             format!("{}{}", mover("m", ""), unit("u", "C", "intercepts = 1.5")),
-            "card_game.unit[0].intercepts",
+            "card_game.unit.u.intercepts",
             "allowed: 0 to 1",
         ),
         (format!("{}[card_game.policy]\nintercept = \"sometimes\"\n", mover("m", "")), "", "not a chance from 0 to 1"),
         (format!("{}[card_game.policy]\nsplit = \"evenly\"\n", mover("m", "")), "", "unknown variant"),
         (
             format!("{}[[card_game.then]]\nname = \"m\"\nat = \"A\"\n", mover("m", "")),
-            "card_game.then[0].name",
+            "card_game.then.m.name",
             "already moves",
         ),
     ];

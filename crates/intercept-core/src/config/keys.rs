@@ -1,7 +1,7 @@
 //! How a key is written: read in either form, printed in one, and a near name suggested for a mistyped one.
 //!
-//! A table of a list (`[[naval.group]]`) can be named by its index, `naval.group[0].spotting` or
-//! `naval.group.0.spotting`, or by its `name`, `naval.group.taranto.spotting`. [`parts`] reads all three.
+//! A table of a list (`[[fleet.group]]`) can be named by its index, `fleet.group[0].spotting` or
+//! `fleet.group.0.spotting`, or by its `name`, `fleet.group.taranto.spotting`. [`parts`] reads all three.
 //! Every message and output prints one form, the one a user can paste into `--set` and that says which
 //! table is meant without counting: the name where the table has one ([`element`]), else the index, dotted
 //! ([`dotted`]). [`did_you_mean`] finds the nearest of the names a level allows, by edit distance.
@@ -23,7 +23,7 @@ pub fn element(name: Option<&str>, index: usize) -> String {
 }
 
 /// `path` in the printed form, each index replaced by what `name_at` says the table at that point is called
-/// (its `name`, if it has one): `naval.group[0].spotting` is `naval.group.taranto.spotting`.
+/// (its `name`, if it has one): `fleet.group[0].spotting` is `fleet.group.taranto.spotting`.
 pub fn dotted(path: &KeyPath, name_at: impl Fn(&[Seg]) -> Option<String>) -> String {
     let mut out: Vec<String> = Vec::with_capacity(path.0.len());
     for (i, seg) in path.0.iter().enumerate() {
@@ -64,18 +64,18 @@ mod tests {
 
     #[test]
     fn both_forms_read_the_same() {
-        assert_eq!(parts("naval.group[0].spotting"), ["naval", "group", "0", "spotting"]);
-        assert_eq!(parts("naval.group.0.spotting"), ["naval", "group", "0", "spotting"]);
-        assert_eq!(parts("cavalry.fire.check_hits[6]"), ["cavalry", "fire", "check_hits", "6"]);
+        assert_eq!(parts("fleet.group[0].spotting"), ["fleet", "group", "0", "spotting"]);
+        assert_eq!(parts("fleet.group.0.spotting"), ["fleet", "group", "0", "spotting"]);
+        assert_eq!(parts("fleet.fire.check_hits[6]"), ["fleet", "fire", "check_hits", "6"]);
     }
 
     #[test]
     fn an_index_prints_as_the_tables_name() {
-        let path = KeyPath::root().key("naval").key("group").index(0).key("spotting");
+        let path = KeyPath::root().key("fleet").key("group").index(0).key("spotting");
         let named = dotted(&path, |_| Some("taranto".into()));
-        assert_eq!(named, "naval.group.taranto.spotting");
-        assert_eq!(dotted(&path, |_| None), "naval.group.0.spotting");
-        assert_eq!(dotted(&path, |_| Some("7".into())), "naval.group.0.spotting");
+        assert_eq!(named, "fleet.group.taranto.spotting");
+        assert_eq!(dotted(&path, |_| None), "fleet.group.0.spotting");
+        assert_eq!(dotted(&path, |_| Some("7".into())), "fleet.group.0.spotting");
     }
 
     #[test]

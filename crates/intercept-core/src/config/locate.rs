@@ -61,17 +61,28 @@ fn key_name(path: &KeyPath, doc: &DeTable<'_>) -> Option<String> {
     (!path.0.is_empty()).then(|| keys::dotted(path, |to| name_at(doc, to)))
 }
 
-/// The `name` of the table at `path` in `doc`, if it is written there.
+/// The `name` of the table at `path` in `doc`, if it is written there and no earlier table of its list has
+/// the same name (`--set` by that name would reach the earlier one).
 fn name_at(doc: &DeTable<'_>, path: &[Seg]) -> Option<String> {
     let mut value = doc.get(path.first().and_then(|s| if let Seg::Key(k) = s { Some(k.as_str()) } else { None })?)?;
+    let mut earlier = &[][..];
     for seg in &path[1..] {
         value = match (seg, value.get_ref()) {
             (Seg::Key(k), DeValue::Table(t)) => t.get(k.as_str())?,
-            (Seg::Index(i), DeValue::Array(a)) => a.get(*i)?,
+            (Seg::Index(i), DeValue::Array(a)) => {
+                earlier = &a[..(*i).min(a.len())];
+                a.get(*i)?
+            }
             _ => return None,
         };
     }
-    let DeValue::Table(t) = value.get_ref() else { return None };
+    let name = table_name(value.get_ref())?;
+    (!earlier.iter().any(|v| table_name(v.get_ref()).as_deref() == Some(name.as_str()))).then_some(name)
+}
+
+/// The `name` a table of a list is written with.
+fn table_name(value: &DeValue<'_>) -> Option<String> {
+    let DeValue::Table(t) = value else { return None };
     match t.get("name")?.get_ref() {
         DeValue::String(name) => Some(name.to_string()),
         _ => None,

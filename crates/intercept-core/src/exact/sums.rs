@@ -24,7 +24,13 @@ pub(super) enum Leaf {
         den: u128,
     },
     Big(BigRational),
+    /// A path of more than [`MOST_BIG_PICKS`] picks whose product outgrew `u128`: multiplying it out as a big
+    /// fraction would cost more than the walk's budget allows, so the tree is refused.
+    TooLong,
 }
+
+/// The longest path whose probability is multiplied out as a big fraction.
+pub(super) const MOST_BIG_PICKS: usize = 256;
 
 /// The products of the picks along the current path: `prefix[i]` is the product of the first `i` picks as
 /// `(num, den)`, `None` once the denominator outgrows `u128`.
@@ -50,6 +56,7 @@ impl Path {
         }
         match self.prefix[path.len()] {
             Some((num, den)) => Leaf::Small { num, den },
+            None if path.len() > MOST_BIG_PICKS => Leaf::TooLong,
             None => Leaf::Big(path.iter().map(|n| BigRational::new(n.weight.into(), n.total.into())).product()),
         }
     }
@@ -101,6 +108,7 @@ impl Sums {
                 }
             }
             Leaf::Big(p) => slots.iter().for_each(|&s| self.big[s] += p),
+            Leaf::TooLong => {}
         }
     }
 
