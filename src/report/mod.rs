@@ -121,11 +121,11 @@ impl Page {
 
     /// A chart drawn as inline SVG, with `caption` under it (also its accessible name). The chart shrinks to
     /// the page's width, but never below the width at which its smallest text is [`READABLE_PX`] high: on a
-    /// phone it scrolls sideways in its own box instead.
+    /// phone it scrolls sideways in its own box instead (a chart drawn with smaller text is shown wider than drawn).
     pub(crate) fn chart(&mut self, caption: &str, chart: &impl Chart) -> Result<&mut Self, ExportError> {
         let svg = svg_string(chart).map_err(|message| ExportError::Chart { path: PathBuf::from(FILE), message })?;
         let width = f64::from(chart.size().0);
-        let min_width = smallest_font(&svg).map_or(width, |font| (width * READABLE_PX / font).ceil().min(width));
+        let min_width = smallest_font(&svg).map_or(width, |font| (width * READABLE_PX / font).ceil());
         let label = format!("<svg role=\"img\" aria-label=\"{}\" style=\"min-width: {min_width}px\" ", escape(caption));
         let svg = svg.replacen("<svg ", &label, 1);
         let caption = escape(caption);
