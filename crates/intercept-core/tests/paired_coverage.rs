@@ -6,7 +6,6 @@
 //! checks the interval against the exact change; the other draws paired 0/1 outcomes with known shares of
 //! down and up trials, over many more seeds, for a tighter figure. Both are deterministic (fixed seeds).
 
-#[allow(dead_code)] // shared helpers: this test uses only `exact`
 mod solve;
 
 use std::path::Path;
