@@ -61,7 +61,7 @@ const CASES: &[Case] = &[
     case("trials_zero.toml", Some(4), Some("run.trials"), &["0 is too small", "allowed: 1 or more"]),
     case("negative_seed.toml", Some(5), Some("run.seed"), &["-1 is too small", "allowed: 0 or more"]),
     // Names: unique, and safe as folder and metric names.
-    case("duplicate_interceptor_names.toml", Some(25), Some("cavalry.interceptor.lifeguard.name"), &["duplicate interceptor name \"lifeguard\"", "unique"]),
+    case("duplicate_interceptor_names.toml", Some(25), Some("cavalry.interceptor.1.name"), &["duplicate interceptor name \"lifeguard\"", "unique"]),
     case("run_name_parent_dir.toml", Some(3), Some("run.name"), &["\"../x\" is not allowed", "letters, digits"]),
     case("run_name_absolute.toml", Some(3), Some("run.name"), &["\"/abs\" is not allowed", "no '/'"]),
     case("interceptor_name_slash.toml", Some(25), Some("cavalry.interceptor.rupert/horse.name"), &["\"rupert/horse\" is not allowed", "no '/'"]),
