@@ -1,8 +1,10 @@
 //! Partial results end to end: shards merged, and an interrupted run resumed, each writing exactly the bytes
 //! of a run made in one go; and the folders `merge` and `--resume` must refuse.
 
+mod stopped;
+
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
 use std::time::Duration;
 
 use assert_cmd::Command;
@@ -17,22 +19,6 @@ fn sim() -> Command {
 /// Runs the chain with `extra` arguments into `out`, which must succeed.
 fn run(out: &Path, extra: &[&str]) {
     sim().args(["run", CHAIN, "--trials", "400000"]).args(extra).arg("--out").arg(out).assert().success();
-}
-
-/// Every file of `a` and `b`, by name: the two folders must hold the same names with the same bytes.
-fn assert_same_files(a: &Path, b: &Path) {
-    let names = |d: &Path| {
-        let mut n: Vec<String> =
-            std::fs::read_dir(d).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
-        n.sort();
-        n
-    };
-    assert_eq!(names(a), names(b), "the same files");
-    assert!(names(a).len() >= 15, "a whole run's files");
-    for name in names(a) {
-        let same = std::fs::read(a.join(&name)).unwrap() == std::fs::read(b.join(&name)).unwrap();
-        assert!(same, "{name} differs between {} and {}", a.display(), b.display());
-    }
 }
 
 fn shards(tmp: &Path, seed: &str) -> Vec<PathBuf> {
@@ -56,7 +42,7 @@ fn three_shards_merge_into_the_bytes_of_one_run() {
     let merged = tmp.path().join("merged");
     // In any order: the chunks say where each shard belongs.
     sim().args(["merge"]).args([&parts[2], &parts[0], &parts[1]]).arg("--out").arg(&merged).assert().success();
-    assert_same_files(&single, &merged);
+    stopped::assert_same_files(&single, &merged, 15);
 }
 
 /// Merges `dirs` into a fresh folder, which must fail with exit 2 and one line containing `message`, and
@@ -97,15 +83,9 @@ fn an_interrupted_run_resumes_into_the_bytes_of_an_uninterrupted_one() {
     sim().args(["run", CHAIN, "--trials", trials, "--out"]).arg(&whole).assert().success();
     let stderr = interrupted(&cut, trials, &[], Duration::from_millis(1500));
     assert!(stderr.contains("intercept-sim run --resume"), "{stderr}");
-    let manifest: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(cut.join("manifest.json")).unwrap()).unwrap();
-    assert_eq!(manifest["partial"], true);
-    let done = manifest["trials"].as_u64().unwrap();
-    assert!(done > 0 && done < 40_000_000, "some chunks done, not all: {done}");
-    let names = std::fs::read_dir(&cut).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap());
-    assert!(names.into_iter().all(|n| !n.starts_with('.') || n == ".intercept-sim-files"), "no temporary file left");
+    stopped::assert_partial(&cut, 40_000_000);
     sim().args(["run", "--resume"]).arg(&cut).assert().success();
-    assert_same_files(&whole, &cut);
+    stopped::assert_same_files(&whole, &cut, 15);
     let again = sim().args(["run", "--resume"]).arg(&cut).assert().code(2);
     let stderr = String::from_utf8_lossy(&again.get_output().stderr).into_owned();
     assert!(stderr.contains("nothing to resume"), "{stderr}");
@@ -113,23 +93,10 @@ fn an_interrupted_run_resumes_into_the_bytes_of_an_uninterrupted_one() {
 
 /// Interrupts `run` with `--trials trials` and `extra` arguments into `out` after `after`; returns its stderr.
 fn interrupted(out: &Path, trials: &str, extra: &[&str], after: Duration) -> String {
-    let bin = assert_cmd::cargo::cargo_bin("intercept-sim");
-    let child = std::process::Command::new(bin)
-        .args(["run", CHAIN, "--trials", trials])
-        .args(extra)
-        .arg("--out")
-        .arg(out)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(after);
-    let killed = std::process::Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
-    assert!(killed.success());
-    let out = child.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(out.status.code(), Some(130), "an interrupted run exits 130: {stderr}");
-    stderr
+    let mut args: Vec<&OsStr> =
+        ["run", CHAIN, "--trials", trials].into_iter().chain(extra.iter().copied()).map(OsStr::new).collect();
+    args.extend([OsStr::new("--out"), out.as_os_str()]);
+    stopped::interrupted(&args, after)
 }
 
 /// An interrupted `--per-trial` run leaves a whole `trials.parquet` of the chunks it finished, one row per

@@ -2,9 +2,11 @@
 //! difference from the base point, what it prints (`--metric`, `--json`, `--csv`), an interrupted sweep
 //! resumed into the bytes of one made in one go, and bad `--set` values.
 
+mod stopped;
+
+use std::ffi::OsStr;
 use std::fs::File;
 use std::path::Path;
-use std::process::Stdio;
 use std::time::Duration;
 
 use assert_cmd::Command;
@@ -95,22 +97,6 @@ fn chain_sweep(out: &Path, trials: &str, extra: &[&str]) -> Command {
     cmd
 }
 
-/// Every file of `a` and `b`, by name: the two folders must hold the same names with the same bytes.
-fn assert_same_files(a: &Path, b: &Path) {
-    let names = |d: &Path| {
-        let mut n: Vec<String> =
-            std::fs::read_dir(d).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
-        n.sort();
-        n
-    };
-    assert_eq!(names(a), names(b), "the same files");
-    assert!(names(a).len() >= 20, "a whole sweep's files: {:?}", names(a));
-    for name in names(a) {
-        let same = std::fs::read(a.join(&name)).unwrap() == std::fs::read(b.join(&name)).unwrap();
-        assert!(same, "{name} differs between {} and {}", a.display(), b.display());
-    }
-}
-
 /// SIGTERM part-way through a sweep, then `--resume` on another thread count: the folder ends with the bytes
 /// of an uninterrupted sweep (sweep.parquet, charts, page, manifest), and a finished sweep has nothing to
 /// resume.
@@ -120,29 +106,14 @@ fn an_interrupted_sweep_resumes_into_the_bytes_of_an_uninterrupted_one() {
     let (whole, cut) = (tmp.path().join("whole"), tmp.path().join("cut"));
     let trials = "8000000";
     chain_sweep(&whole, trials, &[]).assert().success();
-    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("intercept-sim"))
-        .args(["sweep", CHAIN, "--set", "naval.rules.slow_ships=-2,-1", "--trials", trials, "--out"])
-        .arg(&cut)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(1500));
-    let killed = std::process::Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
-    assert!(killed.success());
-    let out = child.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(out.status.code(), Some(130), "an interrupted sweep exits 130: {stderr}");
+    let args = ["sweep", CHAIN, "--set", "naval.rules.slow_ships=-2,-1", "--trials", trials, "--out"];
+    let mut args: Vec<&OsStr> = args.iter().map(OsStr::new).collect();
+    args.push(cut.as_os_str());
+    let stderr = stopped::interrupted(&args, Duration::from_millis(1500));
     assert!(stderr.contains("intercept-sim sweep --resume"), "{stderr}");
-    let manifest: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(cut.join("manifest.json")).unwrap()).unwrap();
-    assert_eq!(manifest["partial"], true);
-    let done = manifest["trials"].as_u64().unwrap();
-    assert!(done > 0 && done < 8_000_000, "some chunks done, not all: {done}");
-    let names = std::fs::read_dir(&cut).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap());
-    assert!(names.into_iter().all(|n| !n.starts_with('.') || n == ".intercept-sim-files"), "no temporary file left");
+    stopped::assert_partial(&cut, 8_000_000);
     sim().args(["sweep", "--threads", "1", "--resume"]).arg(&cut).assert().success();
-    assert_same_files(&whole, &cut);
+    stopped::assert_same_files(&whole, &cut, 20);
     let again = sim().args(["sweep", "--resume"]).arg(&cut).assert().code(2);
     let stderr = String::from_utf8_lossy(&again.get_output().stderr).into_owned();
     assert!(stderr.contains("nothing to resume"), "{stderr}");

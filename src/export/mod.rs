@@ -95,11 +95,16 @@ impl Output for DistributionsParquet {
 
 impl Output for Manifest {
     fn write(&self, record: &RunRecord, dir: &Path) -> Result<Vec<PathBuf>, ExportError> {
-        let path = dir.join("manifest.json");
-        let json = serde_json::to_string_pretty(record).expect("a run record serialises");
-        write_file(&path, |p| create(p)?.write_all((json + "\n").as_bytes()).map_err(|e| io_err(p, e)))?;
-        Ok(vec![path])
+        write_manifest(dir, record)
     }
+}
+
+/// Writes `record` as `dir/manifest.json`, pretty-printed: a run's and a sweep's manifest alike.
+pub(crate) fn write_manifest(dir: &Path, record: &impl serde::Serialize) -> Result<Vec<PathBuf>, ExportError> {
+    let path = dir.join("manifest.json");
+    let json = serde_json::to_string_pretty(record).expect("a record serialises");
+    write_file(&path, |p| create(p)?.write_all((json + "\n").as_bytes()).map_err(|e| io_err(p, e)))?;
+    Ok(vec![path])
 }
 
 /// The summary table as a data frame, in the column order of `summary.parquet`. A count's median and 90th

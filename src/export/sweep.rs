@@ -1,12 +1,11 @@
 //! A sweep's files: `sweep.parquet`, one row per point and metric, each swept key a column of its own typed
 //! like the key (an integer key's column holds integers, so it sorts -2, -1, 0), and its `manifest.json`.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use polars::prelude::*;
 
-use super::{ExportError, create, io_err, write_file, write_parquet};
+use super::{ExportError, write_parquet};
 use crate::summary::MetricRow;
 use crate::sweep::{Axis, Point, SweepRecord};
 
@@ -74,9 +73,6 @@ pub struct SweepManifest<'a>(pub &'a SweepRecord);
 
 impl SweepManifest<'_> {
     pub fn write(&self, dir: &Path) -> Result<Vec<PathBuf>, ExportError> {
-        let path = dir.join("manifest.json");
-        let json = serde_json::to_string_pretty(self.0).expect("a sweep record serialises");
-        write_file(&path, |p| create(p)?.write_all((json + "\n").as_bytes()).map_err(|e| io_err(p, e)))?;
-        Ok(vec![path])
+        super::write_manifest(dir, self.0)
     }
 }

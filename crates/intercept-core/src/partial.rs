@@ -63,27 +63,13 @@ impl Stored {
 
     /// A manifest's text, read back from the run folder `dir`.
     pub fn parse(text: &str, dir: &Path) -> Result<Stored, PartialError> {
-        let path = dir.join("manifest.json");
-        let record: RunRecord = serde_json::from_str(text)
-            .map_err(|e| PartialError::Format { path: path.clone(), message: clip(&e.to_string(), 200) })?;
-        let stored = Stored { record, dir: dir.to_owned() };
-        let version = env!("CARGO_PKG_VERSION");
-        if stored.tool != "intercept-sim" || stored.version != version {
-            let (tool, theirs) = (clip(&stored.tool, 40), clip(&stored.version, 40));
-            return Err(stored.refused(format!("written by {tool} {theirs}, not intercept-sim {version}")));
-        }
-        if stored.digest != stored.digest_now() {
-            let message = "manifest.json was changed after the run wrote it (its digest does not match its contents)";
-            return Err(stored.refused(message.to_owned()));
-        }
-        Ok(stored)
+        Ok(Stored { record: unseal(text, dir, "run")?, dir: dir.to_owned() })
     }
 
     /// The scenario the run was made from, resolved again from the config it recorded, once the counts are
     /// checked against it.
     pub fn scenario(&self, registry: &Registry) -> Result<Scenario, PartialError> {
-        let src = toml::to_string(&self.config).map_err(|e| self.refused(format!("its config: {e}")))?;
-        let scenario = config::from_str(registry, &src, Path::new(&self.config_file), Overrides::default())?;
+        let scenario = recorded_scenario(registry, &self.config, &self.config_file, &self.dir)?;
         self.verify(&scenario)?;
         Ok(scenario)
     }
@@ -149,6 +135,48 @@ pub fn resume(registry: &Registry, dir: &Path) -> Result<Resumed, PartialError> 
     let resume = Resume { next: stored.chunks.to, before: stored.tally() };
     let wanted = stored.wanted.from..stored.wanted.to;
     Ok(Resumed { scenario, wanted, resume, precision: stored.precision })
+}
+
+/// A manifest sealed by the digest of its own contents, as runs and sweeps write them.
+pub(crate) trait Sealed: serde::de::DeserializeOwned {
+    /// The tool and version that wrote it, and the digest it carries.
+    fn seal(&self) -> (&str, &str, &str);
+    /// The digest its contents have now.
+    fn digest_now(&self) -> String;
+}
+
+/// The manifest `text` of the folder `dir`, refusing one written by another version (its numbers would
+/// differ) or edited since the `what` (run, sweep) wrote it (its digest would not match).
+pub(crate) fn unseal<T: Sealed>(text: &str, dir: &Path, what: &str) -> Result<T, PartialError> {
+    let path = dir.join("manifest.json");
+    let record: T =
+        serde_json::from_str(text).map_err(|e| PartialError::Format { path, message: clip(&e.to_string(), 200) })?;
+    let refused = |message: String| PartialError::Refused { dir: dir.to_owned(), message };
+    let version = env!("CARGO_PKG_VERSION");
+    let (tool, theirs, digest) = record.seal();
+    if tool != "intercept-sim" || theirs != version {
+        let (tool, theirs) = (clip(tool, 40), clip(theirs, 40));
+        return Err(refused(format!("written by {tool} {theirs}, not intercept-sim {version}")));
+    }
+    if digest != record.digest_now() {
+        let message =
+            format!("manifest.json was changed after the {what} wrote it (its digest does not match its contents)");
+        return Err(refused(message));
+    }
+    Ok(record)
+}
+
+/// The scenario a manifest of the folder `dir` was made from, resolved again from the `config` it recorded
+/// (read from `file`).
+pub(crate) fn recorded_scenario(
+    registry: &Registry,
+    config: &crate::config::RawConfig,
+    file: &str,
+    dir: &Path,
+) -> Result<Scenario, PartialError> {
+    let refused = |message: String| PartialError::Refused { dir: dir.to_owned(), message };
+    let src = toml::to_string(config).map_err(|e| refused(format!("its config: {e}")))?;
+    Ok(config::from_str(registry, &src, Path::new(file), Overrides::default())?)
 }
 
 /// The most bytes a manifest may hold: far more than any run's counts and config take.

@@ -99,3 +99,13 @@ pub(crate) fn sha256_json(value: &impl Serialize) -> String {
     let json = serde_json::to_vec(value).expect("a manifest serialises");
     sha2::Sha256::digest(&json).iter().map(|b| format!("{b:02x}")).collect()
 }
+
+impl crate::partial::Sealed for RunRecord {
+    fn seal(&self) -> (&str, &str, &str) {
+        (&self.tool, &self.version, &self.digest)
+    }
+
+    fn digest_now(&self) -> String {
+        RunRecord::digest_now(self)
+    }
+}

@@ -24,11 +24,10 @@ fn the_chain_is_solved_in_fractions() {
     assert_eq!(fraction::to_f64(&moved[0]), 0.0);
     assert_eq!(moved[8], ratio(1261, 1296));
     assert_eq!(moved.iter().sum::<BigRational>(), ratio(1, 1));
-    let reached = &metric_fractions(metrics, &solved)
-        [metrics.defs().iter().position(|d| d.name == "group.taranto.reached").unwrap()];
+    let i = metrics.defs().iter().position(|d| d.name == "group.taranto.reached").unwrap();
+    let reached = &metric_fractions(metrics, &solved)[i];
     assert_eq!(reached.as_ref().map(fraction::text).as_deref(), Some("1261/1296"));
     // The float is the fraction correctly rounded, not a sum of float products.
-    let i = metrics.defs().iter().position(|d| d.name == "group.taranto.reached").unwrap();
     assert_eq!(solved.probs[metrics.defs()[i].slot], 1261.0 / 1296.0);
 }
 

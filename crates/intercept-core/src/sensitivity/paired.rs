@@ -121,11 +121,22 @@ pub struct Paired {
     pub stepped: Vec<Tally>,
 }
 
+impl Paired {
+    /// Counts of nothing for `base` and every one of `stepped`, whose metrics match the base's as `matches`
+    /// says ([`matching_metrics`]).
+    pub(crate) fn empty(base: &Scenario, stepped: &[&Scenario], matches: &[Vec<Option<usize>>]) -> Paired {
+        Paired {
+            base: Tally::new(base.rules.metrics()),
+            pairs: matches.iter().map(|m| m.iter().map(|i| i.map(|_| PairSums::default())).collect()).collect(),
+            stepped: stepped.iter().map(|s| Tally::new(s.rules.metrics())).collect(),
+        }
+    }
+}
+
 /// Plays `plan`'s trials for `base` and for every one of `stepped`, pairing trial by trial.
 pub fn run(base: &Scenario, stepped: &[&Scenario], plan: &Plan, progress: &(dyn Fn(u64) + Sync)) -> Paired {
     let matches: Vec<Vec<Option<usize>>> = stepped.iter().map(|s| matching_metrics(base, s)).collect();
-    let tallies = stepped.iter().map(|s| Tally::new(s.rules.metrics())).collect();
-    let mut total = Paired { base: Tally::new(base.rules.metrics()), pairs: blank(&matches), stepped: tallies };
+    let mut total = Paired::empty(base, stepped, &matches);
     let work = |s: Slice| {
         let out = slice(base, stepped, &matches, plan, s);
         progress(out.base.trials * (1 + stepped.len() as u64));
@@ -142,10 +153,6 @@ pub fn run(base: &Scenario, stepped: &[&Scenario], plan: &Plan, progress: &(dyn 
 pub(crate) fn matching_metrics(base: &Scenario, stepped: &Scenario) -> Vec<Option<usize>> {
     let theirs = stepped.rules.metrics().defs();
     base.rules.metrics().defs().iter().map(|d| theirs.iter().position(|t| t.name == d.name)).collect()
-}
-
-pub(crate) fn blank(matches: &[Vec<Option<usize>>]) -> Vec<Vec<Option<PairSums>>> {
-    matches.iter().map(|m| m.iter().map(|i| i.map(|_| PairSums::default())).collect()).collect()
 }
 
 /// One slice of the base and of every stepped scenario, paired.

@@ -13,15 +13,14 @@ use serde::{Deserialize, Serialize};
 
 use super::{Axis, Counts, check, resolve};
 use crate::config::set::Setting;
-use crate::config::{self, Overrides, RawConfig, Scenario};
+use crate::config::{RawConfig, Scenario};
 use crate::engine::Plan;
 use crate::metrics::Tally;
-use crate::partial::{PartialError, read_manifest};
+use crate::partial::{PartialError, Sealed, read_manifest, recorded_scenario, unseal};
 use crate::record::{ChunkRange, sha256_json};
 use crate::ruleset::Registry;
 use crate::runner;
 use crate::sensitivity::paired::{PairSums, Paired, matching_metrics};
-use crate::text::clip;
 
 /// What a sweep's `manifest.json` holds.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -102,20 +101,17 @@ impl SweepRecord {
 
     /// Reads `dir/manifest.json`, refusing one written by another version or edited since.
     pub fn read(dir: &Path) -> Result<SweepRecord, PartialError> {
-        let path = dir.join("manifest.json");
-        let text = read_manifest(&path)?;
-        let record: SweepRecord = serde_json::from_str(&text)
-            .map_err(|e| PartialError::Format { path: path.clone(), message: clip(&e.to_string(), 200) })?;
-        let version = env!("CARGO_PKG_VERSION");
-        if record.tool != "intercept-sim" || record.version != version {
-            let (tool, theirs) = (clip(&record.tool, 40), clip(&record.version, 40));
-            return Err(refused(dir, format!("written by {tool} {theirs}, not intercept-sim {version}")));
-        }
-        if record.digest != record.digest_now() {
-            let message = "manifest.json was changed after the sweep wrote it (its digest does not match its contents)";
-            return Err(refused(dir, message.to_owned()));
-        }
-        Ok(record)
+        unseal(&read_manifest(&dir.join("manifest.json"))?, dir, "sweep")
+    }
+}
+
+impl Sealed for SweepRecord {
+    fn seal(&self) -> (&str, &str, &str) {
+        (&self.tool, &self.version, &self.digest)
+    }
+
+    fn digest_now(&self) -> String {
+        SweepRecord::digest_now(self)
     }
 }
 
@@ -134,8 +130,7 @@ pub fn resume(registry: &Registry, dir: &Path) -> Result<Resumed, PartialError> 
     if !record.unfinished() {
         return Err(refused(dir, "nothing to resume: it holds a finished sweep".to_owned()));
     }
-    let src = toml::to_string(&record.config).map_err(|e| refused(dir, format!("its config: {e}")))?;
-    let base = config::from_str(registry, &src, Path::new(&record.config_file), Overrides::default())?;
+    let base = recorded_scenario(registry, &record.config, &record.config_file, dir)?;
     check(&record.axes).map_err(|m| refused(dir, m))?;
     let points = resolve(&base, &record.axes)?;
     let whole = |m: String| refused(dir, format!("manifest.json does not hold a sweep's counts: {m}"));

@@ -13,7 +13,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::config::Scenario;
 use crate::engine::{self, Plan, Slice};
-use crate::metrics::Tally;
 use crate::sensitivity::paired::{self, Paired};
 
 /// What a sweep has counted: the chunks before `next`, for every point.
@@ -28,7 +27,8 @@ impl Counts {
     /// Nothing counted yet, for the points of a grid (the base point first).
     pub fn new(points: &[&Scenario]) -> Counts {
         let (base, stepped) = points.split_first().expect("a grid has at least one point");
-        Counts { next: 0, paired: empty(base, stepped) }
+        let matches: Vec<Vec<Option<usize>>> = stepped.iter().map(|s| paired::matching_metrics(base, s)).collect();
+        Counts { next: 0, paired: Paired::empty(base, stepped, &matches) }
     }
 
     /// The trials each point's counts cover.
@@ -55,7 +55,8 @@ pub fn run(
 ) -> Ran {
     let (base, stepped) = points.split_first().expect("a grid has at least one point");
     let matches: Vec<Vec<Option<usize>>> = stepped.iter().map(|s| paired::matching_metrics(base, s)).collect();
-    let (mut total, mut chunk, mut interrupted) = (from, empty(base, stepped), false);
+    let empty = || Paired::empty(base, stepped, &matches);
+    let (mut total, mut chunk, mut interrupted) = (from, empty(), false);
     let work = |s: Slice| {
         if s.skip == 0 && interrupt.is_some_and(|f| f.load(Ordering::Relaxed)) {
             return None;
@@ -72,20 +73,10 @@ pub fn run(
         };
         paired::merge(&mut chunk, &out);
         if s.last {
-            paired::merge(&mut total.paired, &std::mem::replace(&mut chunk, empty(base, stepped)));
+            paired::merge(&mut total.paired, &std::mem::replace(&mut chunk, empty()));
             total.next = s.chunk + 1;
         }
         Ok(ControlFlow::Continue(()))
     });
     Ran { counts: total, interrupted }
-}
-
-/// Counts of nothing for `base` and every one of `stepped`.
-fn empty(base: &Scenario, stepped: &[&Scenario]) -> Paired {
-    let matches: Vec<Vec<Option<usize>>> = stepped.iter().map(|s| paired::matching_metrics(base, s)).collect();
-    Paired {
-        base: Tally::new(base.rules.metrics()),
-        pairs: paired::blank(&matches),
-        stepped: stepped.iter().map(|s| Tally::new(s.rules.metrics())).collect(),
-    }
 }
