@@ -1,17 +1,8 @@
-//! intercept-sim: the command line, output files and report over the rules core ([`intercept_core`]).
+//! intercept-sim: the command line over the rules core ([`intercept_core`]) and its outputs
+//! ([`intercept_output`]).
 //!
-//! The core's modules are re-exported here, so this crate reads as one library: a [`config::Scenario`] runs
-//! through [`runner`] into a [`record::RunRecord`], which [`outputs`] writes as Parquet ([`export`]), charts
-//! ([`plot`]) and a self-contained HTML page ([`report`]) into an output [`folder`] that takes a whole run or
-//! none. The shared layers here render what a rule set gives as data ([`present`]) and name no rule set.
+//! Both crates' modules are re-exported here, so tests, benchmarks and the binary read one library: a
+//! [`config::Scenario`] runs through [`runner`] into a [`export::RunRecord`], which [`outputs`] writes as
+//! Parquet, charts and a report into an output [`folder`]; [`show`] prints it.
 
-pub use intercept_core::{
-    chance, config, cumulative, engine, exact, fraction, games, memo, metrics, model, odds, partial, present, record,
-    ruleset, runner, sensitivity, stats, summary, sweep, text,
-};
-
-pub mod export;
-pub mod folder;
-pub mod outputs;
-pub mod plot;
-pub mod report;
+pub use intercept_output::*;

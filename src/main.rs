@@ -1,13 +1,12 @@
 //! The `intercept-sim` command line: parse, resolve, run, export. All the work is in the library; the binary
-//! adds the command-line surface ([`cli`]), the progress bar, the human-readable tables ([`show`]), the
-//! graceful stop on Ctrl-C ([`interrupt`]), and the exit codes: 0 success, 1 a run that failed, 2 bad input
-//! (a config or an argument that cannot be used), 130 a run interrupted and written as a partial result.
+//! adds the command-line surface ([`cli`]), the progress bar, the graceful stop on Ctrl-C ([`interrupt`]), and
+//! the exit codes: 0 success, 1 a run that failed, 2 bad input (a config or an argument that cannot be used),
+//! 130 a run interrupted and written as a partial result. What it prints is rendered by the library's `show`.
 
 mod cli;
 mod generate;
 mod interrupt;
 mod progress;
-mod show;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -34,6 +33,7 @@ use intercept_sim::plot::tornado::TornadoCharts;
 use intercept_sim::report::{SensitivityReport, SweepReport};
 use intercept_sim::runner::{self, SampleOptions};
 use intercept_sim::sensitivity::{self, Scope};
+use intercept_sim::show;
 use intercept_sim::sweep::{self, Axis, SweepRecord};
 
 /// Why the command failed, and with which exit code.

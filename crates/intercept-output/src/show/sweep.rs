@@ -4,11 +4,11 @@
 use std::fmt::Write;
 use std::path::Path;
 
-use intercept_sim::export::sweep_text as text;
-use intercept_sim::present::exact_cell;
-use intercept_sim::sensitivity::Change;
-use intercept_sim::summary::MetricRow;
-use intercept_sim::sweep::{Axis, Point, SweepRecord};
+use crate::export::sweep_text as text;
+use crate::present::exact_cell;
+use crate::sensitivity::Change;
+use crate::summary::MetricRow;
+use crate::sweep::{Axis, Point, SweepRecord};
 use serde_json::json;
 
 /// One point's row of one metric, with its difference from the base point.

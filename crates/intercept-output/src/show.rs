@@ -1,21 +1,22 @@
-//! What the command line prints: tables for people, JSON and CSV for programs. A sweep's are in [`sweep`].
+//! What the command line prints and the workbench serves: tables for people, JSON and CSV for programs. A
+//! sweep's are in [`sweep`].
 
 pub mod sweep;
 
 use std::fmt::Write;
 use std::path::Path;
 
-use intercept_sim::config::Scenario;
-use intercept_sim::cumulative::Quantile;
-use intercept_sim::exact::{self, ExactTally};
-use intercept_sim::export::{RunRecord, Timing};
-use intercept_sim::fraction::{self, BigRational};
-use intercept_sim::metrics::{MetricDef, MetricKind};
-use intercept_sim::present::{exact_cell, exact_text};
-use intercept_sim::ruleset::Registry;
-use intercept_sim::sensitivity::{Change, Sensitivity};
-use intercept_sim::summary::{MetricRow, Summary};
-use intercept_sim::text::csv_line;
+use crate::config::Scenario;
+use crate::cumulative::Quantile;
+use crate::exact::{self, ExactTally};
+use crate::export::{RunRecord, Timing};
+use crate::fraction::{self, BigRational};
+use crate::metrics::{MetricDef, MetricKind};
+use crate::present::{exact_cell, exact_text};
+use crate::ruleset::Registry;
+use crate::sensitivity::{Change, Sensitivity};
+use crate::summary::{MetricRow, Summary};
+use crate::text::csv_line;
 use serde_json::json;
 
 /// `run`'s table: one line per metric, with interval and exact value.
@@ -26,7 +27,7 @@ pub fn run_table(record: &RunRecord, dir: &Path, files: usize) -> String {
     let _ = match record.timing {
         None => writeln!(out, "{name}: {trials} trials, seed {seed}, merged from shards"),
         Some(Timing { threads, wall_seconds: wall, trials_per_second }) => {
-            let rate = intercept_sim::stats::rate(trials_per_second);
+            let rate = crate::stats::rate(trials_per_second);
             writeln!(out, "{name}: {trials} trials, seed {seed}, {threads} threads, {wall:.2} s ({rate})")
         }
     };
