@@ -410,7 +410,8 @@ pub struct SweepArgs {
 pub struct SensitivityArgs {
     /// The scenario config (TOML).
     pub config: PathBuf,
-    /// Vary only keys under this dotted prefix (repeatable), such as naval.rules or cavalry.table.
+    /// Vary only keys under this dotted prefix (repeatable), such as naval.rules, cavalry.table or naval.group[0]
+    /// (a list's table by its index or its name).
     #[arg(long)]
     pub only: Vec<String>,
     /// Print the ranked table of this metric (repeatable) [default: the rule set's headline metric].
@@ -421,6 +422,8 @@ pub struct SensitivityArgs {
     pub float_step: f64,
     #[command(flatten)]
     pub sampling: Sampling,
+    #[command(flatten)]
+    pub format: Format,
     /// Output folder [default: reports/<run.name>-sensitivity].
     #[arg(short, long)]
     pub out: Option<PathBuf>,

@@ -269,7 +269,8 @@ fn sweep_metrics(base: &Scenario, named: &[String]) -> Result<Vec<String>, Failu
 fn sensitivity(args: SensitivityArgs) -> Result<(), Failure> {
     let scenario = config::load(&shipped(), &args.config, args.sampling.overrides())?;
     let shown = shown_metrics(&scenario, &args.metric).map_err(bad_input)?;
-    let scope = Scope { only: args.only.clone(), float_step: args.float_step };
+    let only = args.only.iter().map(|p| only_prefix(&scenario, &args.config, p)).collect::<Result<_, _>>()?;
+    let scope = Scope { only, float_step: args.float_step };
     let steps = sensitivity::steps(&scenario, &scope);
     if steps.is_empty() {
         let (file, only) = (args.config.display(), args.only.join(", "));
@@ -295,10 +296,23 @@ fn sensitivity(args: SensitivityArgs) -> Result<(), Failure> {
     let report = SensitivityReport { scenario: &scenario, scope: &scope, sensitivity: &s };
     report.write(staging).map_err(failed)?;
     let written = folder.commit().map_err(folder_failure)?;
-    let table = |m: &String| show::sensitivity_table(&scenario.run.name, &s, s.metric(m).expect("checked"));
-    emit_table(
-        shown.iter().map(table).collect::<Vec<_>>().join("\n") + &show::sensitivity_footer(&s, &dir, written.len()),
-    )
+    let shown: Vec<usize> = shown.iter().map(|m| s.metric(m).expect("checked")).collect();
+    let name = &scenario.run.name;
+    match args.format {
+        Format { json: true, .. } => emit(show::sensitivity::json(name, &s, &shown)),
+        Format { csv: true, .. } => emit(show::sensitivity::csv(&s, &shown)),
+        _ => emit_table(
+            shown.iter().map(|&m| show::sensitivity::table(name, &s, m)).collect::<Vec<_>>().join("\n")
+                + &show::sensitivity::footer(&s, &dir, written.len()),
+        ),
+    }
+}
+
+/// A `--only` prefix in the form the sensitivity keys are printed in, given either way (`naval.group[0]` or
+/// `naval.group.taranto`); a part naming nothing is bad input, with a near name.
+fn only_prefix(scenario: &Scenario, file: &Path, prefix: &str) -> Result<String, Failure> {
+    let message = |e| format!("{}: --only {prefix}: {e}", file.display());
+    set::canonical(scenario, prefix).map_err(|e| bad_input(message(e)))
 }
 
 /// The metrics whose tables to print: those named, each checked, or the rule set's headline metric (the

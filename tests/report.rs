@@ -348,6 +348,9 @@ fn sweep_report_loads_cleanly() {
     let page = load(&out.join("report.html"));
     assert!(page.console.is_empty(), "console messages:\n{}", page.console.join("\n"));
     assert!(page.dom.contains("--set naval.group.force-h.distance=3,5"), "the reproduce command is on the page");
+    let answer = "<p class=\"answer\">At distance=3: The base-change force completes its mission";
+    assert!(page.dom.contains(answer), "the page opens with the base point's answer");
+    assert!(page.dom.contains("Across the points, mission.completed runs from"), "and how far it moves");
     check_phone(&out.join("report.html"));
     let points = page.dom.matches("data-metric=\"mission.intercepted\"").count();
     assert_eq!(points, 2, "one row per point for each metric");
@@ -372,6 +375,9 @@ fn sensitivity_report_loads_cleanly() {
     let page = load(&out.join("report.html"));
     assert!(page.console.is_empty(), "console messages:\n{}", page.console.join("\n"));
     assert!(page.dom.contains("--only cavalry.table"), "the reproduce command is on the page");
+    let answer = "<p class=\"answer\">Of the values varied, cavalry.table.charge (now 5) moves cavalry.intercepted \
+                  (0.800000, exact) most: one step down to 4 changes it by -0.050000;";
+    assert!(page.dom.contains(answer), "the page opens with the value that moves the headline odds most");
     check_phone(&out.join("report.html"));
     let row = "<tr data-metric=\"cavalry.interceptor.lifeguard.succeeded\" data-key=\"cavalry.table.charge\">";
     let at = page.dom.find(row).expect("the charge entry's row");

@@ -154,8 +154,10 @@ fn the_same_seed_gives_the_same_file_on_any_thread_count() {
 
 #[test]
 fn bad_arguments_exit_2_and_write_nothing() {
-    let cases: [(&[&str], &str); 4] = [
-        (&["--only", "naval.nothing"], "no number of the config is under naval.nothing"),
+    let cases: [(&[&str], &str); 6] = [
+        (&["--only", "naval.nothing"], "--only naval.nothing: 'naval' has no key or name 'nothing'"),
+        (&["--only", "naval.group[9]"], "--only naval.group[9]: 'naval.group' has no key or name '9'"),
+        (&["--only", "run"], "no number of the config is under run"),
         (&["--metric", "mission.teleported"], "--metric mission.teleported: no such metric"),
         (&["--float-step", "0"], "not a usable step"),
         (&["--float-step", "-0.1"], "not a usable step"),
@@ -170,6 +172,19 @@ fn bad_arguments_exit_2_and_write_nothing() {
     }
 }
 
+/// `--only` takes a list's table by index as well as by name, and keeps to the same keys either way.
+#[test]
+fn only_takes_a_group_by_index_or_by_name() {
+    let written = |only: &str| {
+        let dir = tempfile::tempdir().unwrap();
+        sim().args(["sensitivity", CHAIN, "--only", only, "-q", "-o"]).arg(dir.path()).assert().success();
+        std::fs::read(dir.path().join("sensitivity.parquet")).unwrap()
+    };
+    let by_name = written("naval.group.taranto.distance");
+    assert_eq!(written("naval.group[0].distance"), by_name);
+    assert_eq!(written("naval.group.0.distance"), by_name);
+}
+
 /// Keys are read in both forms and a mistyped name gets the nearest one suggested, on one line, exit 2.
 #[test]
 fn mistyped_names_get_a_near_name_suggested() {
@@ -182,4 +197,32 @@ fn mistyped_names_get_a_near_name_suggested() {
         assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
         assert!(stderr.contains(&format!("did you mean {near}?")), "{stderr}");
     }
+}
+
+/// `--json` and `--csv` give the printed table's rows, ranked, with the changes `sensitivity.parquet` holds.
+#[test]
+fn json_and_csv_hold_the_ranked_changes() {
+    let dir = tempfile::tempdir().unwrap();
+    let printed = |format: &str, out: &str| {
+        let args = ["sensitivity", CHAIN, "--only", "naval.group[0]", "-q", format, "-o"];
+        let assert = sim().args(args).arg(dir.path().join(out)).assert().success();
+        String::from_utf8(assert.get_output().stdout.clone()).unwrap()
+    };
+    let doc: serde_json::Value = serde_json::from_str(&printed("--json", "json")).unwrap();
+    let metric = &doc["metrics"][0];
+    assert_eq!(metric["metric"], "mission.completed", "the headline metric by default");
+    let ranked = metric["ranked"].as_array().unwrap();
+    let size = |r: &serde_json::Value| {
+        ["down", "up"].iter().filter_map(|s| r[s]["change"].as_f64()).map(f64::abs).fold(0.0, f64::max)
+    };
+    assert!(ranked.windows(2).all(|w| size(&w[0]) >= size(&w[1])), "largest change first");
+    assert_eq!(ranked[0]["key"], "naval.group.taranto.distance");
+    assert_eq!((ranked[0]["value"].as_i64(), ranked[0]["down"]["to"].as_i64()), (Some(8), Some(7)));
+    let csv = printed("--csv", "csv");
+    let rows: Vec<&str> = csv.lines().skip(1).collect();
+    let sides = ranked.iter().map(|r| ["down", "up"].iter().filter(|s| !r[s].is_null()).count()).sum::<usize>();
+    assert_eq!(rows.len(), sides, "{csv}");
+    let first: Vec<&str> = rows[0].split(',').collect();
+    assert_eq!(first[..6], ["mission.completed", "1", "naval.group.taranto.distance", "8", "down", "7"]);
+    assert_eq!(first[8].parse::<f64>().unwrap(), ranked[0]["down"]["change"].as_f64().unwrap());
 }

@@ -1,6 +1,7 @@
 //! What the command line prints and the workbench serves: tables for people, JSON and CSV for programs. A
 //! sweep's are in [`sweep`].
 
+pub mod sensitivity;
 pub mod sweep;
 
 use std::fmt::Write;
@@ -14,7 +15,6 @@ use crate::fraction::{self, BigRational};
 use crate::metrics::{MetricDef, MetricKind};
 use crate::present::{exact_cell, exact_text};
 use crate::ruleset::Registry;
-use crate::sensitivity::{Change, Sensitivity};
 use crate::summary::{MetricRow, Summary};
 use crate::text::csv_line;
 use serde_json::json;
@@ -237,63 +237,6 @@ pub fn tables(registry: &Registry) -> String {
         let _ = writeln!(out, "{:<12} {}", set.table(), set.title());
     }
     out + "\n`intercept-sim schema TABLE` prints the JSON Schema of a config with that table."
-}
-
-/// `sensitivity`'s table for metric `m`: every knob that changes it, largest change first.
-pub fn sensitivity_table(name: &str, s: &Sensitivity, m: usize) -> String {
-    let mut out = String::new();
-    let base = &s.metrics[m];
-    let how = if base.exact { "exact".to_owned() } else { format!("estimated from {} trials", s.trials) };
-    let _ = writeln!(out, "{name}: {} = {:.6} ({how}); change when one value moves one step:", base.name, base.value);
-    let (moving, still): (Vec<_>, Vec<_>) = s.ranked(m).into_iter().partition(|r| !r.changes_nothing());
-    let width = moving.iter().map(|r| r.knob.key.len()).max().unwrap_or(3).max(3);
-    let cells = moving.iter().map(|r| change_cell(r.down).chars().count()).max().unwrap_or(0).max(13);
-    let _ = writeln!(out, "rank  {:width$}  {:>8}  {:cells$}  one step up", "key", "value", "one step down");
-    for (i, r) in moving.iter().enumerate() {
-        let (down, up) = (change_cell(r.down), change_cell(r.up));
-        let value = r.knob.value.to_string();
-        let _ = writeln!(out, "{:>4}  {:width$}  {value:>8}  {down:cells$}  {up}", i + 1, r.knob.key);
-    }
-    if !still.is_empty() {
-        let keys = if still.len() == 1 { "key changes" } else { "keys change" };
-        let _ = writeln!(out, "      {} more {keys} nothing (see sensitivity.parquet)", still.len());
-    }
-    out
-}
-
-/// A step's cell: the value stepped to and the change, with its 95% half-width when sampled.
-fn change_cell(side: Option<(&str, Change)>) -> String {
-    match side {
-        None => "-".to_owned(),
-        Some((to, c)) if c.exact => format!("to {to}: {:+.6}", c.change),
-        Some((to, c)) => format!("to {to}: {:+.6} ±{:.6}", c.change, (c.high - c.low) / 2.0),
-    }
-}
-
-/// What `sensitivity` did besides the tables: how it measured, the refused steps, the files.
-pub fn sensitivity_footer(s: &Sensitivity, dir: &Path, files: usize) -> String {
-    let mut out = String::new();
-    let steps = s.steps.len() - s.refused().count();
-    let sampled = s.changes.iter().flatten().flatten().filter(|c| !c.exact).count();
-    let _ = match sampled {
-        0 => writeln!(out, "{steps} steps, every change exact"),
-        _ => writeln!(
-            out,
-            "{steps} steps; changes not solved exactly were sampled on common random numbers ({} trials per value, \
-             seed {}); ± is the 95% half-width of the change",
-            s.trials, s.seed
-        ),
-    };
-    let limits = s.steps.iter().filter(|s| s.at_limit).count();
-    if limits > 0 {
-        let _ = writeln!(out, "{limits} steps would leave their key's allowed values and were not run (-)");
-    }
-    for (step, why) in s.telling_refusals() {
-        let _ = writeln!(out, "refused: {} to {}: {why}", step.knob.key, step.value);
-    }
-    let _ =
-        writeln!(out, "wrote {files} files (sensitivity.parquet, tornado charts, report.html) to {}", dir.display());
-    out
 }
 
 /// A size in bytes, in decimal units: `356 MB`, `1.7 TB`.

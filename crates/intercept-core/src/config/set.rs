@@ -73,6 +73,30 @@ fn find<'a>(doc: &'a mut Value, key: &str) -> Result<&'a mut Value, String> {
     Ok(here)
 }
 
+/// `key` (or a prefix of keys) in the printed form, given either way: each list index replaced by how
+/// [`element`] names its table, so `naval.group[0]` and `naval.group.0` read `naval.group.taranto`. A part
+/// naming nothing is refused as [`apply`] refuses it, with a near name if there is one.
+pub fn canonical(scenario: &Scenario, key: &str) -> Result<String, String> {
+    let mut doc = Value::try_from(&scenario.config).expect("a resolved config is TOML");
+    let (mut here, parts) = (&mut doc, keys::parts(key));
+    let mut printed = Vec::with_capacity(parts.len());
+    for (i, part) in parts.iter().enumerate() {
+        let known = names(here);
+        printed.push(match &*here {
+            Value::Array(items) => position(items, part).map_or_else(|| part.to_string(), |j| element(&items[j], j)),
+            _ => part.to_string(),
+        });
+        here = step(here, part).ok_or_else(|| unknown(&parts[..i], part, &known))?;
+    }
+    Ok(printed.join("."))
+}
+
+/// Which table of a list `part` names, as [`step`] reads it: an index, or a table's `name`.
+fn position(items: &[Value], part: &str) -> Option<usize> {
+    let named = || items.iter().position(|v| v.get("name").and_then(Value::as_str) == Some(part));
+    part.parse::<usize>().ok().filter(|&i| i < items.len()).or_else(named)
+}
+
 /// `s`'s value typed like its key's value in the scenario's resolved config: what a sweep's column holds.
 pub fn typed_value(scenario: &Scenario, s: &Setting) -> Result<Value, String> {
     let mut doc = Value::try_from(&scenario.config).expect("a resolved config is TOML");
@@ -83,10 +107,7 @@ pub fn typed_value(scenario: &Scenario, s: &Setting) -> Result<Value, String> {
 fn step<'a>(here: &'a mut Value, part: &str) -> Option<&'a mut Value> {
     match here {
         Value::Table(t) => t.get_mut(part),
-        Value::Array(items) => match part.parse::<usize>() {
-            Ok(i) => items.get_mut(i),
-            Err(_) => items.iter_mut().find(|v| v.get("name").and_then(Value::as_str) == Some(part)),
-        },
+        Value::Array(items) => position(items, part).map(|i| &mut items[i]),
         _ => None,
     }
 }

@@ -31,6 +31,9 @@ impl SensitivityReport<'_> {
     pub fn page(&self) -> Result<Page, ExportError> {
         let mut page = Page::new(&format!("{} sensitivity", self.scenario.run.name));
         page.facts(self.facts());
+        if let Some(answer) = self.answer() {
+            page.answer(&answer);
+        }
         self.varied(&mut page);
         page.section("The base scenario");
         page.paragraph(&format!("From {}, at the values it gives.", self.scenario.file.display()));
@@ -40,6 +43,35 @@ impl SensitivityReport<'_> {
         let config = toml::to_string_pretty(&self.scenario.config).expect("a resolved config serialises as TOML");
         page.reproduce(&self.command(), Some(&config));
         Ok(page)
+    }
+
+    /// The page's answer: which value moves the rule set's headline metric most, and by how much each way.
+    fn answer(&self) -> Option<String> {
+        let s = self.sensitivity;
+        let headline = self.scenario.rules.headline();
+        let m = headline.iter().find_map(|h| s.metric(h))?;
+        let top = s.ranked(m).into_iter().next().filter(|r| !r.changes_nothing())?;
+        let base = &s.metrics[m];
+        let how = if base.exact { "exact" } else { "estimated" };
+        let side = |(to, c): (&str, Change)| match c.exact {
+            true => format!("to {to} changes it by {:+.6}", c.change),
+            false => format!("to {to} changes it by {:+.6} (95% interval {:+.6} to {:+.6})", c.change, c.low, c.high),
+        };
+        let sides: Vec<String> = [
+            top.down.map(|d| format!("one step down {}", side(d))),
+            top.up.map(|u| format!("one step up {}", side(u))),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        Some(format!(
+            "Of the values varied, {} (now {}) moves {} ({:.6}, {how}) most: {}.",
+            top.knob.key,
+            top.knob.value,
+            base.name,
+            base.value,
+            sides.join("; ")
+        ))
     }
 
     fn facts(&self) -> Vec<String> {

@@ -12,7 +12,13 @@ use super::{Cell, Page, Row, Table, shell_word, thousands};
 use crate::config::Scenario;
 use crate::export::ExportError;
 use crate::plot::sweep::{Line, charted, label, metric_row};
+use crate::show::sweep::settings;
+use crate::summary::MetricRow;
 use crate::sweep::{Axis, Point};
+
+fn by_estimate(a: &(&Point, &MetricRow), b: &(&Point, &MetricRow)) -> std::cmp::Ordering {
+    a.1.estimate.total_cmp(&b.1.estimate)
+}
 
 /// `report.html` of a sweep over `axes`, from its base scenario and its points in grid order.
 pub struct SweepReport<'a> {
@@ -33,6 +39,9 @@ impl SweepReport<'_> {
     pub fn page(&self) -> Result<Page, ExportError> {
         let mut page = Page::new(&format!("{} sweep", self.scenario.run.name));
         page.facts(self.facts());
+        if let Some(answer) = self.answer() {
+            page.answer(&answer);
+        }
         self.swept(&mut page);
         page.section("The base scenario");
         page.paragraph(&format!("From {}, before the swept values are set.", self.scenario.file.display()));
@@ -41,6 +50,23 @@ impl SweepReport<'_> {
         let config = toml::to_string_pretty(&self.scenario.config).expect("a resolved config serialises as TOML");
         page.reproduce(&self.command(), Some(&config));
         Ok(page)
+    }
+
+    /// The page's answer: the rule set's sentence at the base point, then how far its headline metric moves
+    /// across the points.
+    fn answer(&self) -> Option<String> {
+        let base = self.points.first()?;
+        let at = settings;
+        let mut answer = format!("At {}: {}", at(base), base.record.presentation.answer.as_deref()?);
+        let headline = self.scenario.rules.headline().into_iter().find(|h| metric_row(base, h).is_some());
+        let rows = self.points.iter().filter_map(|p| Some((p, metric_row(p, headline.as_deref()?)?)));
+        let (low, high) = (rows.clone().min_by(by_estimate), rows.max_by(by_estimate));
+        if let (Some((lp, l)), Some((hp, h)), true) = (low, high, self.points.len() > 1) {
+            let (lo, hi) = (l.estimate, h.estimate);
+            answer +=
+                &format!(" Across the points, {} runs from {lo:.4} ({}) to {hi:.4} ({}).", l.metric, at(lp), at(hp));
+        }
+        Some(answer)
     }
 
     fn facts(&self) -> Vec<String> {

@@ -9,6 +9,7 @@ use crate::present::exact_cell;
 use crate::sensitivity::Change;
 use crate::summary::MetricRow;
 use crate::sweep::{Axis, Point, SweepRecord};
+use crate::text::csv_line;
 use serde_json::json;
 
 /// One point's row of one metric, with its difference from the base point.
@@ -26,7 +27,7 @@ fn rows<'a>(points: &'a [Point], metric: &str) -> Vec<Shown<'a>> {
 }
 
 /// A point's swept values, `key=value` each, by the key's last part.
-fn settings(p: &Point) -> String {
+pub(crate) fn settings(p: &Point) -> String {
     let short = |key: &str| key.rsplit('.').next().unwrap_or(key).to_owned();
     p.settings.iter().map(|s| format!("{}={}", short(&s.key), s.value)).collect::<Vec<_>>().join(" ")
 }
@@ -114,7 +115,7 @@ fn axes_json(axes: &[Axis], points: &[Point]) -> serde_json::Value {
 /// `--csv`: a header, then a row per point and metric shown: the swept values, the metric, its estimate,
 /// interval and exact value, and the difference from the base point with its interval (empty on the base).
 pub fn csv(axes: &[Axis], points: &[Point], shown: &[String]) -> String {
-    let mut header: Vec<String> = axes.iter().map(|a| field(&a.key)).collect();
+    let mut header: Vec<String> = axes.iter().map(|a| a.key.clone()).collect();
     header.extend(
         [
             "metric",
@@ -130,26 +131,18 @@ pub fn csv(axes: &[Axis], points: &[Point], shown: &[String]) -> String {
         ]
         .map(str::to_owned),
     );
-    let mut out = header.join(",") + "\n";
+    let mut out = csv_line(&header);
     for metric in shown {
         for r in rows(points, metric) {
-            let mut cells: Vec<String> = r.point.values.iter().map(|v| field(&text(v))).collect();
-            cells.extend([field(&r.row.metric), r.row.kind.to_owned()]);
+            let mut cells: Vec<String> = r.point.values.iter().map(text).collect();
+            cells.extend([r.row.metric.clone(), r.row.kind.to_owned()]);
             cells.extend([r.row.estimate, r.row.ci_low, r.row.ci_high].map(|x| x.to_string()));
             let maybe = |x: Option<f64>| x.map_or(String::new(), |x| x.to_string());
             cells.push(maybe(r.row.exact));
             cells.push(r.row.exact_fraction.clone().unwrap_or_default());
             cells.extend([r.change.map(|c| c.change), r.change.map(|c| c.low), r.change.map(|c| c.high)].map(maybe));
-            out += &(cells.join(",") + "\n");
+            out += &csv_line(&cells);
         }
     }
     out
-}
-
-/// A CSV field: as it is, or double-quoted (quotes doubled) when it holds a comma, a quote or a line break.
-fn field(s: &str) -> String {
-    match s.contains([',', '"', '\n', '\r']) {
-        true => format!("\"{}\"", s.replace('"', "\"\"")),
-        false => s.to_owned(),
-    }
 }
