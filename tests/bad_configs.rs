@@ -72,7 +72,7 @@ const CASES: &[Case] = &[
     case("missing_target_morale.toml", Some(30), Some("cavalry.target.morale"), &["missing", "required"]),
     case("missing_interceptor_order.toml", Some(24), Some("cavalry.interceptor.rupert-horse.order"), &["missing", "required"]),
     case("no_interceptor.toml", Some(7), Some("cavalry.interceptor"), &["at least one [[cavalry.interceptor]] is required"]),
-    case("no_model_table.toml", None, Some("cavalry"), &["no model table", "[cavalry], [naval], [step_race], [card_game] or [board]"]),
+    case("no_model_table.toml", None, Some("cavalry"), &["the file has no rule-set table", "[cavalry], [naval], [step_race], [card_game] or [board]"]),
     // Naval: targets, depth, ranges (issue 3).
     case("naval_self_target.toml", Some(21), Some("naval.group.escort.target"), &["targets itself"]),
     case("naval_unknown_target.toml", Some(21), Some("naval.group.escort.target"), &["unknown target \"bismarck\"", "allowed: convoy, brest, escort"]),
