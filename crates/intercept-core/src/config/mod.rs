@@ -186,7 +186,8 @@ fn parse(registry: &Registry, src: &str) -> Result<Parsed, ParseError> {
             _ => all.join(""),
         };
         let first_table = tables.first().copied().unwrap_or("run");
-        let msg = format!("the file has no rule-set table; add one: {all} (`intercept-sim init TABLE` writes a starter)");
+        let msg =
+            format!("the file has no rule-set table; add one: {all} (`intercept-sim init TABLE` writes a starter)");
         return Err(ParseError::Invalid(Invalid::new(KeyPath::root().key(first_table), msg)));
     };
     let parsed = first.parse(doc, &tables).map_err(ParseError::Toml)?;

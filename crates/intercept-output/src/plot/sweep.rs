@@ -40,13 +40,18 @@ pub(crate) fn label(p: &Point) -> String {
 }
 
 /// The metrics a sweep's page and charts show: those `--metric` named, else every metric of the base point
-/// whose mean means something (probabilities and distributions' means).
+/// whose mean means something (probabilities and distributions' means) and that is not one value throughout.
 pub fn charted(points: &[Point], named: &[String]) -> Vec<String> {
     if !named.is_empty() {
         return named.to_vec();
     }
     let Some(first) = points.first() else { return Vec::new() };
-    first.record.summary.metrics.iter().filter(|r| !r.place).map(|r| r.metric.clone()).collect()
+    // A metric that took one value in every trial of every point (never intercepted, always engaged) has
+    // nothing to show across the points.
+    let moves = |r: &MetricRow| {
+        r.always.is_none() || points.iter().any(|p| metric_row(p, &r.metric).map(|q| q.always) != Some(r.always))
+    };
+    first.record.summary.metrics.iter().filter(|r| !r.place && moves(r)).map(|r| r.metric.clone()).collect()
 }
 
 /// The point's row of `metric`, if it has that metric.

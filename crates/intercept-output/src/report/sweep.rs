@@ -108,7 +108,19 @@ impl SweepReport<'_> {
              shared random numbers, with its 95% interval.",
         );
         let Some(base) = self.points.first() else { return Ok(()) };
-        for line in Line::all(self.points, &charted(self.points, self.named)) {
+        let shown = charted(self.points, self.named);
+        let still: Vec<String> = base
+            .record
+            .summary
+            .metrics
+            .iter()
+            .filter(|r| !r.place && !shown.contains(&r.metric) && self.named.is_empty())
+            .filter_map(|r| Some(format!("{} (always {})", r.metric, r.always?)))
+            .collect();
+        if !still.is_empty() {
+            page.paragraph(&format!("One value in every trial at every point, so not charted: {}.", still.join(", ")));
+        }
+        for line in Line::all(self.points, &shown) {
             page.subheading(line.metric);
             page.chart(&format!("{} at each point, with its 95% band and exact values", line.metric), &line)?;
             let mut columns: Vec<&str> = self.axes.iter().map(|a| a.key.as_str()).collect();
