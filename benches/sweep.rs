@@ -48,7 +48,8 @@ fn sweep_against_run(c: &mut Criterion) {
         chunks.iter().map(|t| t.counts[0]).sum()
     };
     g.bench_function("run_rules_every_trial", |b| b.iter(|| black_box(rules_every_trial())));
-    let rows = || -> u64 { plan.slices(0..plan.chunks()).map(|s| engine::run_slice_rows(model, &plan, s).0.trials).sum() };
+    let rows =
+        || -> u64 { plan.slices(0..plan.chunks()).map(|s| engine::run_slice_rows(model, &plan, s).0.trials).sum() };
     g.bench_function("per_trial_rows", |b| b.iter(|| black_box(rows())));
     g.throughput(Throughput::Elements(TRIALS * points.len() as u64));
     let swept = || sweep::run(&points, &plan, Counts::new(&points), None, &|_| {}).counts.trials();
