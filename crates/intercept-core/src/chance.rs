@@ -280,6 +280,12 @@ impl<R: Rng> Chance for Sampler<R> {
         if let Some(i) = dist.certain() {
             return i;
         }
+        // Outcome i is drawn with probability exactly weight(i) / total(), the fraction the enumerator sums
+        // ([`Dist::fraction`]): `below` rejects the few raw draws that would bias the range. How often it
+        // rejects depends on the total: 2^64 mod 5 is 1 for the exact weights 2:2:1 of chances 0.4/0.4/0.2,
+        // but the floats scaled to 2^53 (before config decimals were read exactly) summed to 2^53 + 1, which
+        // redraws 1 raw draw in 2^11 and so moves the rest of that trial's stream: why seeded results moved
+        // in a few trials per million then, with the probabilities unchanged to 2^-53.
         let r = self.below(dist.total());
         dist.outcome_at(r)
     }
@@ -416,6 +422,32 @@ mod tests {
         assert_eq!((third.weight(0), third.total()), (1, 3));
         // Too long to read as a decimal: scaled to 2^53.
         assert_eq!(Dist::bernoulli_f64(1e-20).total(), PROBABILITY_SCALE);
+    }
+
+    /// A config's 0.35/0.65 is 7 and 13 of 20, so the raw draw range splits at ceil(7 * 2^64 / 20), the
+    /// exactly rounded point: the sampler picks outcome 1 with probability 0.35 to within 2^-64.
+    #[test]
+    fn config_weights_split_the_draw_range_at_the_exact_point() {
+        let d = Dist::from_probabilities(&[0.35, 0.65]);
+        assert_eq!((d.weight(0), d.total()), (7, 20));
+        let split = ((7u128 << 64).div_ceil(20)) as u64;
+        let outcome = |x: u64| d.outcome_at(((u128::from(x) * 20) >> 64) as u64);
+        assert_eq!((outcome(split - 1), outcome(split)), (0, 1));
+        assert_eq!((outcome(0), outcome(u64::MAX)), (0, 1));
+    }
+
+    /// Exact decimal weights keep the total small, so a pick almost never takes a second raw draw:
+    /// `below` redraws `2^64 mod total` raw values of 2^64. The float weights of 0.4/0.4/0.2 scaled to 2^53
+    /// summed to 2^53 + 1, which redrew about 1 raw draw in 2^11.
+    #[test]
+    fn exact_weights_almost_never_redraw() {
+        let redrawn = |total: u64| ((1u128 << 64) % u128::from(total)) as u64;
+        let hits = Dist::from_probabilities(&[0.4, 0.4, 0.2]);
+        assert_eq!((hits.weight(0), hits.weight(2), hits.total()), (2, 1, 5));
+        assert_eq!(redrawn(hits.total()), 1);
+        let floats: u64 = [0.4f64, 0.4, 0.2].iter().map(|&p| scaled(p)).sum();
+        assert_eq!(floats, PROBABILITY_SCALE + 1);
+        assert_eq!(redrawn(floats), floats - (1 << 11));
     }
 
     const PINNED_DRAWS: [u64; 8] = [2, 0, 2, 1, 6, 4, 2, 5];

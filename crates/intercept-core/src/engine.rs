@@ -272,11 +272,12 @@ pub fn run_slice_rows<M: Model>(model: &M, plan: &Plan, s: Slice) -> (Tally, Tri
     let mut rec = RowRecorder {
         owners: &owners,
         tally: Tally::new(metrics),
-        // Built one by one: `vec![v; n]` clones `v`, and a clone of an empty vector has no capacity.
-        columns: (0..metrics.defs().len()).map(|_| Vec::with_capacity(s.len as usize)).collect(),
+        // Zeroed up front (what a trial that reports nothing leaves), so a trial writes only what it reports.
+        columns: (0..metrics.defs().len()).map(|_| vec![0; s.len as usize]).collect(),
+        trial: 0,
     };
-    for _ in 0..s.len {
-        rec.columns.iter_mut().for_each(|c| c.push(0));
+    for t in 0..s.len as usize {
+        rec.trial = t;
         sampler.next_trial();
         model.trial(&mut sampler, &mut rec);
     }
@@ -291,13 +292,15 @@ struct RowRecorder<'a> {
     owners: &'a [(usize, u32)],
     tally: Tally,
     columns: Vec<Vec<u32>>,
+    /// The trial being played, as an index into the slice's columns.
+    trial: usize,
 }
 
 impl Recorder for RowRecorder<'_> {
     fn slot(&mut self, slot: usize) {
         self.tally.slot(slot);
         let (metric, value) = self.owners[slot];
-        *self.columns[metric].last_mut().expect("a row was started") = value;
+        self.columns[metric][self.trial] = value;
     }
 }
 
