@@ -217,7 +217,7 @@ fn json_and_csv_hold_the_ranked_changes() {
     };
     assert!(ranked.windows(2).all(|w| size(&w[0]) >= size(&w[1])), "largest change first");
     assert_eq!(ranked[0]["key"], "naval.group.taranto.distance");
-    assert_eq!((ranked[0]["value"].as_i64(), ranked[0]["down"]["to"].as_i64()), (Some(8), Some(7)));
+    assert_eq!((ranked[0]["value"].as_i64(), ranked[0]["down"]["stepped"].as_i64()), (Some(8), Some(7)));
     let csv = printed("--csv", "csv");
     let rows: Vec<&str> = csv.lines().skip(1).collect();
     let sides = ranked.iter().map(|r| ["down", "up"].iter().filter(|s| !r[s].is_null()).count()).sum::<usize>();

@@ -74,7 +74,7 @@ fn find<'a>(doc: &'a mut Value, key: &str) -> Result<&'a mut Value, String> {
 }
 
 /// `key` (or a prefix of keys) in the printed form, given either way: each list index replaced by how
-/// [`element`] names its table, so `naval.group[0]` and `naval.group.0` read `naval.group.taranto`. A part
+/// [`element`] names its table, so `fleet.group[0]` and `fleet.group.0` read `fleet.group.taranto`. A part
 /// naming nothing is refused as [`apply`] refuses it, with a near name if there is one.
 pub fn canonical(scenario: &Scenario, key: &str) -> Result<String, String> {
     let mut doc = Value::try_from(&scenario.config).expect("a resolved config is TOML");

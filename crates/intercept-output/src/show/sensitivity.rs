@@ -54,15 +54,25 @@ pub fn footer(s: &Sensitivity, dir: &Path, files: usize) -> String {
             s.trials, s.seed
         ),
     };
-    let limits = s.steps.iter().filter(|s| s.at_limit).count();
-    if limits > 0 {
-        let _ = writeln!(out, "{limits} steps would leave their key's allowed values and were not run (-)");
+    let limits: Vec<String> =
+        s.steps.iter().filter(|s| s.at_limit).map(|s| format!("{} to {}", s.knob.key, s.value)).collect();
+    if !limits.is_empty() {
+        let n = limits.len();
+        let _ = writeln!(
+            out,
+            "{n} steps would leave their key's allowed values and were not run (-): {}",
+            limits.join(", ")
+        );
     }
     for (step, why) in s.telling_refusals() {
         let _ = writeln!(out, "refused: {} to {}: {why}", step.knob.key, step.value);
     }
-    let _ =
-        writeln!(out, "wrote {files} files (sensitivity.parquet, tornado charts, report.html) to {}", dir.display());
+    // Besides sensitivity.parquet and report.html, a PNG and an SVG of each metric's tornado chart.
+    let charts = match files.saturating_sub(2) {
+        0 => String::new(),
+        n => format!(", {} tornado charts", n / 2),
+    };
+    let _ = writeln!(out, "wrote {files} files (sensitivity.parquet, report.html{charts}) to {}", dir.display());
     out
 }
 
@@ -78,20 +88,19 @@ pub fn json(name: &str, s: &Sensitivity, shown: &[usize]) -> String {
             "unchanged": still.iter().map(|r| &r.knob.key).collect::<Vec<_>>(),
         })
     };
-    let refused =
-        |(step, why): (&crate::sensitivity::Step, &str)| json!({ "key": step.knob.key, "to": step.value, "why": why });
+    let refused = |(step, why): (&crate::sensitivity::Step, &str)| json!({ "key": step.knob.key, "stepped": number(&step.value), "why": why });
     let value = json!({
         "name": name, "trials": s.trials, "seed": s.seed,
         "metrics": shown.iter().map(metric).collect::<Vec<_>>(),
         "refused": s.telling_refusals().map(refused).collect::<Vec<_>>(),
-        "at_limit": s.steps.iter().filter(|s| s.at_limit).count(),
+        "at_limit": s.steps.iter().filter(|s| s.at_limit).map(|s| json!({ "key": s.knob.key, "stepped": number(&s.value) })).collect::<Vec<_>>(),
     });
     serde_json::to_string_pretty(&value).expect("JSON out")
 }
 
 fn ranked_json(r: &Ranked) -> serde_json::Value {
     let side = |side: Option<(&str, Change)>| {
-        side.map(|(to, c)| json!({ "to": number(to), "value": c.value, "change": c.change, "change_low": c.low, "change_high": c.high, "exact": c.exact }))
+        side.map(|(to, c)| json!({ "stepped": number(to), "stepped_value": c.value, "change": c.change, "change_low": c.low, "change_high": c.high, "exact": c.exact }))
     };
     json!({ "key": r.knob.key, "value": number(&r.knob.value.to_string()), "down": side(r.down), "up": side(r.up) })
 }
