@@ -2,7 +2,8 @@
 //! outputs, every rule set reached through the registry's traits.
 //!
 //! [`Server::bind`] binds the address in [`Options`] and returns it with the future that serves; [`serve`]
-//! runs that on its own runtime until Ctrl-C, for the command line. The routes are assembled in [`app`]:
+//! runs that on its own runtime until Ctrl-C, for the command line, and [`Server::spawn`] on a thread of
+//! its own, for tests. The routes are assembled in [`app`]:
 //! the config endpoints ([`config`]), the Monte Carlo jobs ([`jobs`], [`run`]), the quick calculators and
 //! rule-set catalog ([`catalog`]), the configs folder ([`scenarios`]) and the start page ([`page`]); every
 //! error is a JSON [`error::ApiError`].
@@ -49,6 +50,17 @@ impl Server {
         let state = Arc::new(Shared { jobs: jobs::Jobs::new(&options), scenarios: Default::default(), options });
         tokio::spawn(jobs::watch(Arc::clone(&state)));
         Ok((addr, async move { axum::serve(listener, app(state)).await }))
+    }
+}
+
+impl Server {
+    /// Serves on a runtime of its own, on a thread of its own, for as long as the process lives: for tests
+    /// and tools that start a server beside their own work. Returns the address it listens on.
+    pub fn spawn(options: Options) -> std::io::Result<SocketAddr> {
+        let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
+        let (addr, serving) = runtime.block_on(Server::bind(options))?;
+        std::thread::spawn(move || runtime.block_on(serving));
+        Ok(addr)
     }
 }
 
