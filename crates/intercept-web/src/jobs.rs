@@ -226,10 +226,10 @@ fn police(job: &Job, o: &Options) {
         return;
     }
     if polled.elapsed() > o.idle {
-        let reason = format!("not polled for {} s: the page that started it was closed", o.idle.as_secs());
+        let reason = format!("not polled for {} s: the page that started it was closed", o.idle.as_secs_f64());
         job.stop(State::Cancelled, &reason);
     } else if started.is_some_and(|s| s.elapsed() > o.job_time) {
-        let reason = format!("ran longer than the {} s a job may take here; ask for fewer trials", o.job_time.as_secs());
+        let reason = format!("ran longer than the {} s a job may take here; ask for fewer trials", o.job_time.as_secs_f64());
         job.stop(State::Failed, &reason);
     }
 }
