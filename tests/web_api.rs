@@ -99,7 +99,10 @@ fn odds_answer_the_cli_json_and_refuse_bad_parameters() {
         ("naval?dice=2", "distance: missing; allowed: a whole number from 0 to 99"),
         ("naval?dice=2&distance=3&pacific=maybe", "pacific: \"maybe\" is not allowed; allowed: true or false"),
         ("naval?dice=2&distance=3&wind=5", "wind: no such parameter; allowed: dice, distance, pacific, highest"),
-        ("cavalry?order=gallop", "order: \"gallop\" is not allowed; allowed: charge, make_ready, receive_charge, rally"),
+        (
+            "cavalry?order=gallop",
+            "order: \"gallop\" is not allowed; allowed: charge, make_ready, receive_charge, rally",
+        ),
         ("cavalry?order=charge&leader=2", "leader: only with morale; give morale too, or leave leader out"),
     ];
     for (query, error) in refused {
@@ -118,7 +121,10 @@ fn the_calculators_describe_their_parameters() {
     assert_eq!(sets, ["cavalry", "naval"]);
     let dice = &calculators[1]["params"][0];
     assert_eq!((dice["name"].as_str(), dice["type"].as_str()), (Some("dice"), Some("whole")));
-    assert_eq!((dice["least"].as_u64(), dice["most"].as_u64(), dice["required"].as_bool()), (Some(0), Some(8), Some(true)));
+    assert_eq!(
+        (dice["least"].as_u64(), dice["most"].as_u64(), dice["required"].as_bool()),
+        (Some(0), Some(8), Some(true))
+    );
     assert!(dice["help"].as_str().is_some_and(|h| !h.is_empty()));
     let order = &calculators[0]["params"][0];
     assert_eq!(order["allowed"][0], "charge");
@@ -190,7 +196,10 @@ fn scenarios_are_saved_checked_and_only_inside_the_folder() {
     assert_eq!(put("cavalry/mine.toml", &text).status, 201);
     assert_eq!(std::fs::read_to_string(dir.path().join("cavalry/mine.toml")).unwrap(), text);
     let again = put("cavalry/mine.toml", &text);
-    assert_eq!((again.status, again.error()), (409, "cavalry/mine.toml: exists; add ?overwrite=1 to replace it".into()));
+    assert_eq!(
+        (again.status, again.error()),
+        (409, "cavalry/mine.toml: exists; add ?overwrite=1 to replace it".into())
+    );
     assert_eq!(put("cavalry/mine.toml?overwrite=1", &text).status, 200);
     let bad = put("cavalry/bad.toml", "[cavalry]\nmax_distance = 0\n");
     assert_eq!(bad.status, 422);

@@ -133,3 +133,16 @@ fn a_job_nobody_polls_is_cancelled() {
     assert_eq!(status["state"], "cancelled", "{status}");
     assert!(status["reason"].as_str().unwrap().starts_with("not polled for"), "{status}");
 }
+
+#[test]
+fn a_job_cancelled_while_queued_leaves_its_place() {
+    let base = start(Options { max_running: 1, max_queued: 1, threads_per_job: 1, ..Options::default() });
+    let running = start_job(&base, NAVAL, "trials=100000000");
+    poll_until(&base, &running, LONG, |s| s["state"] == "running");
+    let queued = start_job(&base, NAVAL, "trials=100000000");
+    assert_eq!(post(&format!("{base}/api/run/{queued}/cancel"), "").json()["state"], "cancelled");
+    let next = start_job(&base, CAVALRY, "trials=1000");
+    assert_eq!(get(&format!("{base}/api/run/{next}")).json()["state"], "queued");
+    call("DELETE", &format!("{base}/api/run/{running}"), b"");
+    assert_eq!(poll_until(&base, &next, LONG, |s| s["state"] == "done")["state"], "done");
+}

@@ -40,7 +40,8 @@ impl Reply {
 }
 
 fn agent() -> ureq::Agent {
-    let config = ureq::Agent::config_builder().http_status_as_error(false).timeout_global(Some(Duration::from_secs(60)));
+    let config =
+        ureq::Agent::config_builder().http_status_as_error(false).timeout_global(Some(Duration::from_secs(60)));
     config.build().new_agent()
 }
 

@@ -69,10 +69,9 @@ pub fn query(raw: Option<String>, allowed: &[&str]) -> Answer<Vec<(String, Strin
     let pairs = parse_query(raw.as_deref().unwrap_or(""))?;
     match pairs.iter().find(|(k, _)| !allowed.contains(&k.as_str())) {
         Some((k, _)) if allowed.is_empty() => Err(ApiError::bad_request(format!("{k}: no query parameter is allowed"))),
-        Some((k, _)) => Err(ApiError::bad_request(format!(
-            "{k}: no such query parameter; allowed: {}",
-            allowed.join(", ")
-        ))),
+        Some((k, _)) => {
+            Err(ApiError::bad_request(format!("{k}: no such query parameter; allowed: {}", allowed.join(", "))))
+        }
         None => Ok(pairs),
     }
 }

@@ -4,11 +4,10 @@
 //! into a folder of its own that goes when the job is forgotten. [`watch`] stops jobs past the time limit
 //! or not polled for a while (the page that started them was closed) and forgets old finished jobs.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc::{Receiver, SyncSender, TrySendError};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use intercept_output::config::Scenario;
@@ -70,30 +69,40 @@ pub enum Refused {
 /// Every job, and the queue the workers take them from.
 pub struct Jobs {
     table: Mutex<HashMap<u64, Arc<Job>>>,
-    queue: SyncSender<Arc<Job>>,
+    queue: Arc<Queue>,
     next: AtomicU64,
+}
+
+/// The jobs waiting for a worker, at most `most`; a job cancelled while waiting leaves its place at once.
+struct Queue {
+    waiting: Mutex<VecDeque<Arc<Job>>>,
+    ready: Condvar,
+    most: usize,
 }
 
 impl Jobs {
     /// An empty table with `max_running` workers waiting on a queue of `max_queued`.
     pub fn new(options: &Options) -> Jobs {
-        let (queue, waiting) = std::sync::mpsc::sync_channel::<Arc<Job>>(options.max_queued);
-        let waiting = Arc::new(Mutex::new(waiting));
+        let queue = Arc::new(Queue { waiting: Mutex::default(), ready: Condvar::new(), most: options.max_queued });
         for _ in 0..options.max_running.max(1) {
-            let (waiting, threads) = (Arc::clone(&waiting), options.threads_per_job);
-            std::thread::spawn(move || work(&waiting, threads));
+            let (queue, threads) = (Arc::clone(&queue), options.threads_per_job);
+            std::thread::spawn(move || work(&queue, threads));
         }
         Jobs { table: Mutex::default(), queue, next: AtomicU64::new(1) }
     }
 
     /// Queues a run of `scenario`; refused when the queue is full.
     pub fn start(&self, scenario: Scenario) -> Result<Arc<Job>, Refused> {
+        let mut waiting = lock(&self.queue.waiting);
+        waiting.retain(|job| job.status().state == State::Queued);
+        if waiting.len() >= self.queue.most {
+            return Err(Refused::QueueFull);
+        }
         let id = self.next.fetch_add(1, Ordering::Relaxed);
         let job = Arc::new(Job::new(id, scenario));
-        self.queue.try_send(Arc::clone(&job)).map_err(|e| match e {
-            TrySendError::Full(_) | TrySendError::Disconnected(_) => Refused::QueueFull,
-        })?;
+        waiting.push_back(Arc::clone(&job));
         lock(&self.table).insert(id, Arc::clone(&job));
+        self.queue.ready.notify_one();
         Ok(job)
     }
 
@@ -160,10 +169,21 @@ fn finish(status: &mut Status, state: State, reason: Option<String>) {
     status.finished = Some(Instant::now());
 }
 
-/// A worker: takes the next queued job and runs it, until the server goes.
-fn work(waiting: &Mutex<Receiver<Arc<Job>>>, threads: usize) {
+/// The next job waiting, once there is one.
+fn next(queue: &Queue) -> Arc<Job> {
+    let mut waiting = lock(&queue.waiting);
     loop {
-        let Ok(job) = lock(waiting).recv() else { return };
+        if let Some(job) = waiting.pop_front() {
+            return job;
+        }
+        waiting = queue.ready.wait(waiting).unwrap_or_else(|e| e.into_inner());
+    }
+}
+
+/// A worker: takes the next queued job and runs it, for as long as the server lives.
+fn work(queue: &Queue, threads: usize) {
+    loop {
+        let job = next(queue);
         {
             let mut status = job.status();
             if status.state != State::Queued {
@@ -229,15 +249,15 @@ fn police(job: &Job, o: &Options) {
         let reason = format!("not polled for {} s: the page that started it was closed", o.idle.as_secs_f64());
         job.stop(State::Cancelled, &reason);
     } else if started.is_some_and(|s| s.elapsed() > o.job_time) {
-        let reason = format!("ran longer than the {} s a job may take here; ask for fewer trials", o.job_time.as_secs_f64());
+        let reason =
+            format!("ran longer than the {} s a job may take here; ask for fewer trials", o.job_time.as_secs_f64());
         job.stop(State::Failed, &reason);
     }
 }
 
 fn forget(jobs: &Jobs, o: &Options) {
     let mut table = lock(&jobs.table);
-    let mut finished: Vec<(u64, Instant)> =
-        table.values().filter_map(|j| Some((j.id, j.status().finished?))).collect();
+    let mut finished: Vec<(u64, Instant)> = table.values().filter_map(|j| Some((j.id, j.status().finished?))).collect();
     finished.sort_by_key(|(_, at)| std::cmp::Reverse(*at));
     for (n, (id, at)) in finished.into_iter().enumerate() {
         if n >= o.keep_count || at.elapsed() > o.keep {

@@ -36,13 +36,17 @@ fn rule_sets(listed: &[Listed]) -> String {
             out += &format!("<ul class=\"scenarios\">\n{}</ul>\n", items.concat());
         }
         if set.starter().is_some() {
-            out += &format!("<p><a class=\"new\" href=\"/api/starter/{table}\">new scenario (starter config)</a></p>\n");
+            out +=
+                &format!("<p><a class=\"new\" href=\"/api/starter/{table}\">new scenario (starter config)</a></p>\n");
         }
         out += "</section>\n";
     }
     let broken: Vec<String> = listed.iter().filter(|l| l.error.is_some()).map(item).collect();
     if !broken.is_empty() {
-        out += &format!("<section>\n<h2>Configs that cannot be used</h2>\n<ul class=\"scenarios\">\n{}</ul>\n</section>\n", broken.concat());
+        out += &format!(
+            "<section>\n<h2>Configs that cannot be used</h2>\n<ul class=\"scenarios\">\n{}</ul>\n</section>\n",
+            broken.concat()
+        );
     }
     out
 }

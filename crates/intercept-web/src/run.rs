@@ -24,9 +24,8 @@ const MOST: u64 = i64::MAX as u64;
 pub async fn start(State(s): State<crate::State>, raw: RawQuery, text: Result<String, StringRejection>) -> Answer {
     let text = body(text)?;
     let (overrides, name) = run_query(raw.0)?;
-    let scenario = tokio::task::spawn_blocking(move || scenario(&text, &name, overrides))
-        .await
-        .map_err(ApiError::internal)??;
+    let scenario =
+        tokio::task::spawn_blocking(move || scenario(&text, &name, overrides)).await.map_err(ApiError::internal)??;
     let most = s.options.max_trials;
     if scenario.run.trials > most {
         let asked = scenario.run.trials;

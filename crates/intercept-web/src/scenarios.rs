@@ -108,9 +108,9 @@ fn relative(root: &FilePath, file: &FilePath) -> String {
 
 /// The configs folder, resolved.
 fn root(configs: &FilePath) -> Answer<PathBuf> {
-    configs.canonicalize().map_err(|e| {
-        ApiError::not_found(format!("the configs folder {} cannot be read: {e}", configs.display()))
-    })
+    configs
+        .canonicalize()
+        .map_err(|e| ApiError::not_found(format!("the configs folder {} cannot be read: {e}", configs.display())))
 }
 
 /// `path` inside the configs folder: relative, plain parts only, ending `.toml`, and (where it exists)
@@ -126,13 +126,15 @@ fn inside(configs: &FilePath, path: &str) -> Answer<PathBuf> {
     let root = root(configs)?;
     let file = root.join(rel);
     let parent = file.parent().unwrap_or(&root);
-    let real_parent = parent.canonicalize().map_err(|_| {
-        ApiError::not_found(format!("{path}: its folder does not exist in the configs folder"))
-    })?;
-    let out = !real_parent.starts_with(&root)
-        || std::fs::symlink_metadata(&file).is_ok_and(|m| m.file_type().is_symlink());
+    let real_parent = parent
+        .canonicalize()
+        .map_err(|_| ApiError::not_found(format!("{path}: its folder does not exist in the configs folder")))?;
+    let out =
+        !real_parent.starts_with(&root) || std::fs::symlink_metadata(&file).is_ok_and(|m| m.file_type().is_symlink());
     if out {
-        return Err(ApiError::bad_request(format!("{path}: leads outside the configs folder; allowed: files inside it")));
+        return Err(ApiError::bad_request(format!(
+            "{path}: leads outside the configs folder; allowed: files inside it"
+        )));
     }
     Ok(real_parent.join(rel.file_name().unwrap_or_default()))
 }
