@@ -79,6 +79,10 @@ pub enum Command {
     #[command(after_help = "Examples:\n  intercept-sim init cavalry                   writes cavalry.toml\n  \
         intercept-sim init naval -o my-convoy.toml\n  intercept-sim init step-race -o -             to stdout")]
     Init(InitArgs),
+    /// Serve the workbench: a local web page and JSON API over the configs folder, until Ctrl-C.
+    #[command(after_help = "Examples:\n  intercept-sim serve                       http://127.0.0.1:8080/\n  \
+        intercept-sim serve --port 0 --open      a free port, opened in the browser")]
+    Serve(ServeArgs),
     /// Print a shell's completion script on stdout.
     #[command(
         after_help = "Examples:\n  intercept-sim completions bash > ~/.local/share/bash-completion/completions/intercept-sim\n  \
@@ -102,6 +106,27 @@ pub struct InitArgs {
     /// Replace the file if it exists.
     #[arg(long)]
     pub force: bool,
+}
+
+/// `serve`: where to listen and which configs to serve.
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// The port to listen on; 0 picks a free one (the printed URL shows it).
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// The folder of configs the workbench lists, opens and saves into.
+    #[arg(long, default_value = "configs", value_name = "DIR")]
+    pub configs: PathBuf,
+    /// Open the workbench in the default browser.
+    #[arg(long)]
+    pub open: bool,
+    /// The address to listen on [default: 127.0.0.1, this machine only]; another exposes the server to the
+    /// network, with no authentication.
+    #[arg(long, value_name = "ADDR")]
+    pub bind: Option<std::net::IpAddr>,
+    /// The most trials one Monte Carlo job may run.
+    #[arg(long, default_value_t = 100_000_000, value_parser = parse_trials)]
+    pub max_trials: u64,
 }
 
 /// `completions`: for which shell.

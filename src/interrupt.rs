@@ -5,6 +5,7 @@
 
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, LazyLock};
 
 use intercept_sim::engine::Plan;
 use intercept_sim::export::RunRecord;
@@ -12,10 +13,10 @@ use intercept_sim::sweep::SweepRecord;
 
 use crate::Failure;
 
-static STOP: AtomicBool = AtomicBool::new(false);
+static STOP: LazyLock<Arc<AtomicBool>> = LazyLock::new(Arc::default);
 
 /// Installs the handler (for SIGINT, SIGTERM and SIGHUP) and returns the flag it sets.
-pub fn install() -> &'static AtomicBool {
+pub fn install() -> Arc<AtomicBool> {
     let handler = || {
         if STOP.swap(true, Ordering::Relaxed) {
             quit();
@@ -24,7 +25,7 @@ pub fn install() -> &'static AtomicBool {
     };
     // Failing to install the handler only loses the graceful stop: the run itself is unaffected.
     let _ = ctrlc::set_handler(handler);
-    &STOP
+    Arc::clone(&STOP)
 }
 
 /// Installs a handler that quits at once, leaving nothing behind: for commands with no partial result.

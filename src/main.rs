@@ -15,7 +15,7 @@ use std::process::ExitCode;
 use clap::Parser;
 use cli::{
     CavalryOddsArgs, CheckCommand, Cli, Command, ExactArgs, Format, MergeArgs, NavalOddsArgs, OddsCommand, ReachArgs,
-    ReplayArgs, RunArgs, SchemaArgs, SensitivityArgs, StepRaceArgs, SweepArgs, TableArgs,
+    ReplayArgs, RunArgs, SchemaArgs, SensitivityArgs, ServeArgs, StepRaceArgs, SweepArgs, TableArgs,
 };
 use intercept_sim::config::{self, ConfigError, Overrides, Scenario, set};
 use intercept_sim::export::{SensitivityParquet, SweepManifest, SweepParquet};
@@ -67,6 +67,7 @@ fn main() -> ExitCode {
         Command::Odds(OddsCommand::Naval(a)) => naval_odds(a),
         Command::Odds(OddsCommand::Cavalry(a)) => cavalry_odds(a),
         Command::Init(a) => generate::init(a),
+        Command::Serve(a) => serve(a),
         Command::Completions(a) => generate::completions(a),
         Command::Man(a) => generate::man(a),
     };
@@ -205,7 +206,7 @@ fn sweep(args: SweepArgs) -> Result<(), Failure> {
     let bar = progress::Progress::new((plan.trials - counts.trials()) * scenarios.len() as u64);
     let stop = interrupt::install();
     let pool = runner::pool(args.sampling.threads());
-    let ran = pool.install(|| sweep::run(&scenarios, &plan, counts, Some(stop), &|n| bar.advance(n)));
+    let ran = pool.install(|| sweep::run(&scenarios, &plan, counts, Some(&stop), &|n| bar.advance(n)));
     bar.finish();
     let record = SweepRecord::new(&start.base, &start.axes, &start.named, &plan, &ran.counts);
     let points = sweep::finish(&start.base, start.points, &ran.counts, &plan);
@@ -430,6 +431,40 @@ fn schema(args: SchemaArgs) -> Result<(), Failure> {
     let Some(table) = args.table else { return emit(show::tables(&registry)) };
     let set = generate::rule_set(&table)?;
     emit(serde_json::to_string_pretty(&set.schema()).expect("a schema serialises"))
+}
+
+/// `serve`: the workbench on 127.0.0.1 (or `--bind`), its URL printed once it listens, until Ctrl-C.
+fn serve(a: ServeArgs) -> Result<(), Failure> {
+    let ip = a.bind.unwrap_or(std::net::Ipv4Addr::LOCALHOST.into());
+    if !ip.is_loopback() {
+        eprintln!("warning: --bind {ip} exposes the workbench to the network, with no authentication");
+    }
+    if !a.configs.is_dir() {
+        return Err(bad_input(format!("--configs {}: not a folder", a.configs.display())));
+    }
+    let options = intercept_web::Options {
+        bind: std::net::SocketAddr::new(ip, a.port),
+        configs: a.configs,
+        max_trials: a.max_trials,
+        ..intercept_web::Options::default()
+    };
+    let bound = |addr: std::net::SocketAddr| {
+        let url = format!("http://{addr}/");
+        println!("intercept-sim workbench: {url}");
+        let _ = std::io::stdout().flush();
+        if a.open {
+            open_browser(&url);
+        }
+    };
+    intercept_web::serve(options, bound).map_err(|e| bad_input(format!("--port {}: cannot listen: {e}", a.port)))
+}
+
+/// Asks the desktop to open `url`; a machine with no browser just keeps serving.
+fn open_browser(url: &str) {
+    let opener = if cfg!(target_os = "macos") { "open" } else { "xdg-open" };
+    if std::process::Command::new(opener).arg(url).spawn().is_err() {
+        eprintln!("cannot open a browser ({opener}); open {url} yourself");
+    }
 }
 
 /// Prints to stdout; a reader that stops early (`| head`) is not an error.

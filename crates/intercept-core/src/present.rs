@@ -291,6 +291,10 @@ pub fn exact_text(r: &num_rational::BigRational) -> String {
 /// after its own words for the event.
 pub fn how_often(row: &MetricRow) -> String {
     let percent = |x: f64| format!("{:.1}%", 100.0 * x);
+    // A summary of the exact solve alone ([`crate::summary::Summary::exact_only`]) has no estimate to show.
+    if let (0, Some(x)) = (row.trials, row.exact) {
+        return format!("{} of the time (exactly {})", percent(x), exact_cell(x, row.exact_fraction.as_deref()));
+    }
     let exact =
         row.exact.map(|x| format!("; exact {}", exact_cell(x, row.exact_fraction.as_deref()))).unwrap_or_default();
     format!(

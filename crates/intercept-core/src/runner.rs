@@ -7,6 +7,7 @@
 
 use std::convert::Infallible;
 use std::ops::Range;
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
@@ -26,8 +27,9 @@ pub struct SampleOptions {
     pub wanted: Option<Range<u64>>,
     /// Where an interrupted run stopped, to go on from there.
     pub resume: Option<Resume>,
-    /// Set by a signal handler to stop at the next chunk boundary, writing what is done as a partial result.
-    pub interrupt: Option<&'static AtomicBool>,
+    /// Set by a signal handler (or a server cancelling a job) to stop at the next chunk boundary, writing
+    /// what is done as a partial result.
+    pub interrupt: Option<Arc<AtomicBool>>,
     /// Worker threads; `None` uses every core. The result does not depend on it.
     pub threads: Option<usize>,
     /// Stop adding chunks once every probability's 95% interval has at most this half-width; the config's
@@ -108,7 +110,7 @@ fn span<'a>(
         Some(r) => (r.next, r.before.clone()),
         None => (wanted.start, Tally::new(metrics)),
     };
-    Span { chunks: next..wanted.end, before, enough, interrupt: opts.interrupt }
+    Span { chunks: next..wanted.end, before, enough, interrupt: opts.interrupt.as_deref() }
 }
 
 /// The record of a run whose counts are `tally`, with exact values when the tree is small enough.

@@ -101,6 +101,12 @@ impl Summary {
         summary
     }
 
+    /// The summary of an exact solve alone, with no trial sampled: every row's `exact` is set, its
+    /// estimate is not, and its trials are 0 (so [`crate::present::how_often`] gives the exact value).
+    pub fn exact_only(metrics: &Metrics, exact: &ExactTally) -> Summary {
+        Summary::new(metrics, &Tally::new(metrics), Some(exact))
+    }
+
     /// The row of `metric`, if the run reports it.
     pub fn metric(&self, metric: &str) -> Option<&MetricRow> {
         self.metrics.iter().find(|r| r.metric == metric)

@@ -1,13 +1,13 @@
 //! [`Entry`]: a registered rule set, object-safe, implemented once for every [`RuleSet`]. It parses the rule
 //! set's table out of a config file ([`Parsed`]), leaves it to be resolved ([`Unresolved`]), and gives the
-//! JSON Schema of a config holding it.
+//! JSON Schema of a config holding it, and its quick odds calculator if it has one.
 
 use std::fmt::Debug;
 
 use schemars::JsonSchema;
 
 use super::file::{Document, parse_file};
-use super::{Resolved, RuleSet, Rules};
+use super::{Calculator, Resolved, RuleSet, Rules};
 use crate::config::path::Invalid;
 use crate::config::run::RunConfig;
 
@@ -26,6 +26,8 @@ pub trait Entry: Send + Sync + Debug {
     fn schema(&self) -> serde_json::Value;
     /// [`RuleSet::STARTER`].
     fn starter(&self) -> Option<&'static str>;
+    /// [`RuleSet::CALCULATOR`].
+    fn calculator(&self) -> Option<&'static dyn Calculator>;
 }
 
 /// A config file parsed by its rule set's [`Entry`], not yet resolved.
@@ -71,6 +73,9 @@ impl<S: RuleSet + Debug> Entry for S {
     }
     fn starter(&self) -> Option<&'static str> {
         S::STARTER
+    }
+    fn calculator(&self) -> Option<&'static dyn Calculator> {
+        S::CALCULATOR
     }
 }
 

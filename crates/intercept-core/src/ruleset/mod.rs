@@ -9,8 +9,10 @@
 //! for every rule set: an [`Entry`] is a registered rule set (it parses its table out of a config file), and
 //! a [`Rules`] is a resolved one (a [`Resolved`] config and model). `Rules` runs the model under either
 //! interpreter, the sampler ([`crate::engine`]) and the enumerator ([`crate::exact`]), each call
-//! monomorphised for the model, so the only dynamic dispatch is one call per run, never per trial.
+//! monomorphised for the model, so the only dynamic dispatch is one call per run, never per trial. A rule
+//! set may also have a quick odds [`Calculator`], reached through its `Entry`.
 
+mod calculator;
 mod entry;
 mod file;
 mod registry;
@@ -22,6 +24,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+pub use self::calculator::{CalcError, Calculator, Param, ParamKind, Value, Values};
 pub use self::entry::{Entry, Parsed, Unresolved};
 pub use self::file::{Document, has_table, parse_file, parse_run_only};
 pub use self::registry::Registry;
@@ -42,6 +45,8 @@ pub trait RuleSet: Send + Sync + 'static {
     /// A small scenario of these rules, as config text, that `intercept-sim init` writes out with every key
     /// and its comment ([`crate::config::starter`]); its opening comment says what it sets up.
     const STARTER: Option<&'static str> = None;
+    /// The rule set's quick odds calculator (its `odds` command), if it has one.
+    const CALCULATOR: Option<&'static dyn Calculator> = None;
     /// The table as written, every default filled in by serde; unknown keys refused. Its JSON Schema,
     /// derived from the same type, is what forms and editors read ([`Entry::schema`]).
     type Config: Serialize + DeserializeOwned + JsonSchema + Clone + Debug + Send + Sync + 'static;

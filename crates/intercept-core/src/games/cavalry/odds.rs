@@ -1,6 +1,6 @@
 //! `odds cavalry`: the exact chance of intercepting under an order (C-2), and of the target's hedgehog morale
 //! check (C-9), answered by the cavalry rules themselves through a one-unit scenario ([`crate::odds`]), as
-//! [`CavalryOdds`], printed as text or JSON.
+//! [`CavalryOdds`], printed as text or JSON; the [`CavalryCalculator`] asks the same question from query pairs.
 
 use std::fmt::Write;
 
@@ -12,7 +12,7 @@ use super::CavalryRules;
 use crate::fraction::{text, to_f64};
 use crate::odds::{Answer, INTERCEPTOR, OddsError, answer};
 use crate::present::exact_text;
-use crate::ruleset::Registry;
+use crate::ruleset::{CalcError, Calculator, Param, ParamKind, Registry, Values};
 
 /// "What are my odds of intercepting under this order, and of the target's morale check?" (C-2, C-9).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -109,6 +109,11 @@ impl CavalryOdds {
     /// As JSON: the question, `p_intercept` and, for Rally, `can_intercept: false` with the rule; the morale
     /// check with `rolled` saying whether it ever is, and `p_pass` the chance it passes when it is.
     pub fn json(&self) -> String {
+        serde_json::to_string_pretty(&self.value()).expect("JSON")
+    }
+
+    /// [`CavalryOdds::json`]'s document as a value.
+    pub fn value(&self) -> serde_json::Value {
         let q = &self.question;
         let mut body = json!({
             "order": q.order,
@@ -127,7 +132,50 @@ impl CavalryOdds {
                 "p_intercepted_and_hedgehog_fraction": text(&m.formed),
             });
         }
-        serde_json::to_string_pretty(&body).expect("JSON")
+        body
+    }
+}
+
+/// The orders of the d10 interception table's rows, and Rally (C-2).
+const ORDERS: &[&str] = &["charge", "make_ready", "receive_charge", "rally"];
+
+/// `odds cavalry` as a [`Calculator`]: the same question and JSON, from query pairs.
+pub struct CavalryCalculator;
+
+impl Calculator for CavalryCalculator {
+    fn title(&self) -> &'static str {
+        "Does a unit under this order intercept, and does the target pass its hedgehog morale check? (C-2, C-9)"
+    }
+
+    fn params(&self) -> Vec<Param> {
+        let whole = |least, most| ParamKind::Whole { least, most };
+        let param = |name, kind, help| Param { name, kind, default: None, required: false, requires: None, help };
+        let with_morale = |name, kind, default: u32, help| Param {
+            default: Some(json!(default)),
+            requires: Some("morale"),
+            ..param(name, kind, help)
+        };
+        vec![
+            Param {
+                required: true,
+                ..param("order", ParamKind::Choice { allowed: ORDERS }, "The interceptor's own order (C-2).")
+            },
+            param("morale", whole(0, 10), "The target's morale: also show its hedgehog morale check (C-9)."),
+            with_morale("leader", whole(0, 9), 0, "The rating of the leader stacked with the target (C-9.3)."),
+            with_morale("checks", whole(1, 10), 1, "Morale checks rolled at once: +1 each beyond the first (C-9.2)."),
+        ]
+    }
+
+    fn answer(&self, query: &[(String, String)]) -> Result<serde_json::Value, CalcError> {
+        let v = Values::read(&self.params(), query)?;
+        let q = CavalryQuestion {
+            order: v.choice("order").unwrap_or("charge").to_owned(),
+            morale: v.whole("morale"),
+            leader: v.whole("leader").unwrap_or(0),
+            checks: v.whole("checks").unwrap_or(1),
+        };
+        let odds = CavalryOdds::of(&q).map_err(|e| CalcError::Failed(e.to_string()))?;
+        Ok(odds.value())
     }
 }
 

@@ -1,6 +1,7 @@
 //! `odds naval` and `reach-table`: the exact chance that n interception dice reach a hex d hexes away
 //! (N-7, N-8), answered by the naval rules themselves through a one-group scenario ([`crate::odds`]); the
-//! [`ReachTable`] of every number of dice and distance. Each prints as text, CSV or JSON.
+//! [`ReachTable`] of every number of dice and distance. Each prints as text, CSV or JSON; the
+//! [`NavalCalculator`] asks the same question from query pairs.
 
 use std::fmt::Write;
 
@@ -10,7 +11,7 @@ use super::NavalRules;
 use super::config::MoveRule;
 use crate::odds::{Answer, INTERCEPTOR, OddsError, answer};
 use crate::present::exact_text;
-use crate::ruleset::Registry;
+use crate::ruleset::{CalcError, Calculator, Param, ParamKind, Registry, Values};
 use crate::text::csv_line;
 
 /// "What are my odds with `dice` dice at `distance` hexes?" (N-7, N-8).
@@ -143,6 +144,11 @@ pub fn naval_odds_csv(q: &NavalQuestion, a: &Answer) -> String {
 
 /// `odds naval --json`: the question, P(reach), and the chance of each number of hexes moved.
 pub fn naval_odds_json(q: &NavalQuestion, a: &Answer) -> String {
+    serde_json::to_string_pretty(&naval_odds_value(q, a)).expect("JSON")
+}
+
+/// [`naval_odds_json`]'s document as a value.
+pub fn naval_odds_value(q: &NavalQuestion, a: &Answer) -> serde_json::Value {
     let fractions = a.distribution_fractions(&format!("group.{INTERCEPTOR}.movement")).unwrap_or_default();
     let moved: Vec<_> = fractions
         .iter()
@@ -153,15 +159,47 @@ pub fn naval_odds_json(q: &NavalQuestion, a: &Answer) -> String {
         })
         .collect();
     let reach = a.fraction(&format!("group.{INTERCEPTOR}.reached")).unwrap_or_default();
-    let body = json!({
+    json!({
         "dice": q.dice, "distance": q.distance,
         "theater": if q.pacific { "pacific" } else { "europe" },
         "movement": if q.highest { "highest" } else { "sum" },
         "p_reach": crate::fraction::to_f64(&reach),
         "p_reach_fraction": crate::fraction::text(&reach),
         "moved": moved,
-    });
-    serde_json::to_string_pretty(&body).expect("JSON")
+    })
+}
+
+/// `odds naval` as a [`Calculator`]: the same question and JSON, from query pairs.
+pub struct NavalCalculator;
+
+impl Calculator for NavalCalculator {
+    fn title(&self) -> &'static str {
+        "Can n interception dice reach a hex d hexes away? (N-7, N-8)"
+    }
+
+    fn params(&self) -> Vec<Param> {
+        let param = |name, kind, required, help| Param { name, kind, default: None, required, requires: None, help };
+        let flag = |name, help| Param { default: Some(json!(false)), ..param(name, ParamKind::Flag, false, help) };
+        vec![
+            param("dice", ParamKind::Whole { least: 0, most: 8 }, true, "Interception dice, after modifiers."),
+            param(
+                "distance",
+                ParamKind::Whole { least: 0, most: 99 },
+                true,
+                "Hexes from the group's base to its interception hex.",
+            ),
+            flag("pacific", "Halve the dice total, rounding up, as in the Pacific (N-8.2)."),
+            flag("highest", "Read the highest die instead of the sum (the A-1 alternative)."),
+        ]
+    }
+
+    fn answer(&self, query: &[(String, String)]) -> Result<serde_json::Value, CalcError> {
+        let v = Values::read(&self.params(), query)?;
+        let (dice, distance) = (v.whole("dice").unwrap_or(0), v.whole("distance").unwrap_or(0));
+        let q = NavalQuestion { dice, distance, pacific: v.flag("pacific"), highest: v.flag("highest") };
+        let answer = ask(&q).map_err(|e| CalcError::Failed(e.to_string()))?;
+        Ok(naval_odds_value(&q, &answer))
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,51 @@
+//! `POST /api/validate` and `POST /api/exact`: config text in, the CLI's `validate --json` / `exact --json`
+//! document out, or its one-line error as JSON. The text is read exactly as the CLI reads a file of that
+//! name ([`scenario`]), so every message is the CLI's.
+
+use std::path::Path;
+
+use axum::extract::rejection::StringRejection;
+use axum::extract::{RawQuery, State};
+use axum::http::StatusCode;
+use intercept_output::config::{self, Overrides, Scenario};
+use intercept_output::games::shipped;
+use intercept_output::{runner, show};
+
+use crate::error::{Answer, ApiError, body, json_text, query};
+
+/// The file name messages use when the query names none.
+pub const DEFAULT_NAME: &str = "scenario.toml";
+
+pub async fn validate(State(_): State<crate::State>, raw: RawQuery, text: Result<String, StringRejection>) -> Answer {
+    let (text, name) = (body(text)?, name(raw.0)?);
+    blocking(move || Ok(show::scenario_json(&scenario(&text, &name, Overrides::default())?))).await
+}
+
+pub async fn exact(State(_): State<crate::State>, raw: RawQuery, text: Result<String, StringRejection>) -> Answer {
+    let (text, name) = (body(text)?, name(raw.0)?);
+    blocking(move || {
+        let scenario = scenario(&text, &name, Overrides::default())?;
+        let solved = runner::solve(&scenario).map_err(|e| ApiError::unprocessable(format!("{name}: {e}")))?;
+        Ok(show::exact_json(&scenario, &solved))
+    })
+    .await
+}
+
+/// The `?name=FILE` the messages call the text, `scenario.toml` by default.
+pub fn name(raw: Option<String>) -> Answer<String> {
+    let pairs = query(raw, &["name"])?;
+    Ok(pairs.into_iter().next().map_or(DEFAULT_NAME.to_owned(), |(_, v)| v))
+}
+
+/// Config text read as the CLI reads a file named `name`: 422 with its message if it cannot be used.
+pub fn scenario(text: &str, name: &str, overrides: Overrides) -> Answer<Scenario> {
+    config::from_str(&shipped(), text, Path::new(name), overrides).map_err(|e| ApiError::unprocessable(e.to_string()))
+}
+
+/// Runs `work` off the async runtime (it may solve a chance tree) and answers its JSON text with 200.
+async fn blocking(work: impl FnOnce() -> Answer<String> + Send + 'static) -> Answer {
+    match tokio::task::spawn_blocking(work).await {
+        Ok(text) => Ok(json_text(StatusCode::OK, text?)),
+        Err(e) => Err(ApiError::internal(e)),
+    }
+}

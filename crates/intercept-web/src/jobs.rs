@@ -1,0 +1,267 @@
+//! [`Jobs`]: the Monte Carlo runs the server holds. A [`Job`] waits in a bounded queue, runs on one of
+//! `max_running` worker threads (each run on its own pool of `threads_per_job`, so a job never blocks a
+//! request), reports its trials as they finish, and ends done, failed or cancelled; its files are written
+//! into a folder of its own that goes when the job is forgotten. [`watch`] stops jobs past the time limit
+//! or not polled for a while (the page that started them was closed) and forgets old finished jobs.
+
+use std::collections::{HashMap, VecDeque};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use intercept_output::config::Scenario;
+use intercept_output::runner::SampleOptions;
+use intercept_output::{outputs, show};
+use serde::Serialize;
+
+use crate::Options;
+
+/// Where a job is in its life.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum State {
+    Queued,
+    Running,
+    Done,
+    Failed,
+    Cancelled,
+}
+
+impl State {
+    fn finished(self) -> bool {
+        matches!(self, State::Done | State::Failed | State::Cancelled)
+    }
+}
+
+/// One Monte Carlo run: its scenario, progress, and once finished its result.
+pub struct Job {
+    pub id: u64,
+    pub trials: u64,
+    scenario: Scenario,
+    pub done: AtomicU64,
+    stop: Arc<AtomicBool>,
+    pub status: Mutex<Status>,
+}
+
+/// What changes over a job's life.
+pub struct Status {
+    pub state: State,
+    /// Why it failed or was cancelled.
+    pub reason: Option<String>,
+    /// Why it is being stopped, set before its stop flag.
+    stopping: Option<(State, String)>,
+    /// The `run --json` document, once done.
+    pub summary: Option<String>,
+    /// The folder holding its files, and their names.
+    pub folder: Option<tempfile::TempDir>,
+    pub files: Vec<String>,
+    pub polled: Instant,
+    started: Option<Instant>,
+    finished: Option<Instant>,
+}
+
+/// Why a job was not taken.
+pub enum Refused {
+    QueueFull,
+}
+
+/// Every job, and the queue the workers take them from.
+pub struct Jobs {
+    table: Mutex<HashMap<u64, Arc<Job>>>,
+    queue: Arc<Queue>,
+    next: AtomicU64,
+}
+
+/// The jobs waiting for a worker, at most `most`; a job cancelled while waiting leaves its place at once.
+struct Queue {
+    waiting: Mutex<VecDeque<Arc<Job>>>,
+    ready: Condvar,
+    most: usize,
+}
+
+impl Jobs {
+    /// An empty table with `max_running` workers waiting on a queue of `max_queued`.
+    pub fn new(options: &Options) -> Jobs {
+        let queue = Arc::new(Queue { waiting: Mutex::default(), ready: Condvar::new(), most: options.max_queued });
+        for _ in 0..options.max_running.max(1) {
+            let (queue, threads) = (Arc::clone(&queue), options.threads_per_job);
+            std::thread::spawn(move || work(&queue, threads));
+        }
+        Jobs { table: Mutex::default(), queue, next: AtomicU64::new(1) }
+    }
+
+    /// Queues a run of `scenario`; refused when the queue is full.
+    pub fn start(&self, scenario: Scenario) -> Result<Arc<Job>, Refused> {
+        let mut waiting = lock(&self.queue.waiting);
+        waiting.retain(|job| job.status().state == State::Queued);
+        if waiting.len() >= self.queue.most {
+            return Err(Refused::QueueFull);
+        }
+        let id = self.next.fetch_add(1, Ordering::Relaxed);
+        let job = Arc::new(Job::new(id, scenario));
+        waiting.push_back(Arc::clone(&job));
+        lock(&self.table).insert(id, Arc::clone(&job));
+        self.queue.ready.notify_one();
+        Ok(job)
+    }
+
+    /// The job `id`, if it is kept.
+    pub fn get(&self, id: u64) -> Option<Arc<Job>> {
+        lock(&self.table).get(&id).cloned()
+    }
+
+    fn all(&self) -> Vec<Arc<Job>> {
+        lock(&self.table).values().cloned().collect()
+    }
+}
+
+impl Job {
+    fn new(id: u64, scenario: Scenario) -> Job {
+        let status = Status {
+            state: State::Queued,
+            reason: None,
+            stopping: None,
+            summary: None,
+            folder: None,
+            files: Vec::new(),
+            polled: Instant::now(),
+            started: None,
+            finished: None,
+        };
+        let trials = scenario.run.trials;
+        Job { id, trials, scenario, done: AtomicU64::new(0), stop: Arc::default(), status: Mutex::new(status) }
+    }
+
+    pub fn status(&self) -> MutexGuard<'_, Status> {
+        lock(&self.status)
+    }
+
+    /// Asks the job to stop at its next chunk, ending as `state` for `reason`; a finished job is left be.
+    pub fn stop(&self, state: State, reason: &str) {
+        let mut status = self.status();
+        if status.state.finished() || status.stopping.is_some() {
+            return;
+        }
+        status.stopping = Some((state, reason.to_owned()));
+        self.stop.store(true, Ordering::Relaxed);
+        if status.state == State::Queued {
+            finish(&mut status, state, Some(reason.to_owned()));
+        }
+    }
+
+    /// The path of file `name` of a done job, if it wrote one by that name.
+    pub fn file(&self, name: &str) -> Option<PathBuf> {
+        let status = self.status();
+        let folder = status.folder.as_ref()?;
+        status.files.iter().any(|f| f == name).then(|| folder.path().join(name))
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    // A worker that panicked left the data as it was; the table is still usable.
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn finish(status: &mut Status, state: State, reason: Option<String>) {
+    status.state = state;
+    status.reason = reason;
+    status.finished = Some(Instant::now());
+}
+
+/// The next job waiting, once there is one.
+fn next(queue: &Queue) -> Arc<Job> {
+    let mut waiting = lock(&queue.waiting);
+    loop {
+        if let Some(job) = waiting.pop_front() {
+            return job;
+        }
+        waiting = queue.ready.wait(waiting).unwrap_or_else(|e| e.into_inner());
+    }
+}
+
+/// A worker: takes the next queued job and runs it, for as long as the server lives.
+fn work(queue: &Queue, threads: usize) {
+    loop {
+        let job = next(queue);
+        {
+            let mut status = job.status();
+            if status.state != State::Queued {
+                continue;
+            }
+            status.state = State::Running;
+            status.started = Some(Instant::now());
+        }
+        let ended = run(&job, threads);
+        let mut status = job.status();
+        match (ended, status.stopping.take()) {
+            (_, Some((state, reason))) => finish(&mut status, state, Some(reason)),
+            (Ok((folder, files, summary)), None) => {
+                (status.folder, status.files, status.summary) = (Some(folder), files, Some(summary));
+                finish(&mut status, State::Done, None);
+            }
+            (Err(e), None) => finish(&mut status, State::Failed, Some(e)),
+        }
+    }
+}
+
+type Finished = (tempfile::TempDir, Vec<String>, String);
+
+/// Runs the job's trials and writes its files into a folder of its own.
+fn run(job: &Job, threads: usize) -> Result<Finished, String> {
+    let opts = SampleOptions { threads: Some(threads), interrupt: Some(Arc::clone(&job.stop)), ..Default::default() };
+    let progress = |n: u64| {
+        job.done.fetch_add(n, Ordering::Relaxed);
+    };
+    let record = outputs::sample(&job.scenario, &opts, None, &progress).map_err(|e| e.to_string())?;
+    if record.unfinished() {
+        return Err("stopped".to_owned());
+    }
+    let folder = tempfile::Builder::new().prefix("intercept-job-").tempdir().map_err(|e| e.to_string())?;
+    let written = outputs::export(&record, folder.path()).map_err(|e| e.to_string())?;
+    let names = written.iter().filter_map(|p| p.file_name()?.to_str().map(str::to_owned)).collect();
+    Ok((folder, names, show::summary_json(&record)))
+}
+
+/// Every quarter second: stops jobs past the time limit or not polled within `idle`, and forgets finished
+/// jobs older than `keep` or beyond the newest `keep_count`.
+pub async fn watch(state: crate::State) {
+    let o = state.options.clone();
+    loop {
+        tokio::time::sleep(Duration::from_millis(250)).await;
+        let jobs = state.jobs.all();
+        for job in &jobs {
+            police(job, &o);
+        }
+        forget(&state.jobs, &o);
+    }
+}
+
+fn police(job: &Job, o: &Options) {
+    let (state, polled, started) = {
+        let s = job.status();
+        (s.state, s.polled, s.started)
+    };
+    if state.finished() {
+        return;
+    }
+    if polled.elapsed() > o.idle {
+        let reason = format!("not polled for {} s: the page that started it was closed", o.idle.as_secs_f64());
+        job.stop(State::Cancelled, &reason);
+    } else if started.is_some_and(|s| s.elapsed() > o.job_time) {
+        let reason =
+            format!("ran longer than the {} s a job may take here; ask for fewer trials", o.job_time.as_secs_f64());
+        job.stop(State::Failed, &reason);
+    }
+}
+
+fn forget(jobs: &Jobs, o: &Options) {
+    let mut table = lock(&jobs.table);
+    let mut finished: Vec<(u64, Instant)> = table.values().filter_map(|j| Some((j.id, j.status().finished?))).collect();
+    finished.sort_by_key(|(_, at)| std::cmp::Reverse(*at));
+    for (n, (id, at)) in finished.into_iter().enumerate() {
+        if n >= o.keep_count || at.elapsed() > o.keep {
+            table.remove(&id);
+        }
+    }
+}

@@ -1,0 +1,103 @@
+//! intercept-web: the workbench server, a local web application and JSON API over the rules core and its
+//! outputs, every rule set reached through the registry's traits.
+//!
+//! [`Server::bind`] binds the address in [`Options`] and returns it with the future that serves; [`serve`]
+//! runs that on its own runtime until Ctrl-C, for the command line, and [`Server::spawn`] on a thread of
+//! its own, for tests. The routes are assembled in [`app`]:
+//! the config endpoints ([`config`]), the Monte Carlo jobs ([`jobs`], [`run`]), the quick calculators and
+//! rule-set catalog ([`catalog`]), the configs folder ([`scenarios`]) and the start page ([`page`]); every
+//! error is a JSON [`error::ApiError`].
+
+mod catalog;
+mod config;
+mod error;
+mod jobs;
+mod options;
+mod page;
+mod run;
+mod scenarios;
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::routing::{get, post};
+
+pub use self::options::Options;
+
+/// What every handler shares: the options, the jobs and the scenario cache.
+pub(crate) struct Shared {
+    pub options: Options,
+    pub jobs: jobs::Jobs,
+    pub scenarios: scenarios::Cache,
+}
+
+pub(crate) type State = Arc<Shared>;
+
+/// The workbench server.
+pub struct Server;
+
+impl Server {
+    /// Binds `options.bind` (port 0 picks a free one) and returns the address bound and the future that
+    /// serves until dropped; call it inside a tokio runtime.
+    pub async fn bind(
+        options: Options,
+    ) -> std::io::Result<(SocketAddr, impl Future<Output = std::io::Result<()>> + Send + 'static)> {
+        let listener = tokio::net::TcpListener::bind(options.bind).await?;
+        let addr = listener.local_addr()?;
+        let state = Arc::new(Shared { jobs: jobs::Jobs::new(&options), scenarios: Default::default(), options });
+        tokio::spawn(jobs::watch(Arc::clone(&state)));
+        Ok((addr, async move { axum::serve(listener, app(state)).await }))
+    }
+}
+
+impl Server {
+    /// Serves on a runtime of its own, on a thread of its own, for as long as the process lives: for tests
+    /// and tools that start a server beside their own work. Returns the address it listens on.
+    pub fn spawn(options: Options) -> std::io::Result<SocketAddr> {
+        let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
+        let (addr, serving) = runtime.block_on(Server::bind(options))?;
+        std::thread::spawn(move || runtime.block_on(serving));
+        Ok(addr)
+    }
+}
+
+/// Serves on a runtime of its own until Ctrl-C, calling `bound` with the address once it listens.
+pub fn serve(options: Options, bound: impl FnOnce(SocketAddr)) -> std::io::Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
+    runtime.block_on(async {
+        let (addr, serving) = Server::bind(options).await?;
+        bound(addr);
+        tokio::select! {
+            served = serving => served,
+            _ = tokio::signal::ctrl_c() => Ok(()),
+        }
+    })
+}
+
+/// Every route, with the body limit and the JSON 404 and 405.
+fn app(state: State) -> Router {
+    let limit = state.options.max_body;
+    Router::new()
+        .route("/", get(page::start))
+        .route("/assets/{name}", get(page::asset))
+        .route("/api/validate", post(config::validate))
+        .route("/api/exact", post(config::exact))
+        .route("/api/run", post(run::start))
+        .route("/api/run/{id}", get(run::status).delete(run::cancel))
+        .route("/api/run/{id}/cancel", post(run::cancel))
+        .route("/api/run/{id}/files/{name}", get(run::file))
+        .route("/api/odds", get(catalog::calculators))
+        .route("/api/odds/{rule_set}", get(catalog::odds))
+        .route("/api/rule-sets", get(catalog::rule_sets))
+        .route("/api/schema/{rule_set}", get(catalog::schema))
+        .route("/api/starter/{rule_set}", get(catalog::starter))
+        .route("/api/scenarios", get(scenarios::list))
+        .route("/api/scenarios/{*path}", get(scenarios::read).put(scenarios::save))
+        .fallback(error::not_found)
+        .method_not_allowed_fallback(error::method_not_allowed)
+        .layer(DefaultBodyLimit::max(limit))
+        .with_state(state)
+}

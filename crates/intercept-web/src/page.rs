@@ -1,0 +1,72 @@
+//! The start page (`GET /`): the configs folder's scenarios by rule set, each with its headline answer,
+//! rendered on the server from the template `assets/start.html`; and its assets (`GET /assets/{name}`),
+//! built into the binary so the page works offline.
+
+use axum::extract::{Path, State};
+use axum::http::header;
+use axum::response::{Html, IntoResponse};
+use intercept_output::games::shipped;
+use intercept_output::report::escape;
+
+use crate::error::{Answer, ApiError};
+use crate::scenarios::{Listed, listing};
+
+const TEMPLATE: &str = include_str!("../assets/start.html");
+const STYLE: &str = include_str!("../assets/style.css");
+
+pub async fn start(State(s): State<crate::State>) -> Answer {
+    let configs = s.options.configs.display().to_string();
+    let listed = tokio::task::spawn_blocking(move || listing(&s)).await.map_err(ApiError::internal)?;
+    let sections = match listed {
+        Ok(listed) => rule_sets(&listed),
+        Err(e) => format!("<p class=\"error\">{}</p>", escape(&e.message)),
+    };
+    let page = TEMPLATE.replace("{{configs}}", &escape(&configs)).replace("{{rule_sets}}", &sections);
+    Ok(Html(page).into_response())
+}
+
+/// One section per registered rule set: its scenarios, and a link to its starter config.
+fn rule_sets(listed: &[Listed]) -> String {
+    let mut out = String::new();
+    for set in shipped().sets() {
+        let table = set.table();
+        out += &format!("<section id=\"{table}\">\n<h2>{}</h2>\n", escape(set.title()));
+        let items: Vec<String> = listed.iter().filter(|l| l.rule_set.as_deref() == Some(table)).map(item).collect();
+        if !items.is_empty() {
+            out += &format!("<ul class=\"scenarios\">\n{}</ul>\n", items.concat());
+        }
+        if set.starter().is_some() {
+            out +=
+                &format!("<p><a class=\"new\" href=\"/api/starter/{table}\">new scenario (starter config)</a></p>\n");
+        }
+        out += "</section>\n";
+    }
+    let broken: Vec<String> = listed.iter().filter(|l| l.error.is_some()).map(item).collect();
+    if !broken.is_empty() {
+        out += &format!(
+            "<section>\n<h2>Configs that cannot be used</h2>\n<ul class=\"scenarios\">\n{}</ul>\n</section>\n",
+            broken.concat()
+        );
+    }
+    out
+}
+
+fn item(l: &Listed) -> String {
+    let name = escape(l.name.as_deref().unwrap_or(&l.path));
+    let path = escape(&l.path);
+    let answer = l.answer.as_deref().map(|a| format!("<span class=\"answer\">{}</span>", escape(a)));
+    let error = l.error.as_deref().map(|e| format!("<span class=\"error\">{}</span>", escape(e)));
+    let href = format!("/api/scenarios/{path}");
+    format!(
+        "<li><a class=\"name\" href=\"{href}\">{name}</a><span class=\"path\">{path}</span>{}{}</li>\n",
+        answer.unwrap_or_default(),
+        error.unwrap_or_default()
+    )
+}
+
+pub async fn asset(Path(name): Path<String>) -> Answer {
+    match name.as_str() {
+        "style.css" => Ok(([(header::CONTENT_TYPE, "text/css; charset=utf-8")], STYLE).into_response()),
+        _ => Err(ApiError::not_found(format!("no asset {name:?}"))),
+    }
+}

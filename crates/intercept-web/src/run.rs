@@ -1,0 +1,122 @@
+//! The Monte Carlo job endpoints: `POST /api/run` queues a run of the config in the body (202 with its id),
+//! `GET /api/run/{id}` reports its state and progress (and the `run --json` document once done),
+//! `DELETE /api/run/{id}` or `POST /api/run/{id}/cancel` cancels it, and `GET /api/run/{id}/files/{name}`
+//! downloads one of the files it wrote.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+use axum::extract::rejection::StringRejection;
+use axum::extract::{Path, RawQuery, State};
+use axum::http::{StatusCode, header};
+use axum::response::IntoResponse;
+use intercept_output::config::Overrides;
+use serde_json::json;
+
+use crate::config::{DEFAULT_NAME, scenario};
+use crate::error::{Answer, ApiError, body, query};
+use crate::jobs::{self, Job, Refused};
+
+/// The largest seed or trial count: what a config can hold (TOML integers are 64-bit signed).
+const MOST: u64 = i64::MAX as u64;
+
+pub async fn start(State(s): State<crate::State>, raw: RawQuery, text: Result<String, StringRejection>) -> Answer {
+    let text = body(text)?;
+    let (overrides, name) = run_query(raw.0)?;
+    let scenario =
+        tokio::task::spawn_blocking(move || scenario(&text, &name, overrides)).await.map_err(ApiError::internal)??;
+    let most = s.options.max_trials;
+    if scenario.run.trials > most {
+        let asked = scenario.run.trials;
+        return Err(ApiError::unprocessable(format!(
+            "trials: {asked} is more than a job may run here; allowed: 1 to {most} (--max-trials)"
+        )));
+    }
+    let job = s.jobs.start(scenario).map_err(|Refused::QueueFull| {
+        ApiError::new(StatusCode::TOO_MANY_REQUESTS, "too many jobs queued; wait for one to finish, or cancel one")
+    })?;
+    Ok((StatusCode::ACCEPTED, axum::Json(json!({ "id": job.id.to_string() }))).into_response())
+}
+
+/// `?trials=N&seed=S&name=FILE`: overrides of the config's `[run]`, and the name messages give the body.
+fn run_query(raw: Option<String>) -> Answer<(Overrides, String)> {
+    let (mut overrides, mut name) = (Overrides::default(), DEFAULT_NAME.to_owned());
+    for (k, v) in query(raw, &["trials", "seed", "name"])? {
+        match k.as_str() {
+            "trials" => overrides.trials = Some(whole(&k, &v, 1)?),
+            "seed" => overrides.seed = Some(whole(&k, &v, 0)?),
+            _ => name = v,
+        }
+    }
+    Ok((overrides, name))
+}
+
+fn whole(key: &str, v: &str, least: u64) -> Answer<u64> {
+    match v.parse::<u64>() {
+        Ok(n) if (least..=MOST).contains(&n) => Ok(n),
+        _ => Err(ApiError::bad_request(format!(
+            "{key}: {:?} is not allowed; allowed: a whole number from {least} to {MOST}",
+            intercept_output::text::clip(v, 40)
+        ))),
+    }
+}
+
+/// The job `id`, counting the request as a poll.
+fn job(s: &crate::State, id: &str) -> Answer<Arc<Job>> {
+    let job = id.parse().ok().and_then(|id| s.jobs.get(id));
+    let job = job.ok_or_else(|| ApiError::not_found(format!("no job {id:?}: it never was, or has been forgotten")))?;
+    job.status().polled = Instant::now();
+    Ok(job)
+}
+
+pub async fn status(State(s): State<crate::State>, Path(id): Path<String>) -> Answer {
+    let job = job(&s, &id)?;
+    let status = job.status();
+    let mut body = json!({
+        "id": job.id.to_string(),
+        "state": status.state,
+        "trials_done": job.done.load(Ordering::Relaxed),
+        "trials": job.trials,
+    });
+    if let Some(reason) = &status.reason {
+        body["reason"] = json!(reason);
+    }
+    if let Some(summary) = &status.summary {
+        body["result"] = serde_json::from_str(summary).map_err(ApiError::internal)?;
+        body["files"] = json!(status.files);
+    }
+    Ok(axum::Json(body).into_response())
+}
+
+pub async fn cancel(State(s): State<crate::State>, Path(id): Path<String>) -> Answer {
+    let job = job(&s, &id)?;
+    job.stop(jobs::State::Cancelled, "cancelled on request");
+    let state = job.status().state;
+    Ok(axum::Json(json!({ "id": job.id.to_string(), "state": state })).into_response())
+}
+
+pub async fn file(State(s): State<crate::State>, Path((id, name)): Path<(String, String)>) -> Answer {
+    let job = job(&s, &id)?;
+    let path = job.file(&name).ok_or_else(|| ApiError::not_found(format!("job {id} has no file {name:?}")))?;
+    let bytes = tokio::fs::read(&path).await.map_err(|e| ApiError::not_found(format!("{name}: {e}")))?;
+    let disposition = format!("attachment; filename=\"{name}\"");
+    Ok(([(header::CONTENT_TYPE, content_type(&name)), (header::CONTENT_DISPOSITION, disposition)], bytes)
+        .into_response())
+}
+
+/// The media type of an output file, by its extension.
+pub fn content_type(name: &str) -> String {
+    let ext = name.rsplit('.').next().unwrap_or("");
+    match ext {
+        "html" => "text/html; charset=utf-8",
+        "css" => "text/css; charset=utf-8",
+        "json" => "application/json",
+        "png" => "image/png",
+        "svg" => "image/svg+xml",
+        "csv" => "text/csv; charset=utf-8",
+        "toml" => "text/plain; charset=utf-8",
+        _ => "application/octet-stream",
+    }
+    .to_owned()
+}

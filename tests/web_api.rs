@@ -1,0 +1,259 @@
+//! The workbench's JSON API over real HTTP, against a server started in-process on a free port: every
+//! endpoint but the run jobs (tests/web_jobs.rs), each answer equal to what the command line prints for the
+//! same input, every error as JSON with the command line's message, and never a 500.
+
+mod web;
+
+use std::path::Path;
+
+use intercept_web::Options;
+use web::{call, cli, cli_error, get, post, shipped, start};
+
+const NAVAL: &str = "configs/naval/three-level-chain.toml";
+const CAVALRY: &str = "configs/cavalry/charge-on-pikes.toml";
+
+#[test]
+fn validate_and_exact_answer_the_cli_json() {
+    let base = shipped();
+    for config in [NAVAL, CAVALRY] {
+        let text = std::fs::read_to_string(config).unwrap();
+        for command in ["validate", "exact"] {
+            let reply = post(&format!("{base}/api/{command}?name={config}"), &text);
+            assert_eq!(reply.status, 200, "{}", reply.body);
+            assert_eq!(reply.content_type, "application/json");
+            let (code, stdout, _) = cli(Path::new("."), &[command, config, "--json"]);
+            assert_eq!(code, 0);
+            assert_eq!(reply.body.trim_end(), stdout.trim_end(), "{command} {config}");
+        }
+    }
+}
+
+/// Every bad config of tests/bad_configs is refused with 422 and exactly the command line's message.
+#[test]
+fn every_bad_config_gets_the_cli_message() {
+    let base = shipped();
+    let dir = tempfile::tempdir().unwrap();
+    let mut files: Vec<_> = std::fs::read_dir("tests/bad_configs").unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    assert!(files.len() >= 10, "the bad configs are there");
+    for file in files {
+        let text = std::fs::read(&file).unwrap();
+        std::fs::write(dir.path().join("bad.toml"), &text).unwrap();
+        let (code, _, stderr) = cli(dir.path(), &["validate", "bad.toml"]);
+        let reply = call("POST", &format!("{base}/api/validate?name=bad.toml"), &text);
+        match std::str::from_utf8(&text) {
+            Ok(_) => {
+                assert_eq!((code, reply.status), (2, 422), "{}: {}", file.display(), reply.body);
+                assert_eq!(reply.error(), cli_error(&stderr), "{}", file.display());
+            }
+            Err(_) => assert_eq!(reply.status, 400, "{}: not UTF-8: {}", file.display(), reply.body),
+        }
+    }
+}
+
+#[test]
+fn bad_requests_are_400_and_the_default_name_is_scenario_toml() {
+    let base = shipped();
+    let reply = post(&format!("{base}/api/validate"), "[run]\nname = \"x\"\n");
+    assert_eq!(reply.status, 422);
+    assert!(reply.error().starts_with("scenario.toml"), "{}", reply.body);
+    let reply = post(&format!("{base}/api/validate?file=a.toml"), "");
+    assert_eq!((reply.status, reply.error()), (400, "file: no such query parameter; allowed: name".to_owned()));
+    let reply = call("POST", &format!("{base}/api/exact"), &[0xff, 0xfe, 0x00]);
+    assert_eq!(reply.status, 400, "{}", reply.body);
+    assert!(reply.error().contains("request body"), "{}", reply.body);
+}
+
+#[test]
+fn a_tree_too_large_to_solve_is_422_with_the_cli_message() {
+    let base = shipped();
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(NAVAL).unwrap().replacen("[run]", "[run]\nmax_exact_leaves = 2", 1);
+    std::fs::write(dir.path().join("big.toml"), &text).unwrap();
+    let (code, _, stderr) = cli(dir.path(), &["exact", "big.toml"]);
+    let reply = post(&format!("{base}/api/exact?name=big.toml"), &text);
+    assert_eq!((code, reply.status), (1, 422), "{}", reply.body);
+    assert_eq!(reply.error(), cli_error(&stderr));
+}
+
+#[test]
+fn odds_answer_the_cli_json_and_refuse_bad_parameters() {
+    let base = shipped();
+    let cases: &[(&str, &str, &[&str])] = &[
+        ("naval", "dice=4&distance=7&pacific=true", &["--dice", "4", "--distance", "7", "--pacific"]),
+        ("naval", "dice=2&distance=5&highest", &["--dice", "2", "--distance", "5", "--highest"]),
+        ("naval", "dice=0&distance=0", &["--dice", "0", "--distance", "0"]),
+        ("cavalry", "order=charge&morale=7&leader=1", &["--order", "charge", "--morale", "7", "--leader", "1"]),
+        ("cavalry", "order=rally&morale=6&checks=2", &["--order", "rally", "--morale", "6", "--checks", "2"]),
+        ("cavalry", "order=make_ready", &["--order", "make_ready"]),
+    ];
+    for (set, query, args) in cases {
+        let reply = get(&format!("{base}/api/odds/{set}?{query}"));
+        assert_eq!(reply.status, 200, "{set}?{query}: {}", reply.body);
+        let (code, stdout, _) = cli(Path::new("."), &[&["odds", set, "--json"], *args].concat());
+        assert_eq!(code, 0);
+        assert_eq!(reply.body.trim_end(), stdout.trim_end(), "{set}?{query}");
+    }
+    let refused = [
+        ("naval?dice=9&distance=7", "dice: \"9\" is not allowed; allowed: a whole number from 0 to 8"),
+        ("naval?dice=2", "distance: missing; allowed: a whole number from 0 to 99"),
+        ("naval?dice=2&distance=3&pacific=maybe", "pacific: \"maybe\" is not allowed; allowed: true or false"),
+        ("naval?dice=2&distance=3&wind=5", "wind: no such parameter; allowed: dice, distance, pacific, highest"),
+        (
+            "cavalry?order=gallop",
+            "order: \"gallop\" is not allowed; allowed: charge, make_ready, receive_charge, rally",
+        ),
+        ("cavalry?order=charge&leader=2", "leader: only with morale; give morale too, or leave leader out"),
+    ];
+    for (query, error) in refused {
+        let reply = get(&format!("{base}/api/odds/{query}"));
+        assert_eq!((reply.status, reply.error()), (400, error.to_owned()), "{query}");
+    }
+    assert_eq!(get(&format!("{base}/api/odds/step_race")).status, 404);
+    assert_eq!(get(&format!("{base}/api/odds/chess")).status, 404);
+}
+
+#[test]
+fn the_calculators_describe_their_parameters() {
+    let list = get(&format!("{}/api/odds", shipped())).json();
+    let calculators = list["calculators"].as_array().unwrap();
+    let sets: Vec<&str> = calculators.iter().map(|c| c["rule_set"].as_str().unwrap()).collect();
+    assert_eq!(sets, ["cavalry", "naval"]);
+    let dice = &calculators[1]["params"][0];
+    assert_eq!((dice["name"].as_str(), dice["type"].as_str()), (Some("dice"), Some("whole")));
+    assert_eq!(
+        (dice["least"].as_u64(), dice["most"].as_u64(), dice["required"].as_bool()),
+        (Some(0), Some(8), Some(true))
+    );
+    assert!(dice["help"].as_str().is_some_and(|h| !h.is_empty()));
+    let order = &calculators[0]["params"][0];
+    assert_eq!(order["allowed"][0], "charge");
+}
+
+#[test]
+fn rule_sets_schema_and_starter_are_the_cli_ones() {
+    let base = shipped();
+    let sets = get(&format!("{base}/api/rule-sets")).json();
+    let (_, tables, _) = cli(Path::new("."), &["schema"]);
+    for set in sets["rule_sets"].as_array().unwrap() {
+        let table = set["table"].as_str().unwrap();
+        assert!(tables.contains(table) && set["title"].is_string() && set["starter"] == true, "{set}");
+        let (_, schema, _) = cli(Path::new("."), &["schema", table]);
+        assert_eq!(get(&format!("{base}/api/schema/{table}")).body.trim_end(), schema.trim_end(), "{table}");
+        let (_, starter, _) = cli(Path::new("."), &["init", table, "-o", "-"]);
+        let reply = get(&format!("{base}/api/starter/{table}"));
+        assert_eq!(reply.body.trim_end(), starter.trim_end(), "{table}");
+    }
+    let reply = get(&format!("{base}/api/schema/chess"));
+    assert_eq!(reply.status, 404);
+    assert!(reply.error().contains("allowed: cavalry, naval"), "{}", reply.body);
+}
+
+/// A copy of the shipped cavalry and naval configs, as a server's configs folder.
+fn configs_copy() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for set in ["cavalry", "naval"] {
+        std::fs::create_dir(dir.path().join(set)).unwrap();
+        for entry in std::fs::read_dir(format!("configs/{set}")).unwrap() {
+            let path = entry.unwrap().path();
+            std::fs::copy(&path, dir.path().join(set).join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    dir
+}
+
+#[test]
+fn scenarios_are_listed_with_their_headline_answer() {
+    let dir = configs_copy();
+    std::fs::write(dir.path().join("broken.toml"), "[run]\nname = 3\n").unwrap();
+    let base = start(Options { configs: dir.path().to_owned(), ..Options::default() });
+    let list = get(&format!("{base}/api/scenarios")).json();
+    let scenarios = list["scenarios"].as_array().unwrap();
+    let find = |path: &str| scenarios.iter().find(|s| s["path"] == path).unwrap_or_else(|| panic!("{path}: {list}"));
+    let pikes = find("cavalry/charge-on-pikes.toml");
+    assert_eq!((pikes["rule_set"].as_str(), pikes["name"].as_str()), (Some("cavalry"), Some("charge-on-pikes")));
+    let answer = pikes["answer"].as_str().unwrap();
+    assert!(answer.contains("of the time (exactly "), "{answer}");
+    assert!(find("broken.toml")["error"].as_str().unwrap().starts_with("broken.toml:2: key 'run.name'"), "{list}");
+    let page = get(&format!("{base}/"));
+    assert!(page.content_type.starts_with("text/html") && page.body.contains("charge-on-pikes"), "{}", page.body);
+    assert!(page.body.contains(&intercept_sim::report::escape(answer)), "the page shows the answer");
+    assert!(get(&format!("{base}/assets/style.css")).body.contains("body"));
+    let text = get(&format!("{base}/api/scenarios/cavalry/charge-on-pikes.toml")).body;
+    assert_eq!(text, std::fs::read_to_string(CAVALRY).unwrap());
+}
+
+#[test]
+fn scenarios_are_saved_checked_and_only_inside_the_folder() {
+    let dir = configs_copy();
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("secret.toml"), "[run]\n").unwrap();
+    std::os::unix::fs::symlink(outside.path().join("secret.toml"), dir.path().join("link.toml")).unwrap();
+    std::os::unix::fs::symlink(outside.path(), dir.path().join("out")).unwrap();
+    let base = start(Options { configs: dir.path().to_owned(), ..Options::default() });
+    let text = std::fs::read_to_string(CAVALRY).unwrap();
+    let put = |path: &str, body: &str| call("PUT", &format!("{base}/api/scenarios/{path}"), body.as_bytes());
+    assert_eq!(put("cavalry/mine.toml", &text).status, 201);
+    assert_eq!(std::fs::read_to_string(dir.path().join("cavalry/mine.toml")).unwrap(), text);
+    let again = put("cavalry/mine.toml", &text);
+    assert_eq!(
+        (again.status, again.error()),
+        (409, "cavalry/mine.toml: exists; add ?overwrite=1 to replace it".into())
+    );
+    assert_eq!(put("cavalry/mine.toml?overwrite=1", &text).status, 200);
+    let bad = put("cavalry/bad.toml", "[cavalry]\nmax_distance = 0\n");
+    assert_eq!(bad.status, 422);
+    assert!(bad.error().starts_with("cavalry/bad.toml"), "{}", bad.body);
+    assert!(!dir.path().join("cavalry/bad.toml").exists(), "a bad config is not saved");
+    for path in ["%2E%2E/x.toml", "cavalry/%2E%2E/%2E%2E/x.toml", "cavalry/notes.txt", "link.toml", "out/x.toml"] {
+        let reply = put(path, &text);
+        assert_eq!(reply.status, 400, "{path}: {}", reply.body);
+        assert_eq!(get(&format!("{base}/api/scenarios/{path}")).status, 400, "{path}");
+    }
+    assert_eq!(put("nowhere/x.toml", &text).status, 404);
+    assert!(!outside.path().join("x.toml").exists());
+    let listed = get(&format!("{base}/api/scenarios")).body;
+    assert!(listed.contains("cavalry/mine.toml") && !listed.contains("secret") && !listed.contains("link.toml"));
+    let leftovers = std::fs::read_dir(dir.path().join("cavalry")).unwrap().flatten();
+    assert!(leftovers.filter(|e| e.file_name().to_string_lossy().starts_with('.')).count() == 0, "no temp file left");
+}
+
+#[test]
+fn unknown_routes_are_404_and_wrong_methods_405_as_json() {
+    let base = shipped();
+    let reply = get(&format!("{base}/api/nothing"));
+    assert_eq!((reply.status, reply.error()), (404, "no such page or endpoint: /api/nothing".to_owned()));
+    let reply = call("PATCH", &format!("{base}/api/validate"), b"");
+    assert_eq!((reply.status, reply.error()), (405, "PATCH is not allowed on /api/validate".to_owned()));
+    assert_eq!(get(&format!("{base}/api/validate")).status, 405);
+    assert_eq!(get(&format!("{base}/assets/app.js")).status, 404);
+}
+
+#[test]
+fn a_body_beyond_the_limit_is_413_as_json() {
+    let base = start(Options { max_body: 1024, ..Options::default() });
+    let reply = post(&format!("{base}/api/validate"), &"#".repeat(2048));
+    assert_eq!(reply.status, 413);
+    assert_eq!(reply.error(), "the request body is larger than this server accepts");
+    assert_eq!(post(&format!("{base}/api/validate"), &"#".repeat(512)).status, 422, "below the limit it is read");
+}
+
+/// `intercept-sim serve --port 0` prints its URL and answers on it.
+#[test]
+fn serve_prints_the_url_and_answers() {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("intercept-sim"))
+        .args(["serve", "--port", "0"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let url = line.trim().strip_prefix("intercept-sim workbench: ").unwrap_or_else(|| panic!("{line}")).to_owned();
+    assert!(url.starts_with("http://127.0.0.1:") && url.ends_with('/') && !url.ends_with(":0/"), "{url}");
+    let reply = get(&format!("{url}api/rule-sets"));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(reply.status, 200);
+    assert!(reply.json()["rule_sets"].as_array().unwrap().len() >= 2);
+}
