@@ -30,7 +30,7 @@ use crate::engine::{self, Plan, Ran, Slice, Span, TrialRows};
 use crate::exact::{self, ExactTally, TooLarge};
 use crate::metrics::{Metrics, Tally};
 pub use crate::model::Model;
-use crate::present::{Extra, Presentation};
+use crate::present::{Extra, Picture, Presentation};
 use crate::summary::Summary;
 
 /// A rule set: its config table, its model, and how a run of it is shown.
@@ -66,6 +66,12 @@ pub trait RuleSet: Send + Sync + 'static {
         None
     }
 
+    /// A picture of the scenario (who acts on whom, the map, the board), drawn before any trial; `None` if
+    /// the rule set has none.
+    fn scenario_picture(&self, _config: &Self::Config, _model: &Self::Model) -> Option<Picture> {
+        None
+    }
+
     /// The rule set's own outputs of a run whose summary is `summary` over `trials` trials.
     fn extras(&self, _config: &Self::Config, _model: &Self::Model, _summary: &Summary, _trials: u64) -> Vec<Extra> {
         Vec::new()
@@ -87,6 +93,8 @@ pub trait Rules: Send + Sync + Debug {
     fn plain_words(&self) -> Vec<String>;
     /// The headline metrics ([`RuleSet::headline`]).
     fn headline(&self) -> Vec<String>;
+    /// A picture of the scenario ([`RuleSet::scenario_picture`]).
+    fn scenario_picture(&self) -> Option<Picture>;
     /// How a run with this summary is shown.
     fn present(&self, summary: &Summary, trials: u64) -> Presentation;
     /// Runs the span's chunks under the sampler ([`engine::run_span`]).
@@ -147,12 +155,16 @@ impl<S: RuleSet + Debug> Rules for Resolved<S> {
     fn headline(&self) -> Vec<String> {
         self.set.headline(&self.model)
     }
+    fn scenario_picture(&self) -> Option<Picture> {
+        self.set.scenario_picture(&self.config, &self.model)
+    }
     fn present(&self, summary: &Summary, trials: u64) -> Presentation {
         Presentation {
             title: S::TITLE.to_owned(),
             plain: self.plain_words(),
             headline: self.headline(),
             answer: self.set.answer(&self.config, &self.model, summary),
+            picture: self.scenario_picture(),
             extras: self.set.extras(&self.config, &self.model, summary, trials),
         }
     }

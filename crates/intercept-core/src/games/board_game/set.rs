@@ -4,7 +4,7 @@
 use super::BoardGame;
 use super::config::BoardConfig;
 use crate::config::Invalid;
-use crate::present::{Extra, how_often};
+use crate::present::{Extra, Picture, how_often};
 use crate::ruleset::RuleSet;
 use crate::summary::Summary;
 
@@ -38,6 +38,11 @@ impl RuleSet for BoardGameRules {
     fn answer(&self, _config: &Self::Config, _model: &BoardGame, summary: &Summary) -> Option<String> {
         let wins = summary.metric("board.first_player.wins")?;
         Some(format!("The side that moves first wins {}.", how_often(wins)))
+    }
+
+    /// The opening board (C.2), which the run's own board output also shows in the report's scenario.
+    fn scenario_picture(&self, config: &Self::Config, _model: &BoardGame) -> Option<Picture> {
+        super::picture::extra(config.first_player).picture
     }
 
     fn extras(&self, config: &Self::Config, _model: &BoardGame, _summary: &Summary, _trials: u64) -> Vec<Extra> {
