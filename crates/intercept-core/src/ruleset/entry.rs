@@ -7,7 +7,7 @@ use std::fmt::Debug;
 use schemars::JsonSchema;
 
 use super::file::{Document, parse_file};
-use super::{Resolved, RuleSet, Rules};
+use super::{Play, Resolved, RuleSet, Rules};
 use crate::config::path::Invalid;
 use crate::config::run::RunConfig;
 
@@ -26,6 +26,8 @@ pub trait Entry: Send + Sync + Debug {
     fn schema(&self) -> serde_json::Value;
     /// [`RuleSet::STARTER`].
     fn starter(&self) -> Option<&'static str>;
+    /// [`RuleSet::PLAY`]: the rule set's game, played turn by turn from outside.
+    fn play(&self) -> Option<&'static dyn Play>;
 }
 
 /// A config file parsed by its rule set's [`Entry`], not yet resolved.
@@ -71,6 +73,9 @@ impl<S: RuleSet + Debug> Entry for S {
     }
     fn starter(&self) -> Option<&'static str> {
         S::STARTER
+    }
+    fn play(&self) -> Option<&'static dyn Play> {
+        S::PLAY
     }
 }
 

@@ -13,6 +13,7 @@
 
 mod entry;
 mod file;
+mod play;
 mod registry;
 
 use std::any::Any;
@@ -24,6 +25,7 @@ use serde::de::DeserializeOwned;
 
 pub use self::entry::{Entry, Parsed, Unresolved};
 pub use self::file::{Document, has_table, parse_file, parse_run_only};
+pub use self::play::{Advice, Play, PlayError, Status, TurnChoice};
 pub use self::registry::Registry;
 use crate::config::path::Invalid;
 use crate::engine::{self, Plan, Ran, Slice, Span, TrialRows};
@@ -42,6 +44,8 @@ pub trait RuleSet: Send + Sync + 'static {
     /// A small scenario of these rules, as config text, that `intercept-sim init` writes out with every key
     /// and its comment ([`crate::config::starter`]); its opening comment says what it sets up.
     const STARTER: Option<&'static str> = None;
+    /// The rule set's game played turn by turn from outside ([`Play`]), if it has one.
+    const PLAY: Option<&'static dyn Play> = None;
     /// The table as written, every default filled in by serde; unknown keys refused. Its JSON Schema,
     /// derived from the same type, is what forms and editors read ([`Entry::schema`]).
     type Config: Serialize + DeserializeOwned + JsonSchema + Clone + Debug + Send + Sync + 'static;
