@@ -67,11 +67,16 @@ impl Placed {
     }
 }
 
+/// A point of the drawing.
+type Point = (f64, f64);
+/// An arrow's start, end, and its label's centre.
+type Route = (Point, Point, Point);
+
 /// Where every box stands, and how tall the drawing is.
 struct Layout {
     boxes: BTreeMap<String, Placed>,
     /// For each arrow: where it starts and ends, and where its label is centred.
-    ends: Vec<((f64, f64), (f64, f64), (f64, f64))>,
+    ends: Vec<Route>,
     /// Each arrow's label, wrapped to at most [`LABEL_WIDTH`].
     labels: Vec<Vec<String>>,
     height: f64,
@@ -96,14 +101,16 @@ impl Layout {
     /// An arrow's two ends, on the facing edges of its boxes (spread among the arrows meeting the target
     /// box), and its label's centre: in the gap beside its source, on the arrow's side (under the box when the
     /// arrow runs sideways).
-    fn route(&self, d: &Diagram, i: usize, gap: f64) -> ((f64, f64), (f64, f64), (f64, f64)) {
+    fn route(&self, d: &Diagram, i: usize, gap: f64) -> Route {
         let a = &d.arrows[i];
         let (Some(from), Some(to)) = (self.boxes.get(&a.from), self.boxes.get(&a.to)) else {
             return ((0.0, 0.0), (0.0, 0.0), (0.0, 0.0));
         };
         let meeting: Vec<usize> = (0..d.arrows.len()).filter(|&j| d.arrows[j].to == a.to).collect();
         let mut by_x = meeting.clone();
-        by_x.sort_by(|&p, &q| self.boxes[&d.arrows[p].from].centre().0.total_cmp(&self.boxes[&d.arrows[q].from].centre().0));
+        by_x.sort_by(|&p, &q| {
+            self.boxes[&d.arrows[p].from].centre().0.total_cmp(&self.boxes[&d.arrows[q].from].centre().0)
+        });
         let rank = by_x.iter().position(|&j| j == i).unwrap_or(0) as f64;
         let spread = (to.w / (meeting.len() as f64 + 1.0)).min(24.0);
         let offset = (rank - (meeting.len() as f64 - 1.0) / 2.0) * spread;
@@ -142,7 +149,7 @@ impl Layout {
                     let short = wide - (x - xj);
                     let room = xj - label_width(&self.labels[j]) / 2.0 - MARGIN;
                     if short > 0.0 && room >= short {
-                        self.ends[j].2 .0 -= short;
+                        self.ends[j].2.0 -= short;
                     } else if short > 0.0 {
                         (x, y) = (wanted, yj + tall);
                     }
@@ -244,7 +251,8 @@ fn place_row(nodes: &[&Node], y: f64, x: f64, width: f64, boxes: &mut BTreeMap<S
     let n = nodes.len().max(1) as f64;
     let w = ((width - (n - 1.0) * GAP) / n).min(190.0);
     let start = x + (width - n * w - (n - 1.0) * GAP) / 2.0;
-    let placed: Vec<Placed> = nodes.iter().enumerate().map(|(i, node)| sized(node, start + i as f64 * (w + GAP), y, w)).collect();
+    let placed: Vec<Placed> =
+        nodes.iter().enumerate().map(|(i, node)| sized(node, start + i as f64 * (w + GAP), y, w)).collect();
     let tall = placed.iter().map(|p| p.h).fold(0.0, f64::max);
     for (node, mut p) in nodes.iter().zip(placed) {
         p.h = tall;

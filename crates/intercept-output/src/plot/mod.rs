@@ -24,8 +24,8 @@ pub mod sweep;
 pub mod tornado;
 
 pub(crate) use self::distribution::{Distribution, seen};
-use crate::export::{ExportError, Output, RunRecord, write_file};
 use crate::config::Scenario;
+use crate::export::{ExportError, Output, RunRecord, write_file};
 use crate::present::Picture;
 use crate::summary::{MetricRow, Summary};
 
@@ -115,7 +115,9 @@ fn picture_files(dir: &Path, stem: &str, picture: &Picture) -> Result<Vec<PathBu
     let text = picture_svg(picture).map_err(|message| ExportError::Chart { path: svg.clone(), message })?;
     write_file(&svg, |p| {
         use std::io::Write;
-        crate::export::create(p)?.write_all(text.as_bytes()).map_err(|source| ExportError::Io { path: p.to_owned(), source })
+        crate::export::create(p)?
+            .write_all(text.as_bytes())
+            .map_err(|source| ExportError::Io { path: p.to_owned(), source })
     })?;
     Ok(vec![svg])
 }

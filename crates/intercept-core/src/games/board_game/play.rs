@@ -78,7 +78,11 @@ impl Play for BoardPlay {
         };
         let run = &scenario.run;
         if game >= run.trials {
-            return Err(PlayError::Refused(format!("game {game}: the run has {} games, 0 to {}", run.trials, run.trials - 1)));
+            return Err(PlayError::Refused(format!(
+                "game {game}: the run has {} games, 0 to {}",
+                run.trials,
+                run.trials - 1
+            )));
         }
         let replay = Replay::of(&r.model, run.seed, run.chunk_size, game);
         let (variant, limit) = (r.model.variant, r.model.turn_limit);
@@ -87,7 +91,9 @@ impl Play for BoardPlay {
         });
         let last = replay.turns.last().map_or_else(|| replay.start.clone(), |(p, t)| p.play(*t));
         let end = json(&Wire::write(&last, variant, replay.game.turns, limit));
-        Ok(serde_json::json!({ "game": game, "turns": steps.collect::<Vec<_>>(), "end": end, "result": replay.result() }))
+        Ok(
+            serde_json::json!({ "game": game, "turns": steps.collect::<Vec<_>>(), "end": end, "result": replay.result() }),
+        )
     }
 }
 

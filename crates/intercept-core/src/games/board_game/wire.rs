@@ -92,7 +92,9 @@ impl Wire {
             return Err(format!("size {}: a board is 3 to 15 cells a side", self.size));
         }
         let probe = Position::blank(self.size, [None; 2], 0, Colour::White);
-        let cell = |name: &str, what: &str| probe.named(name).ok_or_else(|| format!("{what} {name:?} is not a cell of the board"));
+        let cell = |name: &str, what: &str| {
+            probe.named(name).ok_or_else(|| format!("{what} {name:?} is not a cell of the board"))
+        };
         let goals = [Some(cell(&self.white_goal, "white_goal")?), Some(cell(&self.black_goal, "black_goal")?)];
         let mut p = Position::blank(self.size, goals, cell(&self.ball, "ball")?, self.to_move.colour());
         for s in &self.stacks {

@@ -25,7 +25,8 @@ impl Cavalry {
         let mut seen = [0u32; 3];
         for (unit, u) in self.units.iter().zip(&cfg.interceptor) {
             let n = &mut seen[unit.ends_in as usize];
-            let note = format!("{}, morale {}, {}", order_name(u.order), unit.morale, count(u.distance, "hex", "hexes"));
+            let note =
+                format!("{}, morale {}, {}", order_name(u.order), unit.morale, count(u.distance, "hex", "hexes"));
             let tone = if unit.eligible { Tone::Second } else { Tone::Idle };
             let id = format!("unit-{}", unit.name);
             nodes.push(Node { id: id.clone(), label: unit.name.clone(), note, spot: bearing(unit.ends_in, *n), tone });
@@ -59,7 +60,7 @@ fn barred(cfg: &CavalryConfig, u: &InterceptorConfig) -> String {
 fn bearing(facing: Facing, n: u32) -> Spot {
     let side = match facing {
         Facing::Front => 0.0,
-        Facing::Flank if n % 2 == 0 => 90.0,
+        Facing::Flank if n.is_multiple_of(2) => 90.0,
         Facing::Flank => 270.0,
         Facing::Rear => 180.0,
     };

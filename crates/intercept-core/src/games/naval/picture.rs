@@ -50,7 +50,11 @@ impl Naval {
         Node {
             id: "mission".to_owned(),
             label: self.mission_name.clone(),
-            note: format!("the mission: {}, {}", activity_name(activity), count(self.mission_factors.into(), "factor", "factors")),
+            note: format!(
+                "the mission: {}, {}",
+                activity_name(activity),
+                count(self.mission_factors.into(), "factor", "factors")
+            ),
             spot: Spot::Level { level: 0, order: 0 },
             tone: Tone::First,
         }
@@ -64,8 +68,7 @@ impl Naval {
             (0, Force::Group(_)) => format!("where {met} is met"),
             (hex, _) => format!("{met}'s way home, hex {hex}"),
         };
-        let fighting: Vec<String> =
-            self.groups.iter().filter(|g| g.place == place).map(|g| g.name.clone()).collect();
+        let fighting: Vec<String> = self.groups.iter().filter(|g| g.place == place).map(|g| g.name.clone()).collect();
         Node {
             id: format!("hex-{i}"),
             label,
@@ -77,7 +80,8 @@ impl Naval {
 
     /// The group's attempt on its target: dice, distance and P(reach) (N-6..N-8), or why it makes none.
     fn reach_arrow(&self, g: &Group) -> Arrow {
-        let mut label = vec![format!("{}, {}", count(g.dice.dice.into(), "die", "dice"), count(g.distance.into(), "hex", "hexes"))];
+        let mut label =
+            vec![format!("{}, {}", count(g.dice.dice.into(), "die", "dice"), count(g.distance.into(), "hex", "hexes"))];
         label.push(match g.in_range {
             true => format!("reach {}", odds_of(&g.first_move.dist, g.distance as usize)),
             false => "out of range (A-3)".to_owned(),
@@ -97,7 +101,13 @@ fn group_node(g: &Group, order: &mut u32) -> Node {
     }
     let spot = Spot::Level { level: g.level as u32, order: *order };
     *order += 1;
-    let tone = if g.withheld { Tone::Idle } else if g.level % 2 == 1 { Tone::Second } else { Tone::First };
+    let tone = if g.withheld {
+        Tone::Idle
+    } else if g.level % 2 == 1 {
+        Tone::Second
+    } else {
+        Tone::First
+    };
     Node { id: group_id(g), label: g.name.clone(), note, spot, tone }
 }
 
@@ -112,4 +122,3 @@ fn defer_arrow(g: &Group, hexes: &[Place]) -> Option<Arrow> {
 fn group_id(g: &Group) -> String {
     format!("group-{}", g.name)
 }
-
