@@ -292,7 +292,17 @@ fn check_run_report_of(config: &str, trials: u64) -> String {
 
 #[test]
 fn naval_run_report_loads_cleanly_and_shows_the_parquet_numbers() {
-    check_run_report("configs/naval/three-level-chain.toml");
+    let dom = check_run_report_of("configs/naval/three-level-chain.toml", 20_000);
+    shows_the_scenario_picture(&dom, &["The interception chain against malta-convoy", "reach 0.9730 (1261/1296)"]);
+}
+
+/// The scenario's own picture stands in "The scenario", before the headline odds, and says `words`.
+fn shows_the_scenario_picture(dom: &str, words: &[&str]) {
+    let at = dom.find("aria-label=\"A picture of the scenario\"").expect("the scenario's picture");
+    assert!(dom.find("id=\"the-scenario\"").unwrap() < at && at < dom.find("id=\"headline-odds\"").unwrap());
+    for w in words {
+        assert!(dom[at..].contains(w), "the picture says {w:?}");
+    }
 }
 
 /// A naval page opens on its answer, folds the metrics that never vary (Operation Harpoon's late and
@@ -312,7 +322,8 @@ fn naval_run_report_opens_on_its_answer_and_folds_constant_metrics() {
 
 #[test]
 fn cavalry_run_report_loads_cleanly_and_shows_the_parquet_numbers() {
-    check_run_report("configs/cavalry/charge-on-pikes.toml");
+    let dom = check_run_report_of("configs/cavalry/charge-on-pikes.toml", 20_000);
+    shows_the_scenario_picture(&dom, &["The interceptors around the target"]);
 }
 
 #[test]

@@ -5,9 +5,13 @@
 //! rules' title, the scenario in plain words, the headline metrics (the question a player of that game asks
 //! first) and any [`Extra`] outputs. An [`Extra`] is a rule set's own result beyond the metric tables: a
 //! [`DataTable`] written as `<name>.parquet`, a [`Picture`] of one of the kinds the plot layer draws
-//! ([`Heatmap`], [`StackedBars`], [`Board`]) written as `<name>.{png,svg}`, and the report's section of them:
-//! a paragraph and a [`Table`] of [`Row`]s of [`Cell`]s.
+//! ([`Heatmap`], [`StackedBars`], [`Board`], [`Diagram`]) written as `<name>.{png,svg}`, and the report's section
+//! of them: a paragraph and a [`Table`] of [`Row`]s of [`Cell`]s. A scenario's own picture
+//! ([`Presentation::picture`], [`crate::ruleset::RuleSet::scenario_picture`]) opens the report's scenario.
 
+mod diagram;
+
+pub use self::diagram::{Arrow, Diagram, Node, Spot, Tone};
 use crate::summary::MetricRow;
 
 /// How a run is shown: computed from the resolved rule set and the run's summary.
@@ -22,6 +26,8 @@ pub struct Presentation {
     /// That answer as a sentence in the rules' words, with its interval ([`crate::ruleset::RuleSet::answer`]):
     /// the first thing every page and the terminal show.
     pub answer: Option<String>,
+    /// A picture of the scenario itself, before any trial ([`crate::ruleset::RuleSet::scenario_picture`]).
+    pub picture: Option<Picture>,
     /// The rule set's own outputs, in the order they are written and shown.
     pub extras: Vec<Extra>,
 }
@@ -83,6 +89,7 @@ pub enum Picture {
     Heatmap(Heatmap),
     StackedBars(StackedBars),
     Board(Board),
+    Diagram(Diagram),
 }
 
 /// A grid of squares, each shaded from white (0) to deep red (1) with its value in percent written in it;

@@ -7,7 +7,7 @@ use std::fmt::Debug;
 use schemars::JsonSchema;
 
 use super::file::{Document, parse_file};
-use super::{Calculator, Resolved, RuleSet, Rules};
+use super::{Calculator, Play, Resolved, RuleSet, Rules};
 use crate::config::path::Invalid;
 use crate::config::run::RunConfig;
 
@@ -28,6 +28,8 @@ pub trait Entry: Send + Sync + Debug {
     fn starter(&self) -> Option<&'static str>;
     /// [`RuleSet::CALCULATOR`].
     fn calculator(&self) -> Option<&'static dyn Calculator>;
+    /// [`RuleSet::PLAY`]: the rule set's game, played turn by turn from outside.
+    fn play(&self) -> Option<&'static dyn Play>;
 }
 
 /// A config file parsed by its rule set's [`Entry`], not yet resolved.
@@ -76,6 +78,9 @@ impl<S: RuleSet + Debug> Entry for S {
     }
     fn calculator(&self) -> Option<&'static dyn Calculator> {
         S::CALCULATOR
+    }
+    fn play(&self) -> Option<&'static dyn Play> {
+        S::PLAY
     }
 }
 

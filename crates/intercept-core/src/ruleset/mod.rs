@@ -15,6 +15,7 @@
 mod calculator;
 mod entry;
 mod file;
+mod play;
 mod registry;
 
 use std::any::Any;
@@ -27,13 +28,14 @@ use serde::de::DeserializeOwned;
 pub use self::calculator::{CalcError, Calculator, Param, ParamKind, Value, Values};
 pub use self::entry::{Entry, Parsed, Unresolved};
 pub use self::file::{Document, has_table, parse_file, parse_run_only};
+pub use self::play::{Advice, Play, PlayError, Status, TurnChoice};
 pub use self::registry::Registry;
 use crate::config::path::Invalid;
 use crate::engine::{self, Plan, Ran, Slice, Span, TrialRows};
 use crate::exact::{self, ExactTally, TooLarge};
 use crate::metrics::{Metrics, Tally};
 pub use crate::model::Model;
-use crate::present::{Extra, Presentation};
+use crate::present::{Extra, Picture, Presentation};
 use crate::summary::Summary;
 
 /// A rule set: its config table, its model, and how a run of it is shown.
@@ -47,6 +49,8 @@ pub trait RuleSet: Send + Sync + 'static {
     const STARTER: Option<&'static str> = None;
     /// The rule set's quick odds calculator (its `odds` command), if it has one.
     const CALCULATOR: Option<&'static dyn Calculator> = None;
+    /// The rule set's game played turn by turn from outside ([`Play`]), if it has one.
+    const PLAY: Option<&'static dyn Play> = None;
     /// The table as written, every default filled in by serde; unknown keys refused. Its JSON Schema,
     /// derived from the same type, is what forms and editors read ([`Entry::schema`]).
     type Config: Serialize + DeserializeOwned + JsonSchema + Clone + Debug + Send + Sync + 'static;
@@ -71,6 +75,12 @@ pub trait RuleSet: Send + Sync + 'static {
         None
     }
 
+    /// A picture of the scenario (who acts on whom, the map, the board), drawn before any trial; `None` if
+    /// the rule set has none.
+    fn scenario_picture(&self, _config: &Self::Config, _model: &Self::Model) -> Option<Picture> {
+        None
+    }
+
     /// The rule set's own outputs of a run whose summary is `summary` over `trials` trials.
     fn extras(&self, _config: &Self::Config, _model: &Self::Model, _summary: &Summary, _trials: u64) -> Vec<Extra> {
         Vec::new()
@@ -92,6 +102,8 @@ pub trait Rules: Send + Sync + Debug {
     fn plain_words(&self) -> Vec<String>;
     /// The headline metrics ([`RuleSet::headline`]).
     fn headline(&self) -> Vec<String>;
+    /// A picture of the scenario ([`RuleSet::scenario_picture`]).
+    fn scenario_picture(&self) -> Option<Picture>;
     /// How a run with this summary is shown.
     fn present(&self, summary: &Summary, trials: u64) -> Presentation;
     /// Runs the span's chunks under the sampler ([`engine::run_span`]).
@@ -152,12 +164,16 @@ impl<S: RuleSet + Debug> Rules for Resolved<S> {
     fn headline(&self) -> Vec<String> {
         self.set.headline(&self.model)
     }
+    fn scenario_picture(&self) -> Option<Picture> {
+        self.set.scenario_picture(&self.config, &self.model)
+    }
     fn present(&self, summary: &Summary, trials: u64) -> Presentation {
         Presentation {
             title: S::TITLE.to_owned(),
             plain: self.plain_words(),
             headline: self.headline(),
             answer: self.set.answer(&self.config, &self.model, summary),
+            picture: self.scenario_picture(),
             extras: self.set.extras(&self.config, &self.model, summary, trials),
         }
     }

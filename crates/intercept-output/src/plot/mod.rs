@@ -6,6 +6,8 @@
 //! function per chart (the crate-private `Chart` trait), so PNG and SVG show the same thing. The PNG backend
 //! renders text with DejaVu Sans embedded in the binary, so no system font library is needed. `svg_string`
 //! draws any chart to an SVG document in memory, which is how `report.html` embeds the same charts inline.
+//! A [`Picture`] of the diagram kind is drawn by [`diagram`] straight to SVG (no PNG); [`picture_svg`] draws
+//! any picture as SVG, and [`scenario_svg`] a scenario's own picture, for a page or a server to send.
 
 use std::path::{Path, PathBuf};
 use std::sync::Once;
@@ -14,6 +16,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 mod board;
+pub mod diagram;
 mod distribution;
 mod heatmap;
 mod stacked;
@@ -21,6 +24,7 @@ pub mod sweep;
 pub mod tornado;
 
 pub(crate) use self::distribution::{Distribution, seen};
+use crate::config::Scenario;
 use crate::export::{ExportError, Output, RunRecord, write_file};
 use crate::present::Picture;
 use crate::summary::{MetricRow, Summary};
@@ -55,20 +59,38 @@ impl Output for Pictures {
         for extra in &record.presentation.extras {
             if let Some(picture) = &extra.picture {
                 register_font();
-                written.extend(both(dir, &extra.name, picture)?);
+                written.extend(picture_files(dir, &extra.name, picture)?);
             }
         }
         Ok(written)
     }
 }
 
-/// Every picture kind is a chart: drawn by its kind's module.
-impl Chart for Picture {
+/// The picture kinds drawn by plotters, as charts: each drawn by its kind's module.
+pub(crate) enum Plotted<'a> {
+    Heatmap(&'a crate::present::Heatmap),
+    StackedBars(&'a crate::present::StackedBars),
+    Board(&'a crate::present::Board),
+}
+
+impl Plotted<'_> {
+    /// `picture` as a chart, or `None` for a diagram, which [`diagram::svg`] draws.
+    pub(crate) fn of(picture: &Picture) -> Option<Plotted<'_>> {
+        match picture {
+            Picture::Heatmap(p) => Some(Plotted::Heatmap(p)),
+            Picture::StackedBars(p) => Some(Plotted::StackedBars(p)),
+            Picture::Board(p) => Some(Plotted::Board(p)),
+            Picture::Diagram(_) => None,
+        }
+    }
+}
+
+impl Chart for Plotted<'_> {
     fn size(&self) -> (u32, u32) {
         match self {
-            Picture::Heatmap(p) => p.size(),
-            Picture::StackedBars(p) => p.size(),
-            Picture::Board(p) => p.size(),
+            Plotted::Heatmap(p) => p.size(),
+            Plotted::StackedBars(p) => p.size(),
+            Plotted::Board(p) => p.size(),
         }
     }
 
@@ -77,11 +99,42 @@ impl Chart for Picture {
         root: &DrawingArea<DB, Shift>,
     ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
         match self {
-            Picture::Heatmap(p) => p.draw(root),
-            Picture::StackedBars(p) => p.draw(root),
-            Picture::Board(p) => p.draw(root),
+            Plotted::Heatmap(p) => p.draw(root),
+            Plotted::StackedBars(p) => p.draw(root),
+            Plotted::Board(p) => p.draw(root),
         }
     }
+}
+
+/// Draws `picture` to `stem.png` and `stem.svg` in `dir`; a diagram to `stem.svg` only.
+fn picture_files(dir: &Path, stem: &str, picture: &Picture) -> Result<Vec<PathBuf>, ExportError> {
+    if let Some(chart) = Plotted::of(picture) {
+        return both(dir, stem, &chart);
+    }
+    let svg = dir.join(format!("{stem}.svg"));
+    let text = picture_svg(picture).map_err(|message| ExportError::Chart { path: svg.clone(), message })?;
+    write_file(&svg, |p| {
+        use std::io::Write;
+        crate::export::create(p)?
+            .write_all(text.as_bytes())
+            .map_err(|source| ExportError::Io { path: p.to_owned(), source })
+    })?;
+    Ok(vec![svg])
+}
+
+/// `picture` as an SVG document in memory, whatever its kind.
+pub fn picture_svg(picture: &Picture) -> Result<String, String> {
+    match (picture, Plotted::of(picture)) {
+        (Picture::Diagram(d), _) => Ok(diagram::svg(d)),
+        (_, Some(chart)) => svg_string(&chart),
+        (_, None) => Err("a picture kind with no drawing".to_owned()),
+    }
+}
+
+/// The scenario's own picture ([`crate::ruleset::Rules::scenario_picture`]) as an SVG document, if its rule
+/// set draws one: what a server sends for "a picture of the scenario".
+pub fn scenario_svg(scenario: &Scenario) -> Option<String> {
+    picture_svg(&scenario.rules.scenario_picture()?).ok()
 }
 
 /// One chart, drawable on any backend. Crate-visible so that a report page can embed any chart

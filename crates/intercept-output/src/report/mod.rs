@@ -38,7 +38,8 @@ pub use self::run::RunReport;
 pub use self::sensitivity::SensitivityReport;
 pub use self::sweep::SweepReport;
 use crate::export::{ExportError, create, write_file};
-use crate::plot::{Chart, svg_string};
+use crate::plot::{Chart, picture_svg, svg_string};
+use crate::present::Picture;
 pub use crate::present::{Cell, DECIMALS, Row, Table, fixed, thousands};
 
 /// The file every report page is written to.
@@ -124,14 +125,24 @@ impl Page {
     /// phone it scrolls sideways in its own box instead (a chart drawn with smaller text is shown wider than drawn).
     pub(crate) fn chart(&mut self, caption: &str, chart: &impl Chart) -> Result<&mut Self, ExportError> {
         let svg = svg_string(chart).map_err(|message| ExportError::Chart { path: PathBuf::from(FILE), message })?;
-        let width = f64::from(chart.size().0);
-        let min_width = smallest_font(&svg).map_or(width, |font| (width * READABLE_PX / font).ceil());
+        Ok(self.figure(caption, &svg))
+    }
+
+    /// A picture of any kind ([`Picture`]) drawn as inline SVG, with `caption` under it, as [`Page::chart`].
+    pub fn picture(&mut self, caption: &str, picture: &Picture) -> Result<&mut Self, ExportError> {
+        let svg = picture_svg(picture).map_err(|message| ExportError::Chart { path: PathBuf::from(FILE), message })?;
+        Ok(self.figure(caption, &svg))
+    }
+
+    /// An SVG document as a figure: it shrinks to the page's width, but never below the width at which its
+    /// smallest text is [`READABLE_PX`] high.
+    fn figure(&mut self, caption: &str, svg: &str) -> &mut Self {
+        let width = svg_width(svg).unwrap_or(READABLE_PX);
+        let min_width = smallest_font(svg).map_or(width, |font| (width * READABLE_PX / font).ceil());
         let label = format!("<svg role=\"img\" aria-label=\"{}\" style=\"min-width: {min_width}px\" ", escape(caption));
         let svg = svg.replacen("<svg ", &label, 1);
         let caption = escape(caption);
-        Ok(self.push(&format!(
-            "<figure>\n<div class=\"chart\">{svg}</div><figcaption>{caption}</figcaption>\n</figure>\n"
-        )))
+        self.push(&format!("<figure>\n<div class=\"chart\">{svg}</div><figcaption>{caption}</figcaption>\n</figure>\n"))
     }
 
     /// Preformatted text, such as a command.
@@ -282,6 +293,11 @@ fn cell_html(cell: &Cell) -> String {
 
 /// The height, in CSS pixels, the smallest text of a chart keeps however narrow the screen.
 pub const READABLE_PX: f64 = 9.5;
+
+/// The drawn width an SVG document sets on its root, in its own units.
+fn svg_width(svg: &str) -> Option<f64> {
+    svg.split("width=\"").nth(1)?.split('"').next()?.parse().ok()
+}
 
 /// The smallest `font-size` an SVG document sets, in its own units.
 fn smallest_font(svg: &str) -> Option<f64> {

@@ -37,6 +37,7 @@ pub(crate) fn page(record: &RunRecord) -> Result<Page, ExportError> {
     }
     page.section("The scenario");
     page.paragraph(&format!("From {}.", record.config_file)).list(&record.presentation.plain);
+    scenario_picture(&mut page, record)?;
     extras(&mut page, record, false)?;
     headline(&mut page, record)?;
     extras(&mut page, record, true)?;
@@ -45,6 +46,16 @@ pub(crate) fn page(record: &RunRecord) -> Result<Page, ExportError> {
     let config = toml::to_string_pretty(&record.config).expect("a resolved config serialises as TOML");
     page.reproduce(&command(record), Some(&config));
     Ok(page)
+}
+
+/// The scenario's own picture, unless one of the rule set's outputs already shows the setting.
+fn scenario_picture(page: &mut Page, record: &RunRecord) -> Result<(), ExportError> {
+    let p = &record.presentation;
+    let shown = p.extras.iter().any(|e| e.placement == Placement::Scenario && e.picture.is_some());
+    match &p.picture {
+        Some(picture) if !shown => page.picture("A picture of the scenario", picture).map(|_| ()),
+        _ => Ok(()),
+    }
 }
 
 /// The rule set's own outputs shown in the scenario, or (`results`) those shown as results, each in a
@@ -58,7 +69,7 @@ fn extras(page: &mut Page, record: &RunRecord, results: bool) -> Result<(), Expo
         };
         page.paragraph(&extra.text);
         if let Some(picture) = &extra.picture {
-            page.chart(&extra.caption, picture)?;
+            page.picture(&extra.caption, picture)?;
         }
         if let Some(table) = &extra.table {
             page.table(table);

@@ -37,8 +37,25 @@ struct Node {
 
 impl Player for Mcts {
     fn choose<C: Chance>(&self, p: &Position, turns: &[Turn], chance: &mut C) -> usize {
+        self.search(p, turns, chance).index
+    }
+}
+
+/// What a search found: the turn (an index into the turns searched), the side to move's share of wins
+/// through it, its playouts and the search's playouts in all.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Found {
+    pub index: usize,
+    pub win_chance: f64,
+    pub visits: u32,
+    pub playouts: u32,
+}
+
+impl Mcts {
+    /// The search behind [`Player::choose`], with how it rates its choice; a winning turn is taken at once.
+    pub fn search<C: Chance>(&self, p: &Position, turns: &[Turn], chance: &mut C) -> Found {
         if let Some(win) = turns.iter().position(|t| wins(p, t)) {
-            return win;
+            return Found { index: win, win_chance: 1.0, visits: 0, playouts: 0 };
         }
         let order = self.candidates(p, turns);
         let ranked_turns = order.iter().map(|&i| turns[i]).collect();
@@ -50,7 +67,10 @@ impl Player for Mcts {
         let root = &tree[0];
         // Child i was expanded from the root's turn i, which is the caller's turn order[i].
         let best = (0..root.children.len()).max_by_key(|&i| tree[root.children[i]].visits).unwrap_or(0);
-        order[best]
+        let child = root.children.get(best).map(|&c| &tree[c]);
+        let (visits, score) = child.map_or((0, 0.0), |c| (c.visits, c.score));
+        let win_chance = if visits > 0 { score / f64::from(visits) } else { 0.5 };
+        Found { index: order[best], win_chance, visits, playouts: root.visits }
     }
 }
 

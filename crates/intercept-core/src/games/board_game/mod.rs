@@ -16,6 +16,7 @@
 pub mod config;
 pub mod mcts;
 pub mod picture;
+pub mod play;
 pub mod players;
 pub mod position;
 pub mod replay;
@@ -23,6 +24,7 @@ mod set;
 
 pub use set::BoardGameRules;
 pub mod turns;
+pub mod wire;
 
 use serde::{Deserialize, Serialize};
 

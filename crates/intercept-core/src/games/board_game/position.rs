@@ -143,6 +143,12 @@ impl Position {
         Ok(p)
     }
 
+    /// An empty board of `size` cells a side with these goals (White's, then Black's) and the ball, `to_move`
+    /// to move: what a position written out ([`super::wire`]) is read back onto.
+    pub(crate) fn blank(size: u8, goals: [Option<Cell>; 2], ball: Cell, to_move: Colour) -> Position {
+        Position { size, cells: vec![None; usize::from(size) * usize::from(size)], ball, goals, to_move }
+    }
+
     /// The cell at `col`, `row`, if on the board.
     pub fn cell(&self, col: u8, row: u8) -> Option<Cell> {
         (col < self.size && row < self.size).then(|| col + self.size * row)

@@ -4,8 +4,8 @@
 use super::BoardGame;
 use super::config::BoardConfig;
 use crate::config::Invalid;
-use crate::present::{Extra, how_often};
-use crate::ruleset::RuleSet;
+use crate::present::{Extra, Picture, how_often};
+use crate::ruleset::{Play, RuleSet};
 use crate::summary::Summary;
 
 /// The rules of the `[board]` table.
@@ -16,6 +16,7 @@ impl RuleSet for BoardGameRules {
     const TABLE: &'static str = "board";
     const TITLE: &'static str = "the board game Intercept (self-play)";
     const STARTER: Option<&'static str> = Some(include_str!("starter.toml"));
+    const PLAY: Option<&'static dyn Play> = Some(&super::play::BoardPlay);
     type Config = BoardConfig;
     type Model = BoardGame;
 
@@ -38,6 +39,11 @@ impl RuleSet for BoardGameRules {
     fn answer(&self, _config: &Self::Config, _model: &BoardGame, summary: &Summary) -> Option<String> {
         let wins = summary.metric("board.first_player.wins")?;
         Some(format!("The side that moves first wins {}.", how_often(wins)))
+    }
+
+    /// The opening board (C.2), which the run's own board output also shows in the report's scenario.
+    fn scenario_picture(&self, config: &Self::Config, _model: &BoardGame) -> Option<Picture> {
+        super::picture::extra(config.first_player).picture
     }
 
     fn extras(&self, config: &Self::Config, _model: &BoardGame, _summary: &Summary, _trials: u64) -> Vec<Extra> {

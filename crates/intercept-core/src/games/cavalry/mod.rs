@@ -10,6 +10,7 @@
 pub mod config;
 mod fire;
 pub mod odds;
+mod picture;
 mod react;
 mod set;
 mod words;

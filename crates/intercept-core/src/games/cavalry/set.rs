@@ -4,7 +4,7 @@
 use super::Cavalry;
 use super::config::CavalryConfig;
 use crate::config::Invalid;
-use crate::present::how_often;
+use crate::present::{Picture, how_often};
 use crate::ruleset::{Calculator, RuleSet};
 use crate::summary::Summary;
 
@@ -34,6 +34,10 @@ impl RuleSet for CavalryRules {
 
     fn headline(&self, _model: &Cavalry) -> Vec<String> {
         ["cavalry.intercepted", "target.morale_failed", "target.morale_lost"].map(str::to_owned).to_vec()
+    }
+
+    fn scenario_picture(&self, config: &Self::Config, model: &Cavalry) -> Option<Picture> {
+        Some(model.picture(config))
     }
 
     fn answer(&self, _config: &Self::Config, _model: &Cavalry, summary: &Summary) -> Option<String> {

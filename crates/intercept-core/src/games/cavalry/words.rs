@@ -174,7 +174,7 @@ fn response_name(response: Response, facing: Facing) -> String {
     }
 }
 
-fn order_name(order: Order) -> &'static str {
+pub(super) fn order_name(order: Order) -> &'static str {
     match order {
         Order::Charge => "Charge",
         Order::MakeReady => "Make Ready",
@@ -183,7 +183,7 @@ fn order_name(order: Order) -> &'static str {
     }
 }
 
-fn kind_name(kind: TargetKind) -> &'static str {
+pub(super) fn kind_name(kind: TargetKind) -> &'static str {
     match kind {
         TargetKind::Artillery => "artillery unit",
         TargetKind::LightInfantry => "light infantry unit",
@@ -193,7 +193,7 @@ fn kind_name(kind: TargetKind) -> &'static str {
     }
 }
 
-fn facing_name(facing: Facing) -> &'static str {
+pub(super) fn facing_name(facing: Facing) -> &'static str {
     match facing {
         Facing::Front => "front",
         Facing::Flank => "flank",
@@ -202,7 +202,7 @@ fn facing_name(facing: Facing) -> &'static str {
 }
 
 /// A formation as the rules name it, with its abbreviation (C-7).
-fn formation_words(formation: Formation) -> &'static str {
+pub(super) fn formation_words(formation: Formation) -> &'static str {
     match formation {
         Formation::Normal => "in normal formation (FN)",
         Formation::Shaken => "shaken (FS)",

@@ -16,6 +16,7 @@ mod home;
 mod late;
 mod metrics;
 pub mod odds;
+mod picture;
 mod play;
 mod set;
 mod words;

@@ -4,7 +4,7 @@
 use super::Naval;
 use super::config::NavalConfig;
 use crate::config::Invalid;
-use crate::present::how_often;
+use crate::present::{Picture, how_often};
 use crate::ruleset::{Calculator, RuleSet};
 use crate::summary::Summary;
 
@@ -34,6 +34,10 @@ impl RuleSet for NavalRules {
 
     fn headline(&self, _model: &Naval) -> Vec<String> {
         ["mission.completed", "mission.intercepted", "mission.engaged"].map(str::to_owned).to_vec()
+    }
+
+    fn scenario_picture(&self, config: &Self::Config, model: &Naval) -> Option<Picture> {
+        Some(model.picture(config.mission.activity))
     }
 
     fn answer(&self, _config: &Self::Config, model: &Naval, summary: &Summary) -> Option<String> {

@@ -20,7 +20,7 @@ impl Naval {
         out
     }
 
-    fn name_of(&self, force: Force) -> &str {
+    pub(super) fn name_of(&self, force: Force) -> &str {
         match force {
             Force::Mission => &self.mission_name,
             Force::Group(i) => &self.groups[i].name,
@@ -302,7 +302,7 @@ fn strength_words(cfg: &NavalConfig) -> String {
 }
 
 /// The mission's activity as the rules name it (N-4).
-fn activity_name(activity: Activity) -> &'static str {
+pub(super) fn activity_name(activity: Activity) -> &'static str {
     match activity {
         Activity::Raider => "a raid",
         Activity::BaseChange => "a base change",

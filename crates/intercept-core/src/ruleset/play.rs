@@ -1,0 +1,77 @@
+//! [`Play`]: a rule set's game played from outside, one turn at a time, by a page or a script that does not
+//! know the rules. Everything goes in and out as JSON: a position is a JSON value the rule set writes and
+//! reads back ([`Play::opening`], [`Play::apply`]), a turn is named by a stable id ([`TurnChoice`]), and
+//! the rule set's own player answers with its best turn and how it rates the position ([`Advice`]).
+//!
+//! A rule set that has a game offers it through [`crate::ruleset::RuleSet::PLAY`], reached from its
+//! registry entry ([`crate::ruleset::Entry::play`]). Errors are one line each ([`PlayError`]).
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::Rules;
+use crate::config::Scenario;
+use crate::present::Picture;
+
+/// A game played turn by turn from outside, object-safe, JSON in and out.
+pub trait Play: Send + Sync {
+    /// The position a game of the resolved scenario `rules` starts from.
+    fn opening(&self, rules: &dyn Rules) -> Result<Value, PlayError>;
+    /// Every legal turn of `position`, in a stable order; none when the game is over.
+    fn turns(&self, position: &Value) -> Result<Vec<TurnChoice>, PlayError>;
+    /// The position after the turn whose id is `turn`; an illegal turn is refused.
+    fn apply(&self, position: &Value, turn: &str) -> Result<Value, PlayError>;
+    /// Whose turn it is, and whether the game is over and who won.
+    fn status(&self, position: &Value) -> Result<Status, PlayError>;
+    /// The rule set's search player's best turn in `position` with `budget` playouts, the same for the
+    /// same `seed`; refused when the game is over.
+    fn advise(&self, position: &Value, budget: u32, seed: u64) -> Result<Advice, PlayError>;
+    /// `position` as a picture.
+    fn picture(&self, position: &Value) -> Result<Picture, PlayError>;
+    /// Game `game` of the scenario's run, as the run played it: every position from the start, each with
+    /// the turn played in it.
+    fn replay(&self, scenario: &Scenario, game: u64) -> Result<Value, PlayError>;
+}
+
+/// A legal turn: its stable id (what [`Play::apply`] takes) and a short text for people.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TurnChoice {
+    pub id: String,
+    pub text: String,
+}
+
+/// Whose turn it is, and how the game ended if it has.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Status {
+    pub to_move: String,
+    pub over: bool,
+    /// The winner's name when the game is over and not drawn.
+    pub winner: Option<String>,
+    /// Turns played so far.
+    pub turns_played: u32,
+}
+
+/// The search player's choice and how it rates the position.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Advice {
+    pub turn: TurnChoice,
+    /// The side to move's chance to win after the turn, by the search's playouts.
+    pub win_chance: f64,
+    /// Playouts through the chosen turn, and in all.
+    pub visits: u32,
+    pub playouts: u32,
+}
+
+/// Why a request to play was refused, in one line.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PlayError {
+    /// The JSON is not a position of this game.
+    #[error("not a position: {0}")]
+    Position(String),
+    /// The turn is not legal in the position.
+    #[error("illegal turn: {0}")]
+    Illegal(String),
+    /// The request does not fit: another rule set's scenario, a game past the run's end, a finished game.
+    #[error("{0}")]
+    Refused(String),
+}
