@@ -111,7 +111,7 @@ async function main() {
   main.replaceChildren(...calculators.map(calculator));
   const { games } = await (await fetch("/api/play")).json();
   const nav = document.querySelector("nav.tools");
-  for (const g of games) nav.append(" · ", el("a", { href: g.page, text: "play " + g.table.replace(/_/g, " ") }));
+  for (const g of games) nav.append(" · ", el("a", { href: g.page, text: "play " + g.title.replace(/\s*\(.*\)$/, "") }));
 }
 
 main().catch((e) => { document.getElementById("calculators").textContent = "The calculators could not load: " + e; });

@@ -8,7 +8,7 @@
 
 use axum::Json;
 use axum::extract::Path;
-use axum::extract::rejection::{JsonRejection, StringRejection};
+use axum::extract::rejection::StringRejection;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use intercept_output::config::Overrides;
@@ -16,6 +16,7 @@ use intercept_output::games::shipped;
 use intercept_output::plot::picture_svg;
 use intercept_output::ruleset::{Play, PlayError};
 use serde::Deserialize;
+use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 use crate::catalog::rule_set;
@@ -91,14 +92,11 @@ fn same_rule_set(file: &str, table: &str, found: &str) -> Answer<()> {
     Err(ApiError::unprocessable(format!("{file}: a config of [{found}], not [{table}]; send a [{table}] config")))
 }
 
-/// A JSON body, or 400 (413 beyond the body limit) saying why it cannot be read.
-fn read<T>(body: Result<Json<T>, JsonRejection>) -> Answer<T> {
-    body.map(|Json(b)| b).map_err(|e| match e.status() {
-        StatusCode::PAYLOAD_TOO_LARGE => {
-            ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "the request body is larger than this server accepts")
-        }
-        _ => ApiError::bad_request(e.body_text().replace('\n', " ")),
-    })
+/// The JSON body, whatever its content type (so a plain `curl --data` works): 400 naming what is wrong with
+/// it, 413 beyond the body limit.
+fn read<T: DeserializeOwned>(text: Result<String, StringRejection>) -> Answer<T> {
+    let text = body(text)?;
+    serde_json::from_str(&text).map_err(|e| ApiError::bad_request(format!("the request body: {e}")))
 }
 
 #[derive(Deserialize)]
@@ -108,8 +106,8 @@ pub struct At {
 }
 
 /// `POST /api/play/{rule_set}/position`: any position shown, as the opening is.
-pub async fn position(Path(name): Path<String>, at: Result<Json<At>, JsonRejection>) -> Answer {
-    let ((_, play), at) = (game(&name)?, read(at)?);
+pub async fn position(Path(name): Path<String>, at: Result<String, StringRejection>) -> Answer {
+    let ((_, play), at) = (game(&name)?, read::<At>(at)?);
     blocking(move || shown(play, at.position).map_err(refused)).await
 }
 
@@ -121,8 +119,8 @@ pub struct Move {
 }
 
 /// `POST /api/play/{rule_set}/turn`: the position after the turn, or 422 when the turn is refused.
-pub async fn turn(Path(name): Path<String>, m: Result<Json<Move>, JsonRejection>) -> Answer {
-    let ((_, play), m) = (game(&name)?, read(m)?);
+pub async fn turn(Path(name): Path<String>, m: Result<String, StringRejection>) -> Answer {
+    let ((_, play), m) = (game(&name)?, read::<Move>(m)?);
     blocking(move || {
         let next = play.apply(&m.position, &m.turn).map_err(refused)?;
         let mut answer = shown(play, next).map_err(refused)?;
@@ -141,8 +139,8 @@ pub struct Ask {
 }
 
 /// `POST /api/play/{rule_set}/advice`: the search player's best turn and rating, the same for the same seed.
-pub async fn advice(Path(name): Path<String>, ask: Result<Json<Ask>, JsonRejection>) -> Answer {
-    let ((_, play), ask) = (game(&name)?, read(ask)?);
+pub async fn advice(Path(name): Path<String>, ask: Result<String, StringRejection>) -> Answer {
+    let ((_, play), ask) = (game(&name)?, read::<Ask>(ask)?);
     let budget = ask.budget.unwrap_or(DEFAULT_BUDGET);
     if !(1..=MAX_BUDGET).contains(&budget) {
         let line = format!("budget: {budget} is not allowed; allowed: 1 to {MAX_BUDGET} playouts");
@@ -168,8 +166,8 @@ pub struct Game {
 }
 
 /// `POST /api/play/{rule_set}/replay`: game `game` of the config's run, every position with its turn.
-pub async fn replay(Path(name): Path<String>, g: Result<Json<Game>, JsonRejection>) -> Answer {
-    let ((table, play), g) = (game(&name)?, read(g)?);
+pub async fn replay(Path(name): Path<String>, g: Result<String, StringRejection>) -> Answer {
+    let ((table, play), g) = (game(&name)?, read::<Game>(g)?);
     blocking(move || {
         let file = g.name.as_deref().unwrap_or(DEFAULT_NAME);
         let scenario = scenario(&g.toml, file, Overrides::default())?;
