@@ -16,7 +16,7 @@ const percent = (p) => (100 * p).toFixed(p > 0 && p < 0.001 ? 3 : 1) + "%";
 // A key of the answer in words: p_reach -> "chance to reach", p_intercept -> "chance to intercept".
 const words = (key) => {
   const plain = key.replace(/_/g, " ");
-  return key.startsWith("p_") ? "chance " + (/^p_(pass|intercept|reach)/.test(key) ? "to " : "of ") + plain.slice(2) : plain;
+  return key.startsWith("p_") ? "chance " + (/^p_(pass|intercept|reach)$/.test(key) ? "to " : "of ") + plain.slice(2) : plain;
 };
 
 // One input for a parameter: a number box, a check box, or a choice list; blank means "not given".
@@ -56,22 +56,21 @@ function query(form, params) {
 
 // The answer: every chance in words with its exact fraction, other values plainly, arrays of rows as tables.
 function render(answer, out) {
-  out.replaceChildren();
-  const list = el("ul", { class: "words" });
   const tables = [];
-  const walk = (obj, prefix) => {
+  const walk = (obj) => {
+    const list = el("ul", { class: "words" });
     for (const [k, v] of Object.entries(obj)) {
       if (k.endsWith("_fraction")) continue;
       if (Array.isArray(v) && v.length && typeof v[0] === "object") tables.push([k, v]);
-      else if (v !== null && typeof v === "object") walk(v, words(k) + ": ");
+      else if (v !== null && typeof v === "object") list.append(el("li", { text: words(k) + ":" }, walk(v)));
       else if (typeof v === "number" && k.startsWith("p_")) {
         const exact = obj[k + "_fraction"];
-        list.append(el("li", { text: prefix + words(k) + ": " + percent(v) + (exact ? " (exactly " + exact + ")" : "") }));
-      } else list.append(el("li", { text: prefix + words(k) + ": " + v }));
+        list.append(el("li", { text: words(k) + ": " + percent(v) + (exact ? " (exactly " + exact + ")" : "") }));
+      } else list.append(el("li", { text: words(k) + ": " + v }));
     }
+    return list;
   };
-  walk(answer, "");
-  out.append(list);
+  out.replaceChildren(walk(answer));
   for (const [name, rows] of tables) out.append(table(name, rows));
 }
 
@@ -92,6 +91,12 @@ function calculator(c) {
   let asked = 0;
   const ask = async () => {
     const mine = ++asked;
+    const empty = c.params.find((p) => p.required && p.type !== "flag" && form.elements[p.name].value === "");
+    if (empty) {
+      error.textContent = "Give " + empty.name + ".";
+      out.replaceChildren();
+      return;
+    }
     const reply = await fetch("/api/odds/" + c.rule_set + "?" + query(form, c.params));
     const body = await reply.json();
     if (mine !== asked) return;
@@ -100,8 +105,7 @@ function calculator(c) {
   };
   form.addEventListener("input", ask);
   form.addEventListener("submit", (e) => { e.preventDefault(); ask(); });
-  const ready = c.params.every((p) => !p.required || p.type === "flag" || form.elements[p.name].value !== "");
-  if (ready) ask();
+  if (c.params.every((p) => !p.required || p.type === "flag" || form.elements[p.name].value !== "")) ask();
   return el("section", { class: "calculator", id: "calc-" + c.rule_set }, el("h2", { text: c.title }), form, error, out);
 }
 
