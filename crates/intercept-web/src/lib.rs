@@ -15,10 +15,10 @@ mod error;
 mod jobs;
 mod options;
 mod page;
+mod play;
 mod run;
 mod scenarios;
 mod tools;
-mod play;
 
 use std::future::Future;
 use std::net::SocketAddr;

@@ -23,10 +23,11 @@ use crate::catalog::rule_set;
 use crate::config::{DEFAULT_NAME, scenario};
 use crate::error::{Answer, ApiError, body};
 
-/// The most playouts one advice request may spend: a few hundred milliseconds of search on one core.
-pub const MAX_BUDGET: u32 = 4_000;
-/// The playouts advice spends when the request names none.
-pub const DEFAULT_BUDGET: u32 = 1_000;
+/// The most playouts one advice request may spend: about a second of search on one core in the middle of a
+/// game (a playout runs to the search's depth), less near the opening.
+pub const MAX_BUDGET: u32 = 1_000;
+/// The playouts advice spends when the request names none: a few hundred milliseconds.
+pub const DEFAULT_BUDGET: u32 = 300;
 
 /// `GET /api/play`: the rule sets that have a game.
 pub async fn games() -> Response {
