@@ -5,7 +5,8 @@
 //! runs that on its own runtime until Ctrl-C, for the command line, and [`Server::spawn`] on a thread of
 //! its own, for tests. The routes are assembled in [`app`]:
 //! the config endpoints ([`config`]), the Monte Carlo jobs ([`jobs`], [`run`]), the quick calculators and
-//! rule-set catalog ([`catalog`]), the configs folder ([`scenarios`]) and the start page ([`page`]); every
+//! rule-set catalog ([`catalog`]), the configs folder ([`scenarios`]), the start page ([`page`]), and the
+//! calculator and game pages with the game API ([`tools`], [`play`]); every
 //! error is a JSON [`error::ApiError`].
 
 mod catalog;
@@ -14,8 +15,10 @@ mod error;
 mod jobs;
 mod options;
 mod page;
+mod play;
 mod run;
 mod scenarios;
+mod tools;
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -96,6 +99,7 @@ fn app(state: State) -> Router {
         .route("/api/starter/{rule_set}", get(catalog::starter))
         .route("/api/scenarios", get(scenarios::list))
         .route("/api/scenarios/{*path}", get(scenarios::read).put(scenarios::save))
+        .merge(tools::routes())
         .fallback(error::not_found)
         .method_not_allowed_fallback(error::method_not_allowed)
         .layer(DefaultBodyLimit::max(limit))

@@ -1,0 +1,121 @@
+// The quick calculators page: one form per calculator, built from the parameter descriptions of
+// GET /api/odds, answering from GET /api/odds/{rule_set} as a value changes. Nothing here knows a rule set.
+"use strict";
+
+const el = (tag, attrs = {}, ...children) => {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "text") node.textContent = v; else node.setAttribute(k, v);
+  }
+  for (const c of children) node.append(c);
+  return node;
+};
+
+const percent = (p) => (100 * p).toFixed(p > 0 && p < 0.001 ? 3 : 1) + "%";
+
+// A key of the answer in words: p_reach -> "chance to reach", p_intercept -> "chance to intercept".
+const words = (key) => {
+  const plain = key.replace(/_/g, " ");
+  return key.startsWith("p_") ? "chance " + (/^p_(pass|intercept|reach)$/.test(key) ? "to " : "of ") + plain.slice(2) : plain;
+};
+
+// One input for a parameter: a number box, a check box, or a choice list; blank means "not given".
+function input(calc, p) {
+  const id = calc + "-" + p.name;
+  const help = el("span", { class: "help", text: p.help });
+  if (p.type === "flag") {
+    const box = el("input", { type: "checkbox", id, name: p.name });
+    if (p.default === true) box.checked = true;
+    return el("label", { class: "flag", for: id }, box, p.name, help);
+  }
+  let field;
+  if (p.type === "choice") {
+    field = el("select", { id, name: p.name });
+    if (!p.required) field.append(el("option", { value: "", text: "—" }));
+    for (const a of p.allowed) field.append(el("option", { value: a, text: a.replace(/_/g, " ") }));
+  } else {
+    field = el("input", { type: "number", id, name: p.name, min: p.least, max: p.most, step: 1, inputmode: "numeric" });
+    field.placeholder = p.required ? p.least + "–" + p.most : "optional";
+  }
+  if (p.default !== null && p.default !== undefined) field.value = String(p.default);
+  return el("label", { for: id }, p.name + (p.required ? " *" : ""), field, help);
+}
+
+// The query of a form: every value given, flags as true/false; a parameter that requires one left blank is left out.
+function query(form, params) {
+  const q = new URLSearchParams();
+  for (const p of params) {
+    const f = form.elements[p.name];
+    if (p.type === "flag") { q.set(p.name, f.checked ? "true" : "false"); continue; }
+    if (f.value === "") continue;
+    if (p.requires && form.elements[p.requires].value === "") continue;
+    q.set(p.name, f.value);
+  }
+  return q;
+}
+
+// The answer: every chance in words with its exact fraction, other values plainly, arrays of rows as tables.
+function render(answer, out) {
+  const tables = [];
+  const walk = (obj) => {
+    const list = el("ul", { class: "words" });
+    for (const [k, v] of Object.entries(obj)) {
+      if (k.endsWith("_fraction")) continue;
+      if (Array.isArray(v) && v.length && typeof v[0] === "object") tables.push([k, v]);
+      else if (v !== null && typeof v === "object") list.append(el("li", { text: words(k) + ":" }, walk(v)));
+      else if (typeof v === "number" && k.startsWith("p_")) {
+        const exact = obj[k + "_fraction"];
+        list.append(el("li", { text: words(k) + ": " + percent(v) + (exact ? " (exactly " + exact + ")" : "") }));
+      } else list.append(el("li", { text: words(k) + ": " + v }));
+    }
+    return list;
+  };
+  out.replaceChildren(walk(answer));
+  for (const [name, rows] of tables) out.append(table(name, rows));
+}
+
+function table(name, rows) {
+  const keys = Object.keys(rows[0]).filter((k) => k !== "fraction");
+  const head = el("tr", {}, ...keys.map((k) => el("th", { text: words(k) })));
+  const body = rows.map((r) => {
+    const cells = keys.map((k) => el("td", { text: k === "probability" ? percent(r[k]) + (r.fraction ? " (" + r.fraction + ")" : "") : String(r[k]) }));
+    return el("tr", r.reached === true ? { class: "yes" } : {}, ...cells);
+  });
+  return el("table", { class: "odds" }, el("caption", { text: words(name) }), el("thead", {}, head), el("tbody", {}, ...body));
+}
+
+function calculator(c) {
+  const form = el("form", { "data-rule-set": c.rule_set }, ...c.params.map((p) => input(c.rule_set, p)));
+  const out = el("div", { class: "answer", "aria-live": "polite" });
+  const error = el("p", { class: "error", role: "alert" });
+  let asked = 0;
+  const ask = async () => {
+    const mine = ++asked;
+    const empty = c.params.find((p) => p.required && p.type !== "flag" && form.elements[p.name].value === "");
+    if (empty) {
+      error.textContent = "Give " + empty.name + ".";
+      out.replaceChildren();
+      return;
+    }
+    const reply = await fetch("/api/odds/" + c.rule_set + "?" + query(form, c.params));
+    const body = await reply.json();
+    if (mine !== asked) return;
+    error.textContent = reply.ok ? "" : body.error;
+    if (reply.ok) render(body, out); else out.replaceChildren();
+  };
+  form.addEventListener("input", ask);
+  form.addEventListener("submit", (e) => { e.preventDefault(); ask(); });
+  if (c.params.every((p) => !p.required || p.type === "flag" || form.elements[p.name].value !== "")) ask();
+  return el("section", { class: "calculator", id: "calc-" + c.rule_set }, el("h2", { text: c.title }), form, error, out);
+}
+
+async function main() {
+  const main = document.getElementById("calculators");
+  const { calculators } = await (await fetch("/api/odds")).json();
+  main.replaceChildren(...calculators.map(calculator));
+  const { games } = await (await fetch("/api/play")).json();
+  const nav = document.querySelector("nav.tools");
+  for (const g of games) nav.append(" · ", el("a", { href: g.page, text: "play " + g.title.replace(/\s*\(.*\)$/, "") }));
+}
+
+main().catch((e) => { document.getElementById("calculators").textContent = "The calculators could not load: " + e; });

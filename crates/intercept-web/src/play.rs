@@ -1,0 +1,179 @@
+//! A rule set's game played over HTTP, through its registry entry's [`Play`] (no rule set named here):
+//! `GET /api/play` lists the rule sets that have a game; `POST /api/play/{rule_set}/opening` (body: config
+//! TOML, or empty for the starter) and `/position` (body `{position}`) answer a [`Shown`] position with its
+//! status, legal turns and board picture as SVG; `/turn` (body `{position, turn}`) plays a turn (422 with the
+//! one-line refusal when it is illegal); `/advice` (body `{position, seed?, budget?}`) asks the rule set's
+//! search player, its budget capped ([`MAX_BUDGET`]); `/replay` (body `{toml, game, name?}`) replays a game of
+//! a run. Everything that computes runs off the async runtime.
+
+use axum::Json;
+use axum::extract::Path;
+use axum::extract::rejection::StringRejection;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use intercept_output::config::Overrides;
+use intercept_output::games::shipped;
+use intercept_output::plot::picture_svg;
+use intercept_output::ruleset::{Play, PlayError};
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+
+use crate::catalog::rule_set;
+use crate::config::{DEFAULT_NAME, scenario};
+use crate::error::{Answer, ApiError, body};
+
+/// The most playouts one advice request may spend: about a second of search on one core in the middle of a
+/// game (a playout runs to the search's depth), less near the opening.
+pub const MAX_BUDGET: u32 = 1_000;
+/// The playouts advice spends when the request names none: a few hundred milliseconds.
+pub const DEFAULT_BUDGET: u32 = 300;
+
+/// `GET /api/play`: the rule sets that have a game.
+pub async fn games() -> Response {
+    let sets: Vec<_> = shipped()
+        .sets()
+        .iter()
+        .filter(|s| s.play().is_some())
+        .map(|s| json!({ "table": s.table(), "title": s.title(), "page": format!("/play/{}", s.table()) }))
+        .collect();
+    Json(json!({ "games": sets })).into_response()
+}
+
+/// The game of rule set `name`: 404 when there is no such rule set or it has no game.
+fn game(name: &str) -> Answer<(&'static str, &'static dyn Play)> {
+    let set = rule_set(name)?;
+    let none = || ApiError::not_found(format!("the rule set [{}] has no game to play", set.table()));
+    Ok((set.table(), set.play().ok_or_else(none)?))
+}
+
+/// A position as the pages show it: the position itself, whose turn, its legal turns and its picture.
+fn shown(play: &dyn Play, position: Value) -> Result<Value, PlayError> {
+    let status = play.status(&position)?;
+    let turns = play.turns(&position)?;
+    let svg = picture_svg(&play.picture(&position)?).map_err(PlayError::Refused)?;
+    Ok(json!({ "position": position, "status": status, "turns": turns, "svg": svg }))
+}
+
+/// A refusal of the game: 422 with its one line.
+fn refused(e: PlayError) -> ApiError {
+    ApiError::unprocessable(e.to_string())
+}
+
+/// Runs `work` off the async runtime and answers its JSON with 200.
+async fn blocking(work: impl FnOnce() -> Answer<Value> + Send + 'static) -> Answer {
+    let value = tokio::task::spawn_blocking(work).await.map_err(ApiError::internal)??;
+    Ok((StatusCode::OK, Json(value)).into_response())
+}
+
+/// `POST /api/play/{rule_set}/opening`: the opening of the config in the body, or of the starter config.
+pub async fn opening(Path(name): Path<String>, text: Result<String, StringRejection>) -> Answer {
+    let ((table, play), text) = (game(&name)?, body(text)?);
+    blocking(move || {
+        let text = if text.trim().is_empty() { starter(table)? } else { text };
+        let scenario = scenario(&text, DEFAULT_NAME, Overrides::default())?;
+        same_rule_set(DEFAULT_NAME, table, scenario.rules.entry().table())?;
+        let position = play.opening(scenario.rules.as_ref()).map_err(refused)?;
+        shown(play, position).map_err(refused)
+    })
+    .await
+}
+
+fn starter(table: &str) -> Answer<String> {
+    let set = rule_set(table)?;
+    set.starter().map(str::to_owned).ok_or_else(|| {
+        ApiError::unprocessable(format!("the rule set [{table}] ships no starter config; send a config"))
+    })
+}
+
+fn same_rule_set(file: &str, table: &str, found: &str) -> Answer<()> {
+    if table == found {
+        return Ok(());
+    }
+    Err(ApiError::unprocessable(format!("{file}: a config of [{found}], not [{table}]; send a [{table}] config")))
+}
+
+/// The JSON body, whatever its content type (so a plain `curl --data` works): 400 naming what is wrong with
+/// it, 413 beyond the body limit.
+fn read<T: DeserializeOwned>(text: Result<String, StringRejection>) -> Answer<T> {
+    let text = body(text)?;
+    serde_json::from_str(&text).map_err(|e| ApiError::bad_request(format!("the request body: {e}")))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct At {
+    position: Value,
+}
+
+/// `POST /api/play/{rule_set}/position`: any position shown, as the opening is.
+pub async fn position(Path(name): Path<String>, at: Result<String, StringRejection>) -> Answer {
+    let ((_, play), at) = (game(&name)?, read::<At>(at)?);
+    blocking(move || shown(play, at.position).map_err(refused)).await
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Move {
+    position: Value,
+    turn: String,
+}
+
+/// `POST /api/play/{rule_set}/turn`: the position after the turn, or 422 when the turn is refused.
+pub async fn turn(Path(name): Path<String>, m: Result<String, StringRejection>) -> Answer {
+    let ((_, play), m) = (game(&name)?, read::<Move>(m)?);
+    blocking(move || {
+        let next = play.apply(&m.position, &m.turn).map_err(refused)?;
+        let mut answer = shown(play, next).map_err(refused)?;
+        answer["played"] = json!(m.turn);
+        Ok(answer)
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Ask {
+    position: Value,
+    seed: Option<u64>,
+    budget: Option<u32>,
+}
+
+/// `POST /api/play/{rule_set}/advice`: the search player's best turn and rating, the same for the same seed.
+pub async fn advice(Path(name): Path<String>, ask: Result<String, StringRejection>) -> Answer {
+    let ((_, play), ask) = (game(&name)?, read::<Ask>(ask)?);
+    let budget = ask.budget.unwrap_or(DEFAULT_BUDGET);
+    if !(1..=MAX_BUDGET).contains(&budget) {
+        let line = format!("budget: {budget} is not allowed; allowed: 1 to {MAX_BUDGET} playouts");
+        return Err(ApiError::bad_request(line));
+    }
+    let seed = ask.seed.unwrap_or(1);
+    blocking(move || {
+        let advice = play.advise(&ask.position, budget, seed).map_err(refused)?;
+        let mut answer = serde_json::to_value(advice).map_err(ApiError::internal)?;
+        answer["budget"] = json!(budget);
+        answer["seed"] = json!(seed);
+        Ok(answer)
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Game {
+    toml: String,
+    game: u64,
+    name: Option<String>,
+}
+
+/// `POST /api/play/{rule_set}/replay`: game `game` of the config's run, every position with its turn.
+pub async fn replay(Path(name): Path<String>, g: Result<String, StringRejection>) -> Answer {
+    let ((table, play), g) = (game(&name)?, read::<Game>(g)?);
+    blocking(move || {
+        let file = g.name.as_deref().unwrap_or(DEFAULT_NAME);
+        let scenario = scenario(&g.toml, file, Overrides::default())?;
+        same_rule_set(file, table, scenario.rules.entry().table())?;
+        play.replay(&scenario, g.game).map_err(refused)
+    })
+    .await
+}

@@ -1,0 +1,166 @@
+//! The game API and the calculator and game pages of the workbench over real HTTP, against a server started
+//! in-process on a free port: the opening and its legal turns, a turn played and one refused, the search
+//! player's advice (legal, the same for the same seed), a whole game of random legal turns to its end, a
+//! replay equal in result to the command line's, the pages and their assets, and the errors as JSON.
+
+mod web;
+
+use serde_json::{Value, json};
+use web::{cli, get, post, shipped};
+
+const TABLE: &str = "board";
+const CONFIG: &str = "configs/board/greedy-vs-random.toml";
+
+fn play(base: &str, what: &str, body: &Value) -> web::Reply {
+    post(&format!("{base}/api/play/{TABLE}/{what}"), &body.to_string())
+}
+
+fn opening(base: &str) -> Value {
+    let reply = post(&format!("{base}/api/play/{TABLE}/opening"), "");
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    reply.json()
+}
+
+fn turn_ids(shown: &Value) -> Vec<String> {
+    shown["turns"].as_array().unwrap().iter().map(|t| t["id"].as_str().unwrap().to_owned()).collect()
+}
+
+#[test]
+fn the_list_names_the_rule_sets_with_a_game() {
+    let games = get(&format!("{}/api/play", shipped())).json();
+    let tables: Vec<&str> = games["games"].as_array().unwrap().iter().map(|g| g["table"].as_str().unwrap()).collect();
+    assert_eq!(tables, [TABLE]);
+}
+
+#[test]
+fn the_opening_has_legal_turns_a_status_and_a_picture() {
+    let base = shipped();
+    let shown = opening(&base);
+    assert!(!turn_ids(&shown).is_empty());
+    assert_eq!(shown["status"]["over"], false);
+    assert_eq!(shown["status"]["turns_played"], 0);
+    assert!(shown["svg"].as_str().unwrap().starts_with("<svg"));
+    let config = std::fs::read_to_string(CONFIG).unwrap();
+    let from_config = post(&format!("{base}/api/play/{TABLE}/opening"), &config);
+    assert_eq!(from_config.status, 200, "{}", from_config.body);
+    let shown_again = play(&base, "position", &json!({ "position": shown["position"] })).json();
+    assert_eq!(shown_again, shown);
+}
+
+#[test]
+fn a_legal_turn_passes_the_move_and_an_illegal_one_is_422() {
+    let base = shipped();
+    let shown = opening(&base);
+    let first = &turn_ids(&shown)[0];
+    let next = play(&base, "turn", &json!({ "position": shown["position"], "turn": first })).json();
+    assert_ne!(next["status"]["to_move"], shown["status"]["to_move"]);
+    assert_eq!(next["status"]["turns_played"], 1);
+    assert_eq!(&next["played"], first);
+    let refused = play(&base, "turn", &json!({ "position": shown["position"], "turn": "z9-z10" }));
+    assert_eq!(refused.status, 422);
+    let line = refused.error();
+    assert!(line.starts_with("illegal turn: \"z9-z10\"") && !line.contains('\n'), "{line}");
+}
+
+#[test]
+fn advice_is_a_legal_turn_and_the_same_for_the_same_seed() {
+    let base = shipped();
+    let shown = opening(&base);
+    let ask = |seed: u64| play(&base, "advice", &json!({ "position": shown["position"], "seed": seed, "budget": 300 }));
+    let (a, b) = (ask(5), ask(5));
+    assert_eq!(a.status, 200, "{}", a.body);
+    assert_eq!(a.json(), b.json());
+    let advice = a.json();
+    assert!(turn_ids(&shown).contains(&advice["turn"]["id"].as_str().unwrap().to_owned()));
+    let chance = advice["win_chance"].as_f64().unwrap();
+    assert!((0.0..=1.0).contains(&chance));
+    assert_eq!((advice["playouts"].as_u64(), advice["budget"].as_u64()), (Some(300), Some(300)));
+    let too_much = play(&base, "advice", &json!({ "position": shown["position"], "budget": 1_000_000 }));
+    assert_eq!(too_much.status, 400);
+    assert!(too_much.error().starts_with("budget: 1000000 is not allowed; allowed: 1 to "), "{}", too_much.body);
+}
+
+/// Random legal turns (a fixed little generator) until the game is over, within the turn limit.
+#[test]
+fn a_game_of_random_legal_turns_ends() {
+    let base = shipped();
+    let mut shown = opening(&base);
+    let limit = shown["position"]["turn_limit"].as_u64().unwrap_or(400).min(600);
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut played = 0;
+    while shown["status"]["over"] == false {
+        assert!(played <= limit, "the game went past its turn limit");
+        let ids = turn_ids(&shown);
+        state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        let pick = &ids[(state >> 33) as usize % ids.len()];
+        let reply = play(&base, "turn", &json!({ "position": shown["position"], "turn": pick }));
+        assert_eq!(reply.status, 200, "{}", reply.body);
+        shown = reply.json();
+        played += 1;
+    }
+    assert!(turn_ids(&shown).is_empty());
+    let over = play(&base, "advice", &json!({ "position": shown["position"] }));
+    assert_eq!(over.status, 422, "{}", over.body);
+    let late = play(&base, "turn", &json!({ "position": shown["position"], "turn": "pass" }));
+    assert_eq!(late.status, 422, "{}", late.body);
+}
+
+#[test]
+fn a_replay_is_the_game_the_command_line_replays() {
+    let base = shipped();
+    let toml = std::fs::read_to_string(CONFIG).unwrap();
+    let reply = play(&base, "replay", &json!({ "toml": toml, "game": 3 }));
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    let game = reply.json();
+    let (code, stdout, stderr) = cli(std::path::Path::new("."), &["replay", CONFIG, "--game", "3", "--json"]);
+    assert_eq!(code, 0, "{stderr}");
+    let cli: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(game["result"], cli["result"]["text"]);
+    assert_eq!(game["turns"].as_array().unwrap().len(), cli["turns"].as_array().unwrap().len());
+    let positions = game["turns"].as_array().unwrap();
+    for (step, next) in positions.iter().zip(positions.iter().skip(1).map(|s| &s["position"]).chain([&game["end"]])) {
+        let played = play(&base, "turn", &json!({ "position": step["position"], "turn": step["turn"]["id"] })).json();
+        assert_eq!(&played["position"], next);
+    }
+    let past = play(&base, "replay", &json!({ "toml": toml, "game": 1_000_000 }));
+    assert_eq!((past.status, past.error()), (422, "game 1000000: the run has 400 games, 0 to 399".to_owned()));
+}
+
+#[test]
+fn errors_are_json_with_their_status() {
+    let base = shipped();
+    let nowhere = post(&format!("{base}/api/play/nowhere/opening"), "");
+    assert_eq!(nowhere.status, 404);
+    assert!(nowhere.error().starts_with("no rule set has the table [nowhere]; allowed: "), "{}", nowhere.body);
+    let no_game = post(&format!("{base}/api/play/naval/opening"), "");
+    assert_eq!((no_game.status, no_game.error()), (404, "the rule set [naval] has no game to play".to_owned()));
+    let naval = std::fs::read_to_string("configs/naval/three-level-chain.toml").unwrap();
+    let other = post(&format!("{base}/api/play/{TABLE}/opening"), &naval);
+    assert_eq!(other.status, 422, "{}", other.body);
+    let not_json = post(&format!("{base}/api/play/{TABLE}/turn"), "{position");
+    assert_eq!(not_json.status, 400, "{}", not_json.body);
+    let not_a_position = play(&base, "turn", &json!({ "position": { "size": 2 }, "turn": "pass" }));
+    assert_eq!(not_a_position.status, 422);
+    assert!(not_a_position.error().starts_with("not a position: "), "{}", not_a_position.body);
+    assert_eq!(get(&format!("{base}/play/nowhere")).status, 404);
+    assert_eq!(get(&format!("{base}/play/naval")).json()["error"], "the rule set [naval] has no game to play");
+}
+
+#[test]
+fn the_pages_and_their_assets_are_served() {
+    let base = shipped();
+    let calc = get(&format!("{base}/calc"));
+    assert_eq!((calc.status, calc.content_type.as_str()), (200, "text/html; charset=utf-8"));
+    assert!(calc.body.contains("src=\"/assets/calc.js\""));
+    let page = get(&format!("{base}/play/{TABLE}"));
+    assert_eq!(page.status, 200);
+    assert!(page.body.contains("src=\"/assets/play.js\"") && page.body.contains(&format!("data-rule-set=\"{TABLE}\"")));
+    for (asset, kind) in [("calc.js", "text/javascript"), ("play.js", "text/javascript"), ("tools.css", "text/css")] {
+        let reply = get(&format!("{base}/assets/{asset}"));
+        assert_eq!(reply.status, 200, "{asset}");
+        assert_eq!(reply.content_type, format!("{kind}; charset=utf-8"), "{asset}");
+        assert!(reply.body.len() > 200, "{asset}");
+    }
+    assert_eq!(get(&format!("{base}/assets/style.css")).status, 200, "the start page's assets are still served");
+    assert_eq!(get(&format!("{base}/assets/nothing.js")).status, 404);
+}
