@@ -1,5 +1,5 @@
 //! The start page (`GET /`): the configs folder's scenarios by rule set, each with its headline answer,
-//! rendered on the server from the template `assets/start.html`; and its assets (`GET /assets/{name}`),
+//! rendered on the server from the template `assets/start.html`, each opening in the editor; and its assets (`GET /assets/{name}`),
 //! built into the binary so the page works offline.
 
 use axum::extract::{Path, State};
@@ -13,6 +13,8 @@ use crate::scenarios::{Listed, listing};
 
 const TEMPLATE: &str = include_str!("../assets/start.html");
 const STYLE: &str = include_str!("../assets/style.css");
+const EDITOR_STYLE: &str = include_str!("../assets/editor.css");
+const EDITOR_SCRIPT: &str = include_str!("../assets/editor.js");
 
 pub async fn start(State(s): State<crate::State>) -> Answer {
     let configs = s.options.configs.display().to_string();
@@ -37,7 +39,8 @@ fn rule_sets(listed: &[Listed]) -> String {
         }
         if set.starter().is_some() {
             out +=
-                &format!("<p><a class=\"new\" href=\"/api/starter/{table}\">new scenario (starter config)</a></p>\n");
+                &format!("<p><a class=\"new\" href=\"/edit?rule_set={table}\">new scenario</a> \
+                 (<a href=\"/api/starter/{table}\">starter config</a>)</p>\n");
         }
         out += "</section>\n";
     }
@@ -56,7 +59,7 @@ fn item(l: &Listed) -> String {
     let path = escape(&l.path);
     let answer = l.answer.as_deref().map(|a| format!("<span class=\"answer\">{}</span>", escape(a)));
     let error = l.error.as_deref().map(|e| format!("<span class=\"error\">{}</span>", escape(e)));
-    let href = format!("/api/scenarios/{path}");
+    let href = format!("/edit?path={path}");
     format!(
         "<li><a class=\"name\" href=\"{href}\">{name}</a><span class=\"path\">{path}</span>{}{}</li>\n",
         answer.unwrap_or_default(),
@@ -67,6 +70,8 @@ fn item(l: &Listed) -> String {
 pub async fn asset(Path(name): Path<String>) -> Answer {
     match name.as_str() {
         "style.css" => Ok(([(header::CONTENT_TYPE, "text/css; charset=utf-8")], STYLE).into_response()),
+        "editor.css" => Ok(([(header::CONTENT_TYPE, "text/css; charset=utf-8")], EDITOR_STYLE).into_response()),
+        "editor.js" => Ok(([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], EDITOR_SCRIPT).into_response()),
         _ => Err(ApiError::not_found(format!("no asset {name:?}"))),
     }
 }
