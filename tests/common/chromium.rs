@@ -45,4 +45,3 @@ fn install_chromium() {
         );
     }
 }
-

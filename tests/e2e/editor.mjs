@@ -92,6 +92,7 @@ async function editor(browser, width) {
   await page.screenshot({ path: `${shots}/editor-${width > 600 ? 'desktop' : 'phone'}.png` });
 
   await page.click('#share');
+  await page.locator('#share-url').waitFor({ state: 'visible' });
   const link = await page.inputValue('#share-url');
   const toml = await page.inputValue('#toml');
   const fresh = await browser.newContext({ viewport: { width, height: 900 } });

@@ -9,8 +9,8 @@ use axum::extract::rejection::StringRejection;
 use axum::extract::{RawQuery, State};
 use axum::http::StatusCode;
 use intercept_output::config::{self, Overrides, Scenario};
-use intercept_output::games::shipped;
 use intercept_output::exact::ExactTally;
+use intercept_output::games::shipped;
 use intercept_output::summary::Summary;
 use intercept_output::{runner, show};
 
@@ -38,7 +38,8 @@ pub async fn exact(State(_): State<crate::State>, raw: RawQuery, text: Result<St
 /// (null when it has none), and `headline`, the metrics that answer it, most important first.
 fn with_answer(scenario: &Scenario, solved: &ExactTally) -> Answer<String> {
     let shown = scenario.rules.present(&Summary::exact_only(scenario.rules.metrics(), solved), 0);
-    let mut doc: serde_json::Value = serde_json::from_str(&show::exact_json(scenario, solved)).map_err(ApiError::internal)?;
+    let mut doc: serde_json::Value =
+        serde_json::from_str(&show::exact_json(scenario, solved)).map_err(ApiError::internal)?;
     doc["answer"] = serde_json::json!(shown.answer);
     doc["headline"] = serde_json::json!(shown.headline);
     serde_json::to_string_pretty(&doc).map_err(ApiError::internal)

@@ -37,7 +37,7 @@ pub async fn picture(State(_): State<crate::State>, raw: RawQuery, text: Result<
 /// TOML (whether it is a usable config is `/api/validate`'s question).
 pub async fn parse(raw: RawQuery, text: Result<String, StringRejection>) -> Answer {
     let (text, name) = (body(text)?, name(raw.0)?);
-    let value: toml::Table = toml::from_str(&text)
-        .map_err(|e| ApiError::unprocessable(format!("{name}: {}", e.message().trim())))?;
+    let value: toml::Table =
+        toml::from_str(&text).map_err(|e| ApiError::unprocessable(format!("{name}: {}", e.message().trim())))?;
     Ok(json_text(StatusCode::OK, serde_json::to_string(&value).map_err(ApiError::internal)?))
 }

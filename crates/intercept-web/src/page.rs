@@ -38,9 +38,10 @@ fn rule_sets(listed: &[Listed]) -> String {
             out += &format!("<ul class=\"scenarios\">\n{}</ul>\n", items.concat());
         }
         if set.starter().is_some() {
-            out +=
-                &format!("<p><a class=\"new\" href=\"/edit?rule_set={table}\">new scenario</a> \
-                 (<a href=\"/api/starter/{table}\">starter config</a>)</p>\n");
+            out += &format!(
+                "<p><a class=\"new\" href=\"/edit?rule_set={table}\">new scenario</a> \
+                 (<a href=\"/api/starter/{table}\">starter config</a>)</p>\n"
+            );
         }
         out += "</section>\n";
     }
