@@ -14,7 +14,6 @@ use std::collections::BTreeMap;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::process::{Command as Process, Stdio};
-use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
