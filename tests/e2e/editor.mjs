@@ -81,15 +81,16 @@ async function editor(browser, width) {
   if (download.status() !== 200) fail(`${where}: summary.parquet answered ${download.status()}`);
   if (!(await page.locator('#run-result a[href$="report.html"]').count())) fail(`${where}: no report link`);
 
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await noOverflow(page, `${where} editor`);
+  await page.screenshot({ path: `${shots}/editor-${width > 600 ? 'desktop' : 'phone'}.png` });
+
   await page.fill('#trials', '50000000');
   await page.click('#run');
   await page.waitForSelector('#run-state[data-state="running"]');
   await page.click('#cancel');
   await page.waitForSelector('#run-state[data-state="cancelled"]');
 
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await noOverflow(page, `${where} editor`);
-  await page.screenshot({ path: `${shots}/editor-${width > 600 ? 'desktop' : 'phone'}.png` });
 
   await page.click('#share');
   await page.locator('#share-url').waitFor({ state: 'visible' });

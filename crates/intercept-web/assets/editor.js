@@ -357,7 +357,7 @@ function showRun(id, job) {
   const body = el('tbody');
   for (const m of job.result.metrics) {
     body.append(el('tr', { 'data-metric': m.metric }, el('td', { text: m.metric }), el('td', { text: fmt(m.estimate) }),
-      el('td', { text: m.ci_low == null ? '–' : `${fmt(m.ci_low)} to ${fmt(m.ci_high)}` }),
+      el('td', { text: m.ci_low == null ? '–' : `${fmt(m.ci_low)}–${fmt(m.ci_high)}` }),
       el('td', { text: m.exact == null ? '–' : `${fmt(m.exact)} (${m.exact_fraction})` })));
   }
   table.append(body);
