@@ -2,7 +2,7 @@
 // phone's width: the start page, the naval three-level chain opened in the editor, a group's distance changed
 // in the form (the exact answer must become the command line's), a bad value marked on its field with the
 // command line's message, a Monte Carlo run to the end with its progress bar, another cancelled, the share
-// link opened in a fresh browser context, no sideways scrolling, screenshots. Any console error or page
+// link opened in a fresh browser context, saved into the configs folder (and over it, once confirmed), no sideways scrolling, screenshots. Any console error or page
 // error fails it. Run by tests/workbench_e2e.rs:
 //   node editor.mjs URL EXPECTED_COMPLETED "BAD_MESSAGE" SCREENSHOT_DIR
 import { chromium } from 'playwright-core';
@@ -10,7 +10,7 @@ import { chromium } from 'playwright-core';
 const [base, expectedText, badMessage, shots] = process.argv.slice(2);
 const expected = Number(expectedText);
 const problems = [];
-let expect422 = false;
+let expected4xx = null; // the 4xx status the step under way provokes on purpose, which the browser logs
 
 function fail(message) {
   throw new Error(message);
@@ -20,8 +20,8 @@ function watch(page, where) {
   page.on('pageerror', (e) => problems.push(`${where}: page error: ${e.message}`));
   page.on('console', (m) => {
     if (m.type() !== 'error') return;
-    // The browser logs every 4xx answer; only the refused config typed on purpose may give one.
-    if (expect422 && /status of 422/.test(m.text())) return;
+    // The browser logs every 4xx answer; only the one a step provokes on purpose is allowed.
+    if (expected4xx && m.text().includes(`status of ${expected4xx}`)) return;
     problems.push(`${where}: console error: ${m.text()} (${m.location().url})`);
   });
 }
@@ -60,7 +60,7 @@ async function editor(browser, width) {
   const answer = await page.textContent('#answer');
   if (answer === first) fail(`${where}: the answer sentence did not change`);
 
-  expect422 = true;
+  expected4xx = 422;
   await distance.fill('-3');
   const message = page.locator('.field.invalid .message');
   await message.waitFor();
@@ -68,7 +68,7 @@ async function editor(browser, width) {
   if (!shown.includes(badMessage)) fail(`${where}: the field says ${JSON.stringify(shown)}, not ${JSON.stringify(badMessage)}`);
   await distance.fill('10');
   await ready(page);
-  expect422 = false;
+  expected4xx = null;
   if (Number(await completed(page).getAttribute('data-exact')) !== expected) fail(`${where}: the answer did not come back`);
 
   await page.fill('#trials', '300000');
@@ -92,6 +92,8 @@ async function editor(browser, width) {
   await page.waitForSelector('#run-state[data-state="cancelled"]');
 
 
+  await save(page, width);
+
   await page.click('#share');
   await page.locator('#share-url').waitFor({ state: 'visible' });
   const link = await page.inputValue('#share-url');
@@ -106,6 +108,25 @@ async function editor(browser, width) {
   if (Number(await completed(other).getAttribute('data-exact')) !== expected) fail(`${where}: the shared answer differs`);
   await fresh.close();
   await context.close();
+}
+
+/** Save as a new file, then again: the second asks to overwrite (409), and does once confirmed. */
+async function save(page, width) {
+  const path = `naval/saved-${width}.toml`;
+  const asked = [];
+  const answer = (d) => { asked.push(d.type()); return d.type() === 'prompt' ? d.accept(path) : d.accept(); };
+  page.on('dialog', answer);
+  await page.click('#save');
+  await page.waitForFunction((p) => document.querySelector('#status').textContent === `saved as ${p}`, path);
+  await page.evaluate(() => { document.querySelector('#status').textContent = ''; });
+  expected4xx = 409;
+  await page.click('#save');
+  await page.waitForFunction((p) => document.querySelector('#status').textContent === `saved as ${p}`, path);
+  expected4xx = null;
+  page.off('dialog', answer);
+  if (asked.join() !== 'prompt,prompt,confirm') fail(`${width} px: save asked ${asked.join()}`);
+  const saved = await page.request.get(`${base.replace(/\/$/, '')}/api/scenarios/${path}`);
+  if ((await saved.text()) !== (await page.inputValue('#toml'))) fail(`${width} px: the saved file differs`);
 }
 
 const browser = await chromium.launch({
