@@ -14,14 +14,15 @@ use std::collections::BTreeMap;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::process::{Command as Process, Stdio};
-use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
 use intercept_sim::report::{DECIMALS, Page};
-use polars::prelude::*;
 
-const CHROMIUM: &str = "/usr/bin/chromium";
+#[path = "common/chromium.rs"]
+mod browser;
+use browser::chromium;
+use polars::prelude::*;
 
 /// The longest a page may take to load before the test gives up on the browser.
 const LOAD_LIMIT: Duration = Duration::from_secs(120);
@@ -32,44 +33,6 @@ fn sim() -> Command {
 
 fn shipped(config: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(config)
-}
-
-/// Chromium's path, installing it first if it is missing (once per test binary, whichever test asks first).
-fn chromium() -> &'static Path {
-    static READY: OnceLock<PathBuf> = OnceLock::new();
-    READY.get_or_init(|| {
-        if !Path::new(CHROMIUM).exists() {
-            install_chromium();
-        }
-        assert!(Path::new(CHROMIUM).exists(), "apt-get reported success but {CHROMIUM} is still missing");
-        PathBuf::from(CHROMIUM)
-    })
-}
-
-/// `apt-get install -y chromium`, and if that fails, `apt-get update` and the install again. apt waits for a
-/// lock held by another apt process instead of failing at once.
-fn install_chromium() {
-    let apt = |args: &[&str]| {
-        Process::new("apt-get")
-            .args(["-o", "DPkg::Lock::Timeout=600"])
-            .args(args)
-            .env("DEBIAN_FRONTEND", "noninteractive")
-            .status()
-            .map(|s| s.success())
-            .unwrap_or(false)
-    };
-    if apt(&["install", "-y", "chromium"]) {
-        return;
-    }
-    let updated = apt(&["update"]);
-    if !apt(&["install", "-y", "chromium"]) {
-        panic!(
-            "tests/report.rs needs headless Chromium at {CHROMIUM} and could not install it: `apt-get install -y \
-             chromium` failed (apt-get update {}). Install it as root with `apt-get update && apt-get install -y \
-             chromium` and run the tests again.",
-            if updated { "succeeded" } else { "failed too" }
-        );
-    }
 }
 
 /// What the browser made of a page: the DOM after load, and every console message it logged.

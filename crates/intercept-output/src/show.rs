@@ -139,7 +139,8 @@ pub fn exact_table(scenario: &Scenario, solved: &ExactTally) -> String {
     out
 }
 
-/// `exact --json`.
+/// `exact --json`: every metric's exact value and fraction, the rule set's headline answer as a sentence
+/// (`answer`, null when it has none) and the metrics that give it (`headline`).
 pub fn exact_json(scenario: &Scenario, solved: &ExactTally) -> String {
     let metrics = scenario.rules.metrics();
     let values = exact::metric_fractions(metrics, solved);
@@ -163,7 +164,10 @@ pub fn exact_json(scenario: &Scenario, solved: &ExactTally) -> String {
         .map(|(d, v, p)| (d, v, exact(Some(&p))))
         .map(|(d, v, (x, f))| json!({ "metric": d.name, "value": v, "exact": x, "exact_fraction": f }))
         .collect();
-    let value = json!({ "name": scenario.run.name, "leaves": solved.leaves, "metrics": rows, "distributions": dists });
+    // The headline answer as a sentence and the metrics that give it, for the workbench's editor.
+    let shown = scenario.rules.present(&Summary::exact_only(metrics, solved), 0);
+    let value = json!({ "name": scenario.run.name, "leaves": solved.leaves, "answer": shown.answer,
+                        "headline": shown.headline, "metrics": rows, "distributions": dists });
     serde_json::to_string_pretty(&value).expect("json")
 }
 

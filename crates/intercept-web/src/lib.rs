@@ -5,12 +5,13 @@
 //! runs that on its own runtime until Ctrl-C, for the command line, and [`Server::spawn`] on a thread of
 //! its own, for tests. The routes are assembled in [`app`]:
 //! the config endpoints ([`config`]), the Monte Carlo jobs ([`jobs`], [`run`]), the quick calculators and
-//! rule-set catalog ([`catalog`]), the configs folder ([`scenarios`]), the start page ([`page`]), and the
-//! calculator and game pages with the game API ([`tools`], [`play`]); every
-//! error is a JSON [`error::ApiError`].
+//! rule-set catalog ([`catalog`]), the configs folder ([`scenarios`]), the start page ([`page`]), the
+//! scenario editor ([`editor`]), and the calculator and game pages with the game API ([`tools`], [`play`]);
+//! every error is a JSON [`error::ApiError`].
 
 mod catalog;
 mod config;
+mod editor;
 mod error;
 mod jobs;
 mod options;
@@ -86,6 +87,9 @@ fn app(state: State) -> Router {
     Router::new()
         .route("/", get(page::start))
         .route("/assets/{name}", get(page::asset))
+        .route("/edit", get(editor::page))
+        .route("/api/picture", post(editor::picture))
+        .route("/api/parse", post(editor::parse))
         .route("/api/validate", post(config::validate))
         .route("/api/exact", post(config::exact))
         .route("/api/run", post(run::start))

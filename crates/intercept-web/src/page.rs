@@ -1,5 +1,5 @@
 //! The start page (`GET /`): the configs folder's scenarios by rule set, each with its headline answer,
-//! rendered on the server from the template `assets/start.html`; and its assets (`GET /assets/{name}`),
+//! rendered on the server from the template `assets/start.html`, each opening in the editor; and its assets (`GET /assets/{name}`),
 //! built into the binary so the page works offline.
 
 use axum::extract::{Path, State};
@@ -7,12 +7,15 @@ use axum::http::header;
 use axum::response::{Html, IntoResponse};
 use intercept_output::games::shipped;
 use intercept_output::report::escape;
+use intercept_output::ruleset::Entry;
 
 use crate::error::{Answer, ApiError};
 use crate::scenarios::{Listed, listing};
 
 const TEMPLATE: &str = include_str!("../assets/start.html");
 const STYLE: &str = include_str!("../assets/style.css");
+const EDITOR_STYLE: &str = include_str!("../assets/editor.css");
+const EDITOR_SCRIPT: &str = include_str!("../assets/editor.js");
 
 pub async fn start(State(s): State<crate::State>) -> Answer {
     let configs = s.options.configs.display().to_string();
@@ -23,6 +26,22 @@ pub async fn start(State(s): State<crate::State>) -> Answer {
     };
     let page = TEMPLATE.replace("{{configs}}", &escape(&configs)).replace("{{rule_sets}}", &sections);
     Ok(Html(page).into_response())
+}
+
+/// Links to the rule set's quick odds calculator and its game page, where it has them.
+fn tools(set: &dyn Entry) -> String {
+    let table = set.table();
+    let mut links = Vec::new();
+    if set.calculator().is_some() {
+        links.push(format!("<a class=\"calc\" href=\"/calc#{table}\">quick odds</a>"));
+    }
+    if set.play().is_some() {
+        links.push(format!("<a class=\"play\" href=\"/play/{table}\">play against the engine</a>"));
+    }
+    match links.is_empty() {
+        true => String::new(),
+        false => format!("<p>{}</p>\n", links.join(" · ")),
+    }
 }
 
 /// One section per registered rule set: its scenarios, and a link to its starter config.
@@ -36,9 +55,12 @@ fn rule_sets(listed: &[Listed]) -> String {
             out += &format!("<ul class=\"scenarios\">\n{}</ul>\n", items.concat());
         }
         if set.starter().is_some() {
-            out +=
-                &format!("<p><a class=\"new\" href=\"/api/starter/{table}\">new scenario (starter config)</a></p>\n");
+            out += &format!(
+                "<p><a class=\"new\" href=\"/edit?rule_set={table}\">new scenario</a> \
+                 (<a href=\"/api/starter/{table}\">starter config</a>)</p>\n"
+            );
         }
+        out += &tools(*set);
         out += "</section>\n";
     }
     let broken: Vec<String> = listed.iter().filter(|l| l.error.is_some()).map(item).collect();
@@ -56,7 +78,7 @@ fn item(l: &Listed) -> String {
     let path = escape(&l.path);
     let answer = l.answer.as_deref().map(|a| format!("<span class=\"answer\">{}</span>", escape(a)));
     let error = l.error.as_deref().map(|e| format!("<span class=\"error\">{}</span>", escape(e)));
-    let href = format!("/api/scenarios/{path}");
+    let href = format!("/edit?path={path}");
     format!(
         "<li><a class=\"name\" href=\"{href}\">{name}</a><span class=\"path\">{path}</span>{}{}</li>\n",
         answer.unwrap_or_default(),
@@ -67,6 +89,8 @@ fn item(l: &Listed) -> String {
 pub async fn asset(Path(name): Path<String>) -> Answer {
     match name.as_str() {
         "style.css" => Ok(([(header::CONTENT_TYPE, "text/css; charset=utf-8")], STYLE).into_response()),
+        "editor.css" => Ok(([(header::CONTENT_TYPE, "text/css; charset=utf-8")], EDITOR_STYLE).into_response()),
+        "editor.js" => Ok(([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], EDITOR_SCRIPT).into_response()),
         _ => Err(ApiError::not_found(format!("no asset {name:?}"))),
     }
 }

@@ -1,0 +1,43 @@
+//! The scenario editor: its page (`GET /edit`, a server-rendered shell that `assets/editor.js` fills from
+//! the config's JSON Schema), the picture of a scenario (`POST /api/picture`, the SVG the report shows) and
+//! config text read into JSON for the form (`POST /api/parse`). Rule-set neutral: the picture comes from
+//! the rule set through [`intercept_output::plot::scenario_svg`].
+
+use axum::extract::rejection::StringRejection;
+use axum::extract::{RawQuery, State};
+use axum::http::{StatusCode, header};
+use axum::response::{Html, IntoResponse};
+use intercept_output::config::Overrides;
+use intercept_output::plot::scenario_svg;
+
+use crate::config::{name, scenario};
+use crate::error::{Answer, ApiError, body, json_text};
+
+const PAGE: &str = include_str!("../assets/editor.html");
+
+/// The editor's shell; the script reads `?path=`, `?rule_set=` or the `#s=` share hash itself.
+pub async fn page() -> Html<&'static str> {
+    Html(PAGE)
+}
+
+/// The scenario's picture as SVG; 204 when its rule set draws none; the CLI's error when it cannot be used.
+pub async fn picture(State(_): State<crate::State>, raw: RawQuery, text: Result<String, StringRejection>) -> Answer {
+    let (text, name) = (body(text)?, name(raw.0)?);
+    let drawn = tokio::task::spawn_blocking(move || {
+        let scenario = scenario(&text, &name, Overrides::default())?;
+        Ok::<_, ApiError>(scenario_svg(&scenario))
+    });
+    match drawn.await.map_err(ApiError::internal)?? {
+        Some(svg) => Ok(([(header::CONTENT_TYPE, "image/svg+xml")], svg).into_response()),
+        None => Ok(StatusCode::NO_CONTENT.into_response()),
+    }
+}
+
+/// Config text as a JSON value, for the form to refill from; 422 with the TOML reader's line when it is not
+/// TOML (whether it is a usable config is `/api/validate`'s question).
+pub async fn parse(raw: RawQuery, text: Result<String, StringRejection>) -> Answer {
+    let (text, name) = (body(text)?, name(raw.0)?);
+    let value: toml::Table =
+        toml::from_str(&text).map_err(|e| ApiError::unprocessable(format!("{name}: {}", e.message().trim())))?;
+    Ok(json_text(StatusCode::OK, serde_json::to_string(&value).map_err(ApiError::internal)?))
+}

@@ -1,0 +1,135 @@
+//! The workbench's scenario editor end to end in headless Chromium: `tests/e2e/editor.mjs` (Playwright's
+//! library, `playwright-core` from the npm registry, driving Debian's /usr/bin/chromium; no browser is ever
+//! downloaded) against `intercept-sim serve --port 0` on a temporary copy of `configs/`. The test computes
+//! with the command line what the editor must show (the exact answer after the edit, the message for a bad
+//! value) and hands it to the script; the script fails on any console or page error. It also writes the
+//! editor's screenshots into `docs/screenshots/`.
+//!
+//! Set-up it does itself: Chromium through apt-get when it is missing (tests/common/chromium.rs), and
+//! `npm ci` in tests/e2e when its node_modules is missing.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command as Process, Stdio};
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+#[path = "common/chromium.rs"]
+mod browser;
+
+const CHAIN: &str = "configs/naval/three-level-chain.toml";
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The server, stopped when dropped.
+struct Served(Child);
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// `intercept-sim serve --port 0 --configs DIR`, and the URL it prints once it listens.
+fn serve(configs: &Path) -> (Served, String) {
+    let mut child = Process::new(assert_cmd::cargo::cargo_bin("intercept-sim"))
+        .args(["serve", "--port", "0", "--configs"])
+        .arg(configs)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("the binary starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let url = line.split_whitespace().find(|w| w.starts_with("http://")).expect("a URL on the first line");
+    (Served(child), url.to_owned())
+}
+
+/// `npm ci` in tests/e2e unless its node_modules is there already.
+fn node_modules(e2e: &Path) {
+    if e2e.join("node_modules/playwright-core").exists() {
+        return;
+    }
+    let status = Process::new("npm")
+        .args(["ci", "--no-audit", "--no-fund"])
+        .current_dir(e2e)
+        .env("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
+        .status()
+        .expect("npm runs (install Node.js and npm: apt-get install -y nodejs npm)");
+    assert!(status.success(), "npm ci in {} failed", e2e.display());
+}
+
+/// A copy of `configs/` in a temporary folder, so that nothing the browser saves lands in the repository.
+fn configs_copy() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    copy_tree(&root().join("configs"), dir.path());
+    dir
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap().flatten() {
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+/// The chain with taranto's distance `distance`, as a file in `dir`.
+fn chain_with_distance(dir: &Path, distance: &str) -> PathBuf {
+    let text = std::fs::read_to_string(root().join(CHAIN)).unwrap();
+    assert!(text.contains("\ndistance = 8\n"), "taranto's distance in {CHAIN} is 8");
+    let file = dir.join("three-level-chain.toml");
+    std::fs::write(&file, text.replacen("\ndistance = 8\n", &format!("\ndistance = {distance}\n"), 1)).unwrap();
+    file
+}
+
+/// `intercept-sim exact --json`'s exact chance the mission completes, as JSON writes it.
+fn expected_completed(file: &Path) -> String {
+    let out = Command::cargo_bin("intercept-sim").unwrap().args(["exact", "--json"]).arg(file).output().unwrap();
+    assert!(out.status.success());
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let metrics = doc["metrics"].as_array().unwrap();
+    let completed = metrics.iter().find(|m| m["metric"] == "mission.completed").unwrap();
+    completed["exact"].to_string()
+}
+
+/// The command line's message for a refused file, without the `error: FILE:LINE: ` before the key.
+fn refused_message(file: &Path) -> String {
+    let out = Command::cargo_bin("intercept-sim").unwrap().arg("validate").arg(file).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let at = stderr.find("key '").expect("the message names the key");
+    stderr[at..].trim_end().to_owned()
+}
+
+#[test]
+fn the_editor_works_end_to_end_in_chromium() {
+    browser::chromium();
+    let e2e = root().join("tests/e2e");
+    node_modules(&e2e);
+    let work = tempfile::tempdir().unwrap();
+    let expected = expected_completed(&chain_with_distance(work.path(), "10"));
+    let bad = refused_message(&chain_with_distance(work.path(), "-3"));
+    let configs = configs_copy();
+    let (_server, url) = serve(configs.path());
+    let shots = root().join("docs/screenshots");
+    std::fs::create_dir_all(&shots).unwrap();
+    let out = Process::new("node")
+        .arg(e2e.join("editor.mjs"))
+        .args([&url, &expected, &bad])
+        .arg(&shots)
+        .current_dir(&e2e)
+        .output()
+        .expect("node runs (install Node.js: apt-get install -y nodejs npm)");
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "the editor failed in Chromium:\n{stdout}\n{stderr}");
+    assert!(stdout.contains("editor end to end: ok"), "{stdout}");
+}
