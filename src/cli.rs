@@ -3,8 +3,10 @@
 
 use std::path::PathBuf;
 
+use clap::builder::PossibleValuesParser;
 use clap::{Args, Parser, Subcommand};
 use intercept_sim::config::{Overrides, set};
+use intercept_sim::games::cavalry;
 use intercept_sim::games::step_race::race::{InterceptBox, Move, Square};
 use intercept_sim::sensitivity;
 
@@ -228,7 +230,7 @@ pub struct NavalOddsArgs {
 #[derive(Args, Debug)]
 pub struct CavalryOddsArgs {
     /// The interceptor's own order (C-2): its row of the d10 interception table.
-    #[arg(long, value_parser = ["charge", "make_ready", "receive_charge", "rally"])]
+    #[arg(long, value_parser = PossibleValuesParser::new(cavalry::odds::ORDERS.iter().copied()))]
     pub order: String,
     /// The target's morale (0 to 10): also show its hedgehog morale check (C-9).
     #[arg(long, value_parser = clap::value_parser!(u32).range(0..=10))]

@@ -12,7 +12,7 @@ use intercept_output::games::shipped;
 use intercept_output::ruleset::{CalcError, Entry};
 use serde_json::json;
 
-use crate::error::{Answer, ApiError, json_text, parse_query};
+use crate::error::{Answer, ApiError, json_text, off_runtime, parse_query};
 
 /// The registered rule set whose table is `name` (`-` may stand for `_`), else 404 listing the tables.
 pub fn rule_set(name: &str) -> Answer<&'static dyn Entry> {
@@ -64,10 +64,12 @@ pub async fn odds(Path(name): Path<String>, raw: RawQuery) -> Answer {
     let none = || ApiError::not_found(format!("the rule set [{}] has no quick odds calculator", set.table()));
     let calculator = set.calculator().ok_or_else(none)?;
     let query = parse_query(raw.0.as_deref().unwrap_or(""))?;
-    let answer = tokio::task::spawn_blocking(move || calculator.answer(&query)).await.map_err(ApiError::internal)?;
-    let answer = answer.map_err(|e| match e {
-        CalcError::Param { .. } => ApiError::bad_request(e.to_string()),
-        CalcError::Failed(_) => ApiError::unprocessable(e.to_string()),
-    })?;
+    let answer = off_runtime(move || {
+        calculator.answer(&query).map_err(|e| match e {
+            CalcError::Param { .. } => ApiError::bad_request(e.to_string()),
+            CalcError::Failed(_) => ApiError::unprocessable(e.to_string()),
+        })
+    })
+    .await?;
     Ok(json_text(StatusCode::OK, serde_json::to_string_pretty(&answer).map_err(ApiError::internal)?))
 }

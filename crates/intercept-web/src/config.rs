@@ -1,7 +1,6 @@
 //! `POST /api/validate` and `POST /api/exact`: config text in, the CLI's `validate --json` / `exact --json`
 //! document out, or its one-line error as JSON. The text is read exactly as the CLI reads a file of that
-//! name ([`scenario`]), so every message is the CLI's. The exact document also carries the headline answer
-//! as a sentence, for the editor.
+//! name ([`scenario`]), so every message is the CLI's.
 
 use std::path::Path;
 
@@ -9,12 +8,10 @@ use axum::extract::rejection::StringRejection;
 use axum::extract::{RawQuery, State};
 use axum::http::StatusCode;
 use intercept_output::config::{self, Overrides, Scenario};
-use intercept_output::exact::ExactTally;
 use intercept_output::games::shipped;
-use intercept_output::summary::Summary;
 use intercept_output::{runner, show};
 
-use crate::error::{Answer, ApiError, body, json_text, query};
+use crate::error::{Answer, ApiError, body, json_text, off_runtime, query};
 
 /// The file name messages use when the query names none.
 pub const DEFAULT_NAME: &str = "scenario.toml";
@@ -29,20 +26,9 @@ pub async fn exact(State(_): State<crate::State>, raw: RawQuery, text: Result<St
     blocking(move || {
         let scenario = scenario(&text, &name, Overrides::default())?;
         let solved = runner::solve(&scenario).map_err(|e| ApiError::unprocessable(format!("{name}: {e}")))?;
-        with_answer(&scenario, &solved)
+        Ok(show::exact_json(&scenario, &solved))
     })
     .await
-}
-
-/// `exact --json` with two keys added for the pages: `answer`, the rule set's headline answer as a sentence
-/// (null when it has none), and `headline`, the metrics that answer it, most important first.
-fn with_answer(scenario: &Scenario, solved: &ExactTally) -> Answer<String> {
-    let shown = scenario.rules.present(&Summary::exact_only(scenario.rules.metrics(), solved), 0);
-    let mut doc: serde_json::Value =
-        serde_json::from_str(&show::exact_json(scenario, solved)).map_err(ApiError::internal)?;
-    doc["answer"] = serde_json::json!(shown.answer);
-    doc["headline"] = serde_json::json!(shown.headline);
-    serde_json::to_string_pretty(&doc).map_err(ApiError::internal)
 }
 
 /// The `?name=FILE` the messages call the text, `scenario.toml` by default.
@@ -58,8 +44,5 @@ pub fn scenario(text: &str, name: &str, overrides: Overrides) -> Answer<Scenario
 
 /// Runs `work` off the async runtime (it may solve a chance tree) and answers its JSON text with 200.
 async fn blocking(work: impl FnOnce() -> Answer<String> + Send + 'static) -> Answer {
-    match tokio::task::spawn_blocking(work).await {
-        Ok(text) => Ok(json_text(StatusCode::OK, text?)),
-        Err(e) => Err(ApiError::internal(e)),
-    }
+    Ok(json_text(StatusCode::OK, off_runtime(work).await?))
 }

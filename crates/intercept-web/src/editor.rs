@@ -11,7 +11,7 @@ use intercept_output::config::Overrides;
 use intercept_output::plot::scenario_svg;
 
 use crate::config::{name, scenario};
-use crate::error::{Answer, ApiError, body, json_text};
+use crate::error::{Answer, ApiError, body, json_text, off_runtime};
 
 const PAGE: &str = include_str!("../assets/editor.html");
 
@@ -23,11 +23,7 @@ pub async fn page() -> Html<&'static str> {
 /// The scenario's picture as SVG; 204 when its rule set draws none; the CLI's error when it cannot be used.
 pub async fn picture(State(_): State<crate::State>, raw: RawQuery, text: Result<String, StringRejection>) -> Answer {
     let (text, name) = (body(text)?, name(raw.0)?);
-    let drawn = tokio::task::spawn_blocking(move || {
-        let scenario = scenario(&text, &name, Overrides::default())?;
-        Ok::<_, ApiError>(scenario_svg(&scenario))
-    });
-    match drawn.await.map_err(ApiError::internal)?? {
+    match off_runtime(move || Ok(scenario_svg(&scenario(&text, &name, Overrides::default())?))).await? {
         Some(svg) => Ok(([(header::CONTENT_TYPE, "image/svg+xml")], svg).into_response()),
         None => Ok(StatusCode::NO_CONTENT.into_response()),
     }

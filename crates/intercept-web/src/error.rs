@@ -64,6 +64,12 @@ pub async fn method_not_allowed(method: Method, uri: Uri) -> ApiError {
     ApiError::new(StatusCode::METHOD_NOT_ALLOWED, format!("{method} is not allowed on {}", uri.path()))
 }
 
+/// Runs `work` off the async runtime (it may solve a chance tree, run a search or read files), so it never
+/// holds up other requests; a worker that could not finish is the server's trouble (500).
+pub async fn off_runtime<T: Send + 'static>(work: impl FnOnce() -> Answer<T> + Send + 'static) -> Answer<T> {
+    tokio::task::spawn_blocking(work).await.map_err(ApiError::internal)?
+}
+
 /// Query pairs, refusing any name not in `allowed`.
 pub fn query(raw: Option<String>, allowed: &[&str]) -> Answer<Vec<(String, String)>> {
     let pairs = parse_query(raw.as_deref().unwrap_or(""))?;

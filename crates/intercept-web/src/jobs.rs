@@ -37,7 +37,6 @@ impl State {
 /// One Monte Carlo run: its scenario, progress, and once finished its result.
 pub struct Job {
     pub id: u64,
-    pub trials: u64,
     scenario: Scenario,
     pub done: AtomicU64,
     stop: Arc<AtomicBool>,
@@ -129,8 +128,12 @@ impl Job {
             started: None,
             finished: None,
         };
-        let trials = scenario.run.trials;
-        Job { id, trials, scenario, done: AtomicU64::new(0), stop: Arc::default(), status: Mutex::new(status) }
+        Job { id, scenario, done: AtomicU64::new(0), stop: Arc::default(), status: Mutex::new(status) }
+    }
+
+    /// The trials the job was asked for.
+    pub fn trials(&self) -> u64 {
+        self.scenario.run.trials
     }
 
     pub fn status(&self) -> MutexGuard<'_, Status> {

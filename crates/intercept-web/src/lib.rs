@@ -9,6 +9,7 @@
 //! scenario editor ([`editor`]), and the calculator and game pages with the game API ([`tools`], [`play`]);
 //! every error is a JSON [`error::ApiError`].
 
+mod assets;
 mod catalog;
 mod config;
 mod editor;
@@ -86,7 +87,7 @@ fn app(state: State) -> Router {
     let limit = state.options.max_body;
     Router::new()
         .route("/", get(page::start))
-        .route("/assets/{name}", get(page::asset))
+        .route("/assets/{name}", get(assets::asset))
         .route("/edit", get(editor::page))
         .route("/api/picture", post(editor::picture))
         .route("/api/parse", post(editor::parse))

@@ -1,9 +1,7 @@
 //! The start page (`GET /`): the configs folder's scenarios by rule set, each with its headline answer,
-//! rendered on the server from the template `assets/start.html`, each opening in the editor; and its assets (`GET /assets/{name}`),
-//! built into the binary so the page works offline.
+//! rendered on the server from the template `assets/start.html`, each opening in the editor.
 
-use axum::extract::{Path, State};
-use axum::http::header;
+use axum::extract::State;
 use axum::response::{Html, IntoResponse};
 use intercept_output::games::shipped;
 use intercept_output::report::escape;
@@ -13,9 +11,6 @@ use crate::error::{Answer, ApiError};
 use crate::scenarios::{Listed, listing};
 
 const TEMPLATE: &str = include_str!("../assets/start.html");
-const STYLE: &str = include_str!("../assets/style.css");
-const EDITOR_STYLE: &str = include_str!("../assets/editor.css");
-const EDITOR_SCRIPT: &str = include_str!("../assets/editor.js");
 
 pub async fn start(State(s): State<crate::State>) -> Answer {
     let configs = s.options.configs.display().to_string();
@@ -84,13 +79,4 @@ fn item(l: &Listed) -> String {
         answer.unwrap_or_default(),
         error.unwrap_or_default()
     )
-}
-
-pub async fn asset(Path(name): Path<String>) -> Answer {
-    match name.as_str() {
-        "style.css" => Ok(([(header::CONTENT_TYPE, "text/css; charset=utf-8")], STYLE).into_response()),
-        "editor.css" => Ok(([(header::CONTENT_TYPE, "text/css; charset=utf-8")], EDITOR_STYLE).into_response()),
-        "editor.js" => Ok(([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], EDITOR_SCRIPT).into_response()),
-        _ => Err(ApiError::not_found(format!("no asset {name:?}"))),
-    }
 }

@@ -14,14 +14,14 @@ use axum::response::{IntoResponse, Response};
 use intercept_output::config::Overrides;
 use intercept_output::games::shipped;
 use intercept_output::plot::picture_svg;
-use intercept_output::ruleset::{Play, PlayError};
+use intercept_output::ruleset::{Entry, Play, PlayError};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 use crate::catalog::rule_set;
 use crate::config::{DEFAULT_NAME, scenario};
-use crate::error::{Answer, ApiError, body};
+use crate::error::{Answer, ApiError, body, off_runtime};
 
 /// The most playouts one advice request may spend: about a second of search on one core in the middle of a
 /// game (a playout runs to the search's depth), less near the opening.
@@ -40,11 +40,11 @@ pub async fn games() -> Response {
     Json(json!({ "games": sets })).into_response()
 }
 
-/// The game of rule set `name`: 404 when there is no such rule set or it has no game.
-fn game(name: &str) -> Answer<(&'static str, &'static dyn Play)> {
+/// Rule set `name` and its game: 404 when there is no such rule set or it has no game.
+pub fn game(name: &str) -> Answer<(&'static dyn Entry, &'static dyn Play)> {
     let set = rule_set(name)?;
     let none = || ApiError::not_found(format!("the rule set [{}] has no game to play", set.table()));
-    Ok((set.table(), set.play().ok_or_else(none)?))
+    Ok((set, set.play().ok_or_else(none)?))
 }
 
 /// A position as the pages show it: the position itself, whose turn, its legal turns and its picture.
@@ -62,15 +62,15 @@ fn refused(e: PlayError) -> ApiError {
 
 /// Runs `work` off the async runtime and answers its JSON with 200.
 async fn blocking(work: impl FnOnce() -> Answer<Value> + Send + 'static) -> Answer {
-    let value = tokio::task::spawn_blocking(work).await.map_err(ApiError::internal)??;
-    Ok((StatusCode::OK, Json(value)).into_response())
+    Ok((StatusCode::OK, Json(off_runtime(work).await?)).into_response())
 }
 
 /// `POST /api/play/{rule_set}/opening`: the opening of the config in the body, or of the starter config.
 pub async fn opening(Path(name): Path<String>, text: Result<String, StringRejection>) -> Answer {
-    let ((table, play), text) = (game(&name)?, body(text)?);
+    let ((set, play), text) = (game(&name)?, body(text)?);
+    let table = set.table();
     blocking(move || {
-        let text = if text.trim().is_empty() { starter(table)? } else { text };
+        let text = if text.trim().is_empty() { starter(set)? } else { text };
         let scenario = scenario(&text, DEFAULT_NAME, Overrides::default())?;
         same_rule_set(DEFAULT_NAME, table, scenario.rules.entry().table())?;
         let position = play.opening(scenario.rules.as_ref()).map_err(refused)?;
@@ -79,10 +79,9 @@ pub async fn opening(Path(name): Path<String>, text: Result<String, StringReject
     .await
 }
 
-fn starter(table: &str) -> Answer<String> {
-    let set = rule_set(table)?;
+fn starter(set: &dyn Entry) -> Answer<String> {
     set.starter().map(str::to_owned).ok_or_else(|| {
-        ApiError::unprocessable(format!("the rule set [{table}] ships no starter config; send a config"))
+        ApiError::unprocessable(format!("the rule set [{}] ships no starter config; send a config", set.table()))
     })
 }
 
@@ -168,7 +167,8 @@ pub struct Game {
 
 /// `POST /api/play/{rule_set}/replay`: game `game` of the config's run, every position with its turn.
 pub async fn replay(Path(name): Path<String>, g: Result<String, StringRejection>) -> Answer {
-    let ((table, play), g) = (game(&name)?, read::<Game>(g)?);
+    let ((set, play), g) = (game(&name)?, read::<Game>(g)?);
+    let table = set.table();
     blocking(move || {
         let file = g.name.as_deref().unwrap_or(DEFAULT_NAME);
         let scenario = scenario(&g.toml, file, Overrides::default())?;

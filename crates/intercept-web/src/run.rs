@@ -15,7 +15,7 @@ use intercept_output::config::Overrides;
 use serde_json::json;
 
 use crate::config::{DEFAULT_NAME, scenario};
-use crate::error::{Answer, ApiError, body, query};
+use crate::error::{Answer, ApiError, body, off_runtime, query};
 use crate::jobs::{self, Job, Refused};
 
 /// The largest seed or trial count: what a config can hold (TOML integers are 64-bit signed).
@@ -24,8 +24,7 @@ const MOST: u64 = i64::MAX as u64;
 pub async fn start(State(s): State<crate::State>, raw: RawQuery, text: Result<String, StringRejection>) -> Answer {
     let text = body(text)?;
     let (overrides, name) = run_query(raw.0)?;
-    let scenario =
-        tokio::task::spawn_blocking(move || scenario(&text, &name, overrides)).await.map_err(ApiError::internal)??;
+    let scenario = off_runtime(move || scenario(&text, &name, overrides)).await?;
     let most = s.options.max_trials;
     if scenario.run.trials > most {
         let asked = scenario.run.trials;
@@ -77,7 +76,7 @@ pub async fn status(State(s): State<crate::State>, Path(id): Path<String>) -> An
         "id": job.id.to_string(),
         "state": status.state,
         "trials_done": job.done.load(Ordering::Relaxed),
-        "trials": job.trials,
+        "trials": job.trials(),
     });
     if let Some(reason) = &status.reason {
         body["reason"] = json!(reason);
@@ -101,22 +100,9 @@ pub async fn file(State(s): State<crate::State>, Path((id, name)): Path<(String,
     let path = job.file(&name).ok_or_else(|| ApiError::not_found(format!("job {id} has no file {name:?}")))?;
     let bytes = tokio::fs::read(&path).await.map_err(|e| ApiError::not_found(format!("{name}: {e}")))?;
     let disposition = format!("attachment; filename=\"{name}\"");
-    Ok(([(header::CONTENT_TYPE, content_type(&name)), (header::CONTENT_DISPOSITION, disposition)], bytes)
+    Ok((
+        [(header::CONTENT_TYPE, crate::assets::content_type(&name)), (header::CONTENT_DISPOSITION, disposition)],
+        bytes,
+    )
         .into_response())
-}
-
-/// The media type of an output file, by its extension.
-pub fn content_type(name: &str) -> String {
-    let ext = name.rsplit('.').next().unwrap_or("");
-    match ext {
-        "html" => "text/html; charset=utf-8",
-        "css" => "text/css; charset=utf-8",
-        "json" => "application/json",
-        "png" => "image/png",
-        "svg" => "image/svg+xml",
-        "csv" => "text/csv; charset=utf-8",
-        "toml" => "text/plain; charset=utf-8",
-        _ => "application/octet-stream",
-    }
-    .to_owned()
 }

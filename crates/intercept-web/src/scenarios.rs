@@ -19,7 +19,7 @@ use serde::Serialize;
 use serde_json::json;
 
 use crate::config::scenario;
-use crate::error::{Answer, ApiError, body, query};
+use crate::error::{Answer, ApiError, body, off_runtime, query};
 
 /// One config of the folder, as listed.
 #[derive(Clone, Debug, Serialize)]
@@ -40,7 +40,7 @@ pub struct Listed {
 pub struct Cache(Mutex<HashMap<PathBuf, (SystemTime, Listed)>>);
 
 pub async fn list(State(s): State<crate::State>) -> Answer {
-    let listed = tokio::task::spawn_blocking(move || listing(&s)).await.map_err(ApiError::internal)??;
+    let listed = off_runtime(move || listing(&s)).await?;
     Ok(axum::Json(json!({ "scenarios": listed })).into_response())
 }
 
@@ -164,19 +164,20 @@ pub async fn save(
     };
     let file = inside(&s.options.configs, &path)?;
     let saved_name = path.clone();
-    let saved = tokio::task::spawn_blocking(move || {
+    let status = off_runtime(move || {
         scenario(&text, &path, Overrides::default())?;
         write(&file, &path, &text, overwrite)
-    });
-    let status = saved.await.map_err(ApiError::internal)??;
+    })
+    .await?;
     Ok((status, axum::Json(json!({ "saved": saved_name }))).into_response())
 }
 
 /// Writes `text` to `file` through a temporary file in its folder: 201 when new, 200 when replaced.
 fn write(file: &FilePath, path: &str, text: &str, overwrite: bool) -> Answer<StatusCode> {
     let exists = file.exists();
+    let conflict = || ApiError::new(StatusCode::CONFLICT, format!("{path}: exists; add ?overwrite=1 to replace it"));
     if exists && !overwrite {
-        return Err(ApiError::new(StatusCode::CONFLICT, format!("{path}: exists; add ?overwrite=1 to replace it")));
+        return Err(conflict());
     }
     let folder = file.parent().unwrap_or(FilePath::new("."));
     let failed = |e: std::io::Error| ApiError::unprocessable(format!("{path}: cannot write it: {e}"));
@@ -185,9 +186,7 @@ fn write(file: &FilePath, path: &str, text: &str, overwrite: bool) -> Answer<Sta
     match overwrite {
         true => temp.persist(file).map_err(|e| failed(e.error))?,
         false => temp.persist_noclobber(file).map_err(|e| match e.error.kind() {
-            std::io::ErrorKind::AlreadyExists => {
-                ApiError::new(StatusCode::CONFLICT, format!("{path}: exists; add ?overwrite=1 to replace it"))
-            }
+            std::io::ErrorKind::AlreadyExists => conflict(),
             _ => failed(e.error),
         })?,
     };

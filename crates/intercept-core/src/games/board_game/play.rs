@@ -50,8 +50,12 @@ impl Play for BoardPlay {
     fn status(&self, position: &Value) -> Result<Status, PlayError> {
         let (wire, p) = read(position)?;
         let winner = p.winner().map(|w| side_name(w).to_owned());
-        let over = winner.is_some() || wire.turns_played >= wire.turn_limit;
-        Ok(Status { to_move: side_name(p.to_move).to_owned(), over, winner, turns_played: wire.turns_played })
+        Ok(Status {
+            to_move: side_name(p.to_move).to_owned(),
+            over: over(&wire, &p),
+            winner,
+            turns_played: wire.turns_played,
+        })
     }
 
     fn advise(&self, position: &Value, budget: u32, seed: u64) -> Result<Advice, PlayError> {
@@ -97,9 +101,14 @@ impl Play for BoardPlay {
     }
 }
 
-/// The position's legal turns: none once it is won or the turn limit is reached (I-18).
+/// Whether the game is over: won, or the turn limit reached (I-18).
+fn over(wire: &Wire, p: &Position) -> bool {
+    p.winner().is_some() || wire.turns_played >= wire.turn_limit
+}
+
+/// The position's legal turns: none once the game is over.
 fn legal(wire: &Wire, p: &Position) -> Vec<Turn> {
-    if p.winner().is_some() || wire.turns_played >= wire.turn_limit { Vec::new() } else { p.turns(wire.variant) }
+    if over(wire, p) { Vec::new() } else { p.turns(wire.variant) }
 }
 
 fn read(position: &Value) -> Result<(Wire, Position), PlayError> {

@@ -137,7 +137,7 @@ impl CavalryOdds {
 }
 
 /// The orders of the d10 interception table's rows, and Rally (C-2).
-const ORDERS: &[&str] = &["charge", "make_ready", "receive_charge", "rally"];
+pub const ORDERS: &[&str] = &["charge", "make_ready", "receive_charge", "rally"];
 
 /// `odds cavalry` as a [`Calculator`]: the same question and JSON, from query pairs.
 pub struct CavalryCalculator;
