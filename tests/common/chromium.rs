@@ -3,8 +3,10 @@
 //! a machine that cannot install it fails with a message saying so.
 
 use std::path::{Path, PathBuf};
-use std::process::Command as Process;
 use std::sync::OnceLock;
+
+#[path = "apt.rs"]
+mod apt;
 
 pub const CHROMIUM: &str = "/usr/bin/chromium";
 
@@ -20,28 +22,12 @@ pub fn chromium() -> &'static Path {
     })
 }
 
-/// `apt-get install -y chromium`, and if that fails, `apt-get update` and the install again. apt waits for a
-/// lock held by another apt process instead of failing at once.
+/// Installs Debian's `chromium` package, or fails the test saying how to install it by hand.
 fn install_chromium() {
-    let apt = |args: &[&str]| {
-        Process::new("apt-get")
-            .args(["-o", "DPkg::Lock::Timeout=600"])
-            .args(args)
-            .env("DEBIAN_FRONTEND", "noninteractive")
-            .status()
-            .map(|s| s.success())
-            .unwrap_or(false)
-    };
-    if apt(&["install", "-y", "chromium"]) {
-        return;
-    }
-    let updated = apt(&["update"]);
-    if !apt(&["install", "-y", "chromium"]) {
+    if let Err(failed) = apt::install(&["chromium"]) {
         panic!(
-            "the browser tests need headless Chromium at {CHROMIUM} and could not install it: `apt-get install -y \
-             chromium` failed (apt-get update {}). Install it as root with `apt-get update && apt-get install -y \
-             chromium` and run the tests again.",
-            if updated { "succeeded" } else { "failed too" }
+            "the browser tests need headless Chromium at {CHROMIUM} and could not install it: {failed}. Install \
+             it as root with `apt-get update && apt-get install -y chromium` and run the tests again."
         );
     }
 }
