@@ -22,7 +22,7 @@ const CONFIG: &str = "configs/naval/three-level-chain.toml";
 const TRIALS: &str = "300000";
 const SEED: &str = "1941";
 /// How long the array and the merge may take together, from submission to an empty queue.
-const JOBS_LIMIT: Duration = Duration::from_secs(120);
+const JOBS_LIMIT: Duration = Duration::from_secs(90);
 /// The scripts in docs/slurm/, each shown in docs/scale-out.md.
 const SCRIPTS: [&str; 3] = ["submit.sh", "shards.sbatch", "merge.sbatch"];
 
