@@ -59,9 +59,10 @@ impl Cluster {
         cluster.start_munged();
         cluster.spawn("slurmctld", Process::new(SLURMCTLD).arg("-D"));
         cluster.spawn("slurmd", Process::new(SLURMD).args(["-D", "-N", node_name(&node)]));
+        // sinfo fails until slurmctld listens: that is "not yet", like a node still registering.
         cluster.wait("the node to show as idle in sinfo", NODE_LIMIT, || {
-            let state = cluster.output(cluster.command("sinfo").args(["-h", "-N", "-o", "%t"]));
-            (state.trim() == "idle").then_some(())
+            let state = cluster.command("sinfo").args(["-h", "-N", "-o", "%t"]).output().ok()?;
+            (state.status.success() && state.stdout == b"idle\n").then_some(())
         });
         cluster
     }
@@ -175,7 +176,8 @@ impl Drop for Cluster {
         if std::thread::panicking() {
             self.print_logs();
         }
-        if self.daemons.len() == 3 {
+        let running = self.daemons.iter_mut().all(|(_, child)| child.try_wait().is_ok_and(|s| s.is_none()));
+        if self.daemons.len() == 3 && running {
             // Jobs still queued or running when a test fails: their processes must not outlive the test.
             let _ = self.command("scancel").args(["--user", "root"]).status();
             let empty = || self.command("squeue").args(["-h"]).output().is_ok_and(|o| o.stdout.is_empty());
