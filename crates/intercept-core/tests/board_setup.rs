@@ -13,7 +13,8 @@ fn play() -> &'static dyn Play {
 }
 
 fn opening() -> Value {
-    let config = "[run]\ntrials = 4\n\n[board]\n\n[board.white]\nplayer = \"greedy\"\n\n[board.black]\nplayer = \"random\"\n";
+    let config =
+        "[run]\ntrials = 4\n\n[board]\n\n[board.white]\nplayer = \"greedy\"\n\n[board.black]\nplayer = \"random\"\n";
     let scenario = from_str(&shipped(), config, Path::new("m.toml"), Overrides::default()).expect("a config");
     play().opening(scenario.rules.as_ref()).expect("an opening")
 }
@@ -39,7 +40,9 @@ fn the_palette_has_each_sides_stacks_and_the_ball() {
 #[test]
 fn edits_place_and_remove_stacks_move_the_ball_and_give_the_move() {
     let p = place(&opening(), "e5", Some("black-2")).unwrap();
-    assert!(p["stacks"].as_array().unwrap().iter().any(|s| s["at"] == "e5" && s["colour"] == "black" && s["size"] == 2));
+    assert!(
+        p["stacks"].as_array().unwrap().iter().any(|s| s["at"] == "e5" && s["colour"] == "black" && s["size"] == 2)
+    );
     let p = place(&p, "e5", None).unwrap();
     assert!(!p["stacks"].as_array().unwrap().iter().any(|s| s["at"] == "e5"));
     let p = place(&p, "e6", Some("ball")).unwrap();
@@ -55,7 +58,9 @@ fn an_edit_no_position_holds_is_refused() {
     let start = opening();
     assert_eq!(refusal(place(&start, "g1", Some("white-1"))), "g1 is a goal: no stone stands on a goal (I-17)");
     assert!(refusal(place(&start, "z99", Some("white-1"))).contains("\"z99\" is not a cell of the board"));
-    assert!(refusal(place(&start, "e5", Some("white-7"))).starts_with("piece \"white-7\" is not allowed; allowed: white-1"));
+    assert!(
+        refusal(place(&start, "e5", Some("white-7"))).starts_with("piece \"white-7\" is not allowed; allowed: white-1")
+    );
     let side = play().edit(&start, &Edit::ToMove { side: "red".to_owned() });
     assert_eq!(refusal(side), "side \"red\" is not allowed; allowed: white, black");
 }

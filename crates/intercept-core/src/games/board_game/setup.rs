@@ -94,9 +94,10 @@ pub fn check(p: &Position, variant: Variant) -> Result<(), String> {
 /// The ball lies alone or on an uncovered rest stone or size-4 double (I-13, I-22).
 fn carrier(p: &Position) -> Result<(), String> {
     match p.at(p.ball) {
-        Some(piece) if piece.under.is_some() => {
-            Err(format!("the ball is on the covering stack on {}; a covered stack never carries it (I-22)", p.name(p.ball)))
-        }
+        Some(piece) if piece.under.is_some() => Err(format!(
+            "the ball is on the covering stack on {}; a covered stack never carries it (I-22)",
+            p.name(p.ball)
+        )),
         Some(piece) if !piece.top.is_rest_type() => Err(format!(
             "the ball is on a stack of {} on {}; only a rest stone or a double of 4 carries it (I-13)",
             piece.top.size,
@@ -115,7 +116,12 @@ fn stacks_of(p: &Position, side: Colour) -> Result<(), String> {
     let doubles: Vec<_> = own.iter().filter(|&&c| p.at(c).is_some_and(|x| x.top.is_double())).collect();
     if doubles.len() > 1 {
         let at: Vec<_> = doubles.iter().map(|&&c| p.name(c)).collect();
-        return Err(format!("{} has {} doubles ({}); a side has one double (I-4)", name(side), at.len(), at.join(", ")));
+        return Err(format!(
+            "{} has {} doubles ({}); a side has one double (I-4)",
+            name(side),
+            at.len(),
+            at.join(", ")
+        ));
     }
     Ok(())
 }
