@@ -1,7 +1,8 @@
 //! The game API and the calculator and game pages of the workbench over real HTTP, against a server started
 //! in-process on a free port: the opening and its legal turns, a turn played and one refused, the search
 //! player's advice (legal, the same for the same seed), a whole game of random legal turns to its end, a
-//! replay equal in result to the command line's, the pages and their assets, and the errors as JSON.
+//! replay equal in result to the command line's, a position set up by hand (the palette, edits, a legal set-up
+//! played from, an illegal one refused in one line), the pages and their assets, and the errors as JSON.
 
 mod web;
 
@@ -124,6 +125,64 @@ fn a_replay_is_the_game_the_command_line_replays() {
     }
     let past = play(&base, "replay", &json!({ "toml": toml, "game": 1_000_000 }));
     assert_eq!((past.status, past.error()), (422, "game 1000000: the run has 400 games, 0 to 399".to_owned()));
+}
+
+fn edit(base: &str, position: &Value, edit: Value) -> web::Reply {
+    play(base, "edit", &json!({ "position": position, "edit": edit }))
+}
+
+#[test]
+fn the_palette_lists_the_pieces_and_the_sides() {
+    let base = shipped();
+    let palette = get(&format!("{base}/api/play/{TABLE}/palette"));
+    assert_eq!(palette.status, 200, "{}", palette.body);
+    let palette = palette.json();
+    let pieces = palette["pieces"].as_array().unwrap();
+    assert!(pieces.iter().all(|p| p["id"].is_string() && p["text"].is_string()));
+    assert!(pieces.iter().any(|p| p["side"] == "white") && pieces.iter().any(|p| p["side"] == "black"));
+    assert_eq!(palette["sides"], json!(["white", "black"]));
+    assert_eq!(get(&format!("{base}/api/play/naval/palette")).status, 404);
+}
+
+#[test]
+fn an_edited_position_is_shown_and_a_legal_set_up_plays() {
+    let base = shipped();
+    let start = opening(&base);
+    let placed = edit(&base, &start["position"], json!({ "edit": "place", "square": "e5", "piece": "white-1" }));
+    assert_eq!(placed.status, 200, "{}", placed.body);
+    let placed = placed.json();
+    assert!(placed["svg"].as_str().unwrap().starts_with("<svg"));
+    let black = edit(&base, &placed["position"], json!({ "edit": "to_move", "side": "black" })).json();
+    assert_eq!(black["status"]["to_move"], "black");
+    let white = edit(&base, &black["position"], json!({ "edit": "to_move", "side": "white" })).json();
+    let set_up = play(&base, "setup", &json!({ "position": white["position"] }));
+    assert_eq!(set_up.status, 200, "{}", set_up.body);
+    let set_up = set_up.json();
+    assert_eq!(set_up["status"]["turns_played"], 0);
+    let from_e5 = turn_ids(&set_up).into_iter().find(|t| t.starts_with("e5-")).expect("the placed stone moves");
+    let next = play(&base, "turn", &json!({ "position": set_up["position"], "turn": from_e5 }));
+    assert_eq!(next.status, 200, "{}", next.body);
+    assert_eq!(next.json()["status"]["turns_played"], 1);
+}
+
+#[test]
+fn an_illegal_edit_or_set_up_is_422_in_one_line() {
+    let base = shipped();
+    let start = opening(&base)["position"].clone();
+    let on_goal = edit(&base, &start, json!({ "edit": "place", "square": "g1", "piece": "black-2" }));
+    assert_eq!((on_goal.status, on_goal.error()), (422, "g1 is a goal: no stone stands on a goal (I-17)".to_owned()));
+    let empty = edit(&base, &start, json!({ "edit": "clear" })).json();
+    let refused = play(&base, "setup", &json!({ "position": empty["position"] }));
+    assert_eq!((refused.status, refused.error()), (422, "white has no stack on the board".to_owned()));
+    let scored = edit(&base, &start, json!({ "edit": "place", "square": "g13", "piece": "ball" })).json();
+    let over = play(&base, "setup", &json!({ "position": scored["position"] }));
+    assert_eq!(over.status, 422, "{}", over.body);
+    assert!(!over.error().contains('\n') && over.error().contains("over already"), "{}", over.body);
+    let no_such = edit(&base, &start, json!({ "edit": "paint", "square": "e5" }));
+    assert_eq!(no_such.status, 400, "{}", no_such.body);
+    assert!(no_such.error().starts_with("the request body: unknown variant `paint`"), "{}", no_such.body);
+    let not_a_position = play(&base, "setup", &json!({ "position": { "size": 2 } }));
+    assert_eq!(not_a_position.status, 422, "{}", not_a_position.body);
 }
 
 #[test]

@@ -3,7 +3,10 @@
 //! downloaded) against `intercept-sim serve --port 0` on a temporary copy of `configs/`. The test computes
 //! with the command line what the editor must show (the exact answer after the edit, the message for a bad
 //! value) and hands it to the script; the script fails on any console or page error. It also writes the
-//! editor's screenshots into `docs/screenshots/`.
+//! editor's screenshots into `docs/screenshots/`. The quick calculators (`tests/e2e/calc.mjs`, against
+//! `intercept-sim odds --json`) and the game page (`tests/e2e/play.mjs`: a turn against the tree-search
+//! player, its advice, taking back, a set-up, a replay against `intercept-sim replay --json`) likewise, with
+//! their screenshots.
 //!
 //! Set-up it does itself: Chromium through apt-get when it is missing (tests/common/chromium.rs), and
 //! `npm ci` in tests/e2e when its node_modules is missing.
@@ -112,24 +115,68 @@ fn refused_message(file: &Path) -> String {
 
 #[test]
 fn the_editor_works_end_to_end_in_chromium() {
-    browser::chromium();
-    let e2e = root().join("tests/e2e");
-    node_modules(&e2e);
     let work = tempfile::tempdir().unwrap();
     let expected = expected_completed(&chain_with_distance(work.path(), "10"));
     let bad = refused_message(&chain_with_distance(work.path(), "-3"));
+    let stdout = in_chromium("editor.mjs", &[&expected, &bad]);
+    assert!(stdout.contains("editor end to end: ok"), "{stdout}");
+}
+
+/// Runs `tests/e2e/SCRIPT URL ARGS... SCREENSHOT_DIR` against a fresh server on a copy of `configs/`, after
+/// the set-up it needs (Chromium, node_modules); its stdout, or a failure with everything it printed.
+fn in_chromium(script: &str, args: &[&str]) -> String {
+    browser::chromium();
+    let e2e = root().join("tests/e2e");
+    node_modules(&e2e);
     let configs = configs_copy();
     let (_server, url) = serve(configs.path());
     let shots = root().join("docs/screenshots");
     std::fs::create_dir_all(&shots).unwrap();
     let out = Process::new("node")
-        .arg(e2e.join("editor.mjs"))
-        .args([&url, &expected, &bad])
+        .arg(e2e.join(script))
+        .arg(&url)
+        .args(args)
         .arg(&shots)
         .current_dir(&e2e)
         .output()
         .expect("node runs (install Node.js: apt-get install -y nodejs npm)");
     let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    assert!(out.status.success(), "the editor failed in Chromium:\n{stdout}\n{stderr}");
-    assert!(stdout.contains("editor end to end: ok"), "{stdout}");
+    assert!(out.status.success(), "{script} failed in Chromium:\n{stdout}\n{stderr}");
+    stdout.into_owned()
+}
+
+/// The command line's `--json` document for `args`.
+fn cli_json(args: &[&str]) -> Value {
+    let out = Command::cargo_bin("intercept-sim").unwrap().args(args).current_dir(root()).output().unwrap();
+    assert!(out.status.success(), "intercept-sim {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn the_quick_calculators_work_end_to_end_in_chromium() {
+    let naval = cli_json(&["odds", "naval", "--dice", "2", "--distance", "7", "--json"]);
+    let cavalry = cli_json(&["odds", "cavalry", "--order", "make_ready", "--morale", "6", "--leader", "1", "--json"]);
+    let expected = serde_json::json!({
+        "naval": { "dice": 2, "distance": 7, "p_reach_fraction": naval["p_reach_fraction"], "moved": naval["moved"] },
+        "cavalry": { "order": "make_ready", "morale": 6, "leader": 1,
+                     "p_intercept_fraction": cavalry["p_intercept_fraction"],
+                     "p_pass_fraction": cavalry["morale_check"]["p_pass_fraction"] },
+    });
+    let stdout = in_chromium("calc.mjs", &[&expected.to_string()]);
+    assert!(stdout.contains("calculators end to end: ok"), "{stdout}");
+}
+
+#[test]
+fn the_board_game_plays_end_to_end_in_chromium() {
+    let config = "board/greedy-vs-random.toml";
+    let game = 3;
+    let replay = cli_json(&["replay", &format!("configs/{config}"), "--game", &game.to_string(), "--json"]);
+    let expected = serde_json::json!({
+        "config": config, "game": game, "result": replay["result"]["text"], "turns": replay["result"]["turns"],
+        "square": "g2", "turn": "g2-g3",
+        "place": { "piece": "white-1", "square": "e5" },
+        "refused": "white has no stack on the board",
+    });
+    let stdout = in_chromium("play.mjs", &["board", &expected.to_string()]);
+    assert!(stdout.contains("game end to end: ok"), "{stdout}");
 }

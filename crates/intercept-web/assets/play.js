@@ -1,7 +1,8 @@
 // The game page: the position drawn as the server's SVG, its legal turns as buttons (clicking a square of the
 // board keeps the turns whose id starts with that square's name), the search player's advice and move, a new
-// game from the opening, taking back, and replaying a game of a self-play run. Everything goes through
-// /api/play/{rule_set}/...; nothing here knows the rules.
+// game from the opening, taking back, setting a position up by hand (the rule set's palette of pieces, placed
+// by clicking squares, checked by the server before play starts from it), and replaying a game of a self-play
+// run. Everything goes through /api/play/{rule_set}/...; nothing here knows the rules.
 "use strict";
 
 const table = document.body.dataset.ruleSet;
@@ -11,6 +12,8 @@ let shown = null; // the position shown: {position, status, turns, svg}
 let past = []; // earlier positions shown, for taking back
 let filter = null; // the square picked on the board, or null
 let seed = 1;
+let editing = null; // while setting up: the position being edited, shown as the board
+let busy = false;
 
 async function call(what, body) {
   const reply = await fetch(api(what), { method: "POST", headers: { "content-type": "application/json" }, body });
@@ -24,11 +27,24 @@ function showError(e) {
   $("error").textContent = e ? e.message || String(e) : "";
 }
 
-async function act(work) {
+// Runs one request at a time: every button and choice disabled and a busy line shown until it answers; a
+// refusal shown as its one line.
+async function act(work, label) {
+  if (busy) return;
+  busy = true;
   showError(null);
-  for (const b of document.querySelectorAll("button")) b.disabled = true;
+  const controls = document.querySelectorAll("button, select, input");
+  for (const c of controls) c.disabled = true;
+  document.body.classList.add("busy");
+  // A named wait (the engine thinking) shows at once; a plain request only if it takes a while.
+  const timer = setTimeout(() => { $("busy").hidden = false; }, label ? 0 : 150);
+  $("busy").textContent = label || "Waiting for the server…";
   try { await work(); } catch (e) { showError(e); } finally {
-    for (const b of document.querySelectorAll("button")) b.disabled = false;
+    clearTimeout(timer);
+    $("busy").hidden = true;
+    document.body.classList.remove("busy");
+    for (const c of controls) c.disabled = false;
+    busy = false;
     markOver();
   }
 }
@@ -50,12 +66,18 @@ function show(next, played) {
   shown = next;
   filter = null;
   $("status").textContent = statusLine(next.status);
-  $("board").innerHTML = next.svg;
+  draw(next);
   $("advice").textContent = "";
+  delete $("advice").dataset.turn;
+  delete $("advice").dataset.winChance;
   if (played) $("history").append(Object.assign(document.createElement("li"), { textContent: played }));
-  squares($("board"));
   listTurns();
   markOver();
+}
+
+function draw(view) {
+  $("board").innerHTML = view.svg;
+  squares($("board"));
 }
 
 // The board's squares in the picture: the first n×n square rects after the background, in cell order, named
@@ -75,6 +97,7 @@ function squares(holder) {
   svg.addEventListener("click", (ev) => {
     // Discs and labels lie over the squares: the square is whatever cell rect lies under the point.
     const hit = document.elementsFromPoint(ev.clientX, ev.clientY).find((e) => e.classList && e.classList.contains("cell"));
+    if (editing) { if (hit) act(() => place(hit.dataset.square)); return; }
     cells.forEach((r) => r.classList.remove("picked"));
     if (hit) hit.classList.add("picked");
     filter = hit ? hit.dataset.square : null;
@@ -108,6 +131,8 @@ async function advise() {
   const a = await call("advice", JSON.stringify({ position: shown.position, seed: seed }));
   $("advice").textContent = "The engine plays " + a.turn.text + " (" + a.turn.id + "): win chance " +
     (100 * a.win_chance).toFixed(1) + "% for " + shown.status.to_move + ", " + a.visits + " of " + a.playouts + " playouts.";
+  $("advice").dataset.turn = a.turn.id;
+  $("advice").dataset.winChance = a.win_chance;
   for (const b of $("turns").children) b.classList.toggle("best", b.dataset.turn === a.turn.id);
   return a;
 }
@@ -131,6 +156,50 @@ function undo() {
   $("history").lastElementChild && $("history").lastElementChild.remove();
   shown = null;
   show(back, null);
+}
+
+// Set-up: the palette of what a square may hold, an edit per click, and the server's check before play.
+async function loadPalette() {
+  const { pieces, sides } = await (await fetch(api("palette"))).json();
+  const radio = (id, text, side) => {
+    const box = Object.assign(document.createElement("input"), { type: "radio", name: "piece", value: id });
+    const label = Object.assign(document.createElement("label"), { className: "piece" + (side ? " " + side : "") });
+    label.append(box, " " + text);
+    return label;
+  };
+  $("palette").replaceChildren(...pieces.map((p) => radio(p.id, p.text, p.side)), radio("", "Empty", null));
+  $("palette").querySelector("input").checked = true;
+  $("setup-side").replaceChildren(...sides.map((s) => Object.assign(document.createElement("option"), { value: s, textContent: s })));
+}
+
+async function editWith(edit) {
+  const view = await call("edit", JSON.stringify({ position: editing.position, edit }));
+  editing = view;
+  $("status").textContent = "Setting up · " + view.status.to_move + " to move";
+  $("setup-side").value = view.status.to_move;
+  draw(view);
+}
+
+function place(square) {
+  const piece = $("palette").querySelector("input:checked").value;
+  return editWith({ edit: "place", square, piece: piece || null });
+}
+
+function setUp(on) {
+  editing = on ? shown : null;
+  document.body.classList.toggle("setting-up", on);
+  $("setup-panel").hidden = !on;
+  $("controls").hidden = on;
+  if (on) return editWith({ edit: "to_move", side: shown.status.to_move });
+  show(shown, null);
+}
+
+async function playFromHere() {
+  const next = await call("setup", JSON.stringify({ position: editing.position }));
+  setUp(false);
+  past = [];
+  $("history").replaceChildren();
+  show(next, null);
 }
 
 // Replay: the configs of this rule set in the server's folder, and game N of one as positions to step through.
@@ -167,10 +236,15 @@ async function replayShow(at) {
 
 function wire() {
   $("new-game").addEventListener("click", () => act(newGame));
-  $("ask").addEventListener("click", () => act(advise));
-  $("engine-move").addEventListener("click", () => act(engineMove));
+  $("ask").addEventListener("click", () => act(advise, "The engine is thinking…"));
+  $("engine-move").addEventListener("click", () => act(engineMove, "The engine is thinking…"));
   $("undo").addEventListener("click", () => act(async () => undo()));
   $("clear-filter").addEventListener("click", () => { filter = null; $("board").querySelectorAll(".picked").forEach((r) => r.classList.remove("picked")); listTurns(); });
+  $("setup").addEventListener("click", () => act(() => setUp(true)));
+  $("setup-cancel").addEventListener("click", () => act(async () => setUp(false)));
+  $("setup-clear").addEventListener("click", () => act(() => editWith({ edit: "clear" })));
+  $("setup-side").addEventListener("change", () => act(() => editWith({ edit: "to_move", side: $("setup-side").value })));
+  $("setup-play").addEventListener("click", () => act(playFromHere));
   $("replay-form").addEventListener("submit", (ev) => act(() => loadReplay(ev)));
   const step = (f) => () => act(() => replayShow(f(replay.at)));
   $("replay-first").addEventListener("click", step(() => 0));
@@ -178,6 +252,7 @@ function wire() {
   $("replay-next").addEventListener("click", step((a) => a + 1));
   $("replay-last").addEventListener("click", step(() => Infinity));
   $("replay-take").addEventListener("click", () => act(async () => {
+    if (editing) setUp(false);
     past = [];
     $("history").replaceChildren();
     show(replay.view, null);
@@ -186,4 +261,4 @@ function wire() {
 }
 
 wire();
-act(async () => { await newGame(); await replayConfigs(); });
+act(async () => { await newGame(); await loadPalette(); await replayConfigs(); });

@@ -6,7 +6,7 @@
 //! its own, for tests. The routes are assembled in [`app`]:
 //! the config endpoints ([`config`]), the Monte Carlo jobs ([`jobs`], [`run`]), the quick calculators and
 //! rule-set catalog ([`catalog`]), the configs folder ([`scenarios`]), the start page ([`page`]), the
-//! scenario editor ([`editor`]), and the calculator and game pages with the game API ([`tools`], [`play`]);
+//! scenario editor ([`editor`]), and the calculator and game pages with the game API ([`tools`], [`play`], set-up by hand [`setup`]);
 //! every error is a JSON [`error::ApiError`].
 
 mod assets;
@@ -20,6 +20,7 @@ mod page;
 mod play;
 mod run;
 mod scenarios;
+mod setup;
 mod tools;
 
 use std::future::Future;

@@ -4,7 +4,8 @@
 //! status, legal turns and board picture as SVG; `/turn` (body `{position, turn}`) plays a turn (422 with the
 //! one-line refusal when it is illegal); `/advice` (body `{position, seed?, budget?}`) asks the rule set's
 //! search player, its budget capped ([`MAX_BUDGET`]); `/replay` (body `{toml, game, name?}`) replays a game of
-//! a run. Everything that computes runs off the async runtime.
+//! a run. Setting a position up by hand is [`crate::setup`]'s. Everything that computes runs off the async
+//! runtime.
 
 use axum::Json;
 use axum::extract::Path;
@@ -48,7 +49,7 @@ pub fn game(name: &str) -> Answer<(&'static dyn Entry, &'static dyn Play)> {
 }
 
 /// A position as the pages show it: the position itself, whose turn, its legal turns and its picture.
-fn shown(play: &dyn Play, position: Value) -> Result<Value, PlayError> {
+pub(crate) fn shown(play: &dyn Play, position: Value) -> Result<Value, PlayError> {
     let status = play.status(&position)?;
     let turns = play.turns(&position)?;
     let svg = picture_svg(&play.picture(&position)?).map_err(PlayError::Refused)?;
@@ -56,12 +57,12 @@ fn shown(play: &dyn Play, position: Value) -> Result<Value, PlayError> {
 }
 
 /// A refusal of the game: 422 with its one line.
-fn refused(e: PlayError) -> ApiError {
+pub(crate) fn refused(e: PlayError) -> ApiError {
     ApiError::unprocessable(e.to_string())
 }
 
 /// Runs `work` off the async runtime and answers its JSON with 200.
-async fn blocking(work: impl FnOnce() -> Answer<Value> + Send + 'static) -> Answer {
+pub(crate) async fn blocking(work: impl FnOnce() -> Answer<Value> + Send + 'static) -> Answer {
     Ok((StatusCode::OK, Json(off_runtime(work).await?)).into_response())
 }
 
@@ -94,7 +95,7 @@ fn same_rule_set(file: &str, table: &str, found: &str) -> Answer<()> {
 
 /// The JSON body, whatever its content type (so a plain `curl --data` works): 400 naming what is wrong with
 /// it, 413 beyond the body limit.
-fn read<T: DeserializeOwned>(text: Result<String, StringRejection>) -> Answer<T> {
+pub(crate) fn read<T: DeserializeOwned>(text: Result<String, StringRejection>) -> Answer<T> {
     let text = body(text)?;
     serde_json::from_str(&text).map_err(|e| ApiError::bad_request(format!("the request body: {e}")))
 }
@@ -102,7 +103,7 @@ fn read<T: DeserializeOwned>(text: Result<String, StringRejection>) -> Answer<T>
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct At {
-    position: Value,
+    pub(crate) position: Value,
 }
 
 /// `POST /api/play/{rule_set}/position`: any position shown, as the opening is.

@@ -10,7 +10,7 @@ use axum::routing::{get, post};
 use intercept_output::report::escape;
 
 use crate::error::Answer;
-use crate::play;
+use crate::{play, setup};
 
 const CALC_PAGE: &str = include_str!("../assets/calc.html");
 const PLAY_PAGE: &str = include_str!("../assets/play.html");
@@ -26,6 +26,9 @@ pub fn routes() -> Router<crate::State> {
         .route("/api/play/{rule_set}/turn", post(play::turn))
         .route("/api/play/{rule_set}/advice", post(play::advice))
         .route("/api/play/{rule_set}/replay", post(play::replay))
+        .route("/api/play/{rule_set}/palette", get(setup::palette))
+        .route("/api/play/{rule_set}/edit", post(setup::edit))
+        .route("/api/play/{rule_set}/setup", post(setup::set_up))
 }
 
 async fn calc() -> Html<&'static str> {

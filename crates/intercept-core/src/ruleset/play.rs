@@ -1,7 +1,9 @@
 //! [`Play`]: a rule set's game played from outside, one turn at a time, by a page or a script that does not
 //! know the rules. Everything goes in and out as JSON: a position is a JSON value the rule set writes and
 //! reads back ([`Play::opening`], [`Play::apply`]), a turn is named by a stable id ([`TurnChoice`]), and
-//! the rule set's own player answers with its best turn and how it rates the position ([`Advice`]).
+//! the rule set's own player answers with its best turn and how it rates the position ([`Advice`]). A position
+//! may also be set up by hand: the rule set describes what a square may hold ([`Palette`]), applies one
+//! [`Edit`] at a time, and checks the result before a game is played from it ([`Play::set_up`]).
 //!
 //! A rule set that has a game offers it through [`crate::ruleset::RuleSet::PLAY`], reached from its
 //! registry entry ([`crate::ruleset::Entry::play`]). Errors are one line each ([`PlayError`]).
@@ -31,6 +33,43 @@ pub trait Play: Send + Sync {
     /// Game `game` of the scenario's run, as the run played it: every position from the start, each with
     /// the turn played in it.
     fn replay(&self, scenario: &Scenario, game: u64) -> Result<Value, PlayError>;
+    /// What a position is set up from: the pieces a square may hold, and the sides that may be to move.
+    fn palette(&self) -> Palette;
+    /// `position` after one edit of its set-up; an edit no position can hold is refused. The result need not
+    /// be playable yet (set-up goes through such positions); [`Play::set_up`] checks that.
+    fn edit(&self, position: &Value, edit: &Edit) -> Result<Value, PlayError>;
+    /// `position` as the start of a new game (no turns played yet), refused in one line when it cannot be
+    /// played from: the game over already, a side to move without a turn, pieces the rules do not allow.
+    fn set_up(&self, position: &Value) -> Result<Value, PlayError>;
+}
+
+/// What a position is set up from, for a page's palette.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Palette {
+    pub pieces: Vec<PieceKind>,
+    /// The sides' names, as [`Status::to_move`] writes them.
+    pub sides: Vec<String>,
+}
+
+/// One kind of piece a square may hold: its id (what [`Edit::Place`] takes), a name for people, and whose it
+/// is (none for a piece of neither side).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PieceKind {
+    pub id: String,
+    pub text: String,
+    pub side: Option<String>,
+}
+
+/// One change to a position being set up.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "edit", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Edit {
+    /// Put a piece of the palette on `square`, or empty it (`piece` none).
+    Place { square: String, piece: Option<String> },
+    /// Give the move to `side`.
+    ToMove { side: String },
+    /// Take every piece off the board.
+    Clear,
 }
 
 /// A legal turn: its stable id (what [`Play::apply`] takes) and a short text for people.

@@ -25,15 +25,16 @@ impl Chart for Board {
         let mut chart = ChartBuilder::on(root)
             .caption(&self.caption, (FONT, 20))
             .margin(16)
-            .x_label_area_size(30)
-            .y_label_area_size(30)
+            .x_label_area_size(36)
+            .y_label_area_size(36)
             .build_cartesian_2d(-0.5f64..n - 0.5, -0.5f64..n - 0.5)?;
         let size = usize::from(self.size);
         chart
             .configure_mesh()
             .x_labels(size)
             .y_labels(size)
-            .label_style((FONT, 14))
+            // Large enough to read a cell's name off the board drawn at a phone's width.
+            .label_style((FONT, 22))
             .x_label_formatter(&|x| column(*x))
             .y_label_formatter(&|y| row(*y))
             .disable_mesh()

@@ -21,6 +21,7 @@ pub mod players;
 pub mod position;
 pub mod replay;
 mod set;
+pub mod setup;
 
 pub use set::BoardGameRules;
 pub mod turns;

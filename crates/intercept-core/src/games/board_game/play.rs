@@ -3,6 +3,7 @@
 //! ([`super::turns`]) and search ([`Mcts`]) a self-play run uses. Positions travel as [`Wire`] JSON; a turn's
 //! id is its action and where the transfers leave the ball (`g2-g4`, `f3xf12` covering, `g1=` resizing,
 //! `pass`, then `>e9`), unique among a position's turns since a turn is its action and the ball's last cell.
+//! Positions set up by hand go through [`super::setup`].
 
 use serde_json::Value;
 
@@ -16,7 +17,7 @@ use super::{BoardGameRules, FirstPlayer};
 use crate::chance::Sampler;
 use crate::config::Scenario;
 use crate::present::Picture;
-use crate::ruleset::{Advice, Play, PlayError, Resolved, Rules, Status, TurnChoice};
+use crate::ruleset::{Advice, Edit, Palette, Play, PlayError, Resolved, Rules, Status, TurnChoice};
 
 /// The board game, played turn by turn from outside.
 #[derive(Clone, Copy, Debug, Default)]
@@ -99,6 +100,21 @@ impl Play for BoardPlay {
             serde_json::json!({ "game": game, "turns": steps.collect::<Vec<_>>(), "end": end, "result": replay.result() }),
         )
     }
+
+    fn palette(&self) -> Palette {
+        super::setup::palette()
+    }
+
+    fn edit(&self, position: &Value, edit: &Edit) -> Result<Value, PlayError> {
+        let (wire, _) = read(position)?;
+        Ok(json(&super::setup::edit(wire, edit).map_err(PlayError::Refused)?))
+    }
+
+    fn set_up(&self, position: &Value) -> Result<Value, PlayError> {
+        let (wire, p) = read(position)?;
+        super::setup::check(&p, wire.variant).map_err(PlayError::Refused)?;
+        Ok(json(&Wire::write(&p, wire.variant, 0, wire.turn_limit)))
+    }
 }
 
 /// Whether the game is over: won, or the turn limit reached (I-18).
@@ -135,7 +151,7 @@ fn id(p: &Position, t: Turn) -> String {
     t.ball_to.map_or(action.clone(), |to| format!("{action}>{}", p.name(to)))
 }
 
-fn side_name(c: Colour) -> &'static str {
+pub(super) fn side_name(c: Colour) -> &'static str {
     match Side::of(c) {
         Side::White => "white",
         Side::Black => "black",

@@ -1,0 +1,92 @@
+// The quick calculators page end to end, in headless Chromium (Debian's /usr/bin/chromium), at a desktop's and
+// a phone's width: naval dice and distance set in the form must give the chance and the table of hexes moved
+// that `intercept-sim odds naval --json` gives, a cavalry order and morale the chances `odds cavalry --json`
+// gives (both computed by tests/workbench_e2e.rs and handed over as JSON), no sideways scrolling, screenshots.
+// Any console error or page error fails it. Run by tests/workbench_e2e.rs:
+//   node calc.mjs URL EXPECTED_JSON SCREENSHOT_DIR
+import { chromium } from 'playwright-core';
+
+const [base, expectedJson, shots] = process.argv.slice(2);
+const expected = JSON.parse(expectedJson);
+const problems = [];
+
+function fail(message) {
+  throw new Error(message);
+}
+
+function watch(page, where) {
+  page.on('pageerror', (e) => problems.push(`${where}: page error: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`${where}: console error: ${m.text()} (${m.location().url})`);
+  });
+}
+
+async function noOverflow(page, where) {
+  const [scroll, inner] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+  if (scroll > inner) fail(`${where}: the page scrolls sideways (${scroll} px wide in a ${inner} px window)`);
+}
+
+/** Waits until an item of the calculator's answer starting with `words` says `exactly FRACTION`. */
+async function chance(page, calc, words, fraction, where) {
+  const found = await page.waitForFunction(([calc, words, fraction]) => {
+    const items = [...document.querySelectorAll(`#calc-${calc} .words li`)].map((li) => li.firstChild.textContent);
+    return items.find((t) => t.startsWith(words) && t.includes(`(exactly ${fraction})`));
+  }, [calc, words, fraction], { timeout: 10000 }).catch(() => null);
+  if (!found) {
+    const shown = await page.textContent(`#calc-${calc} .answer`);
+    fail(`${where}: ${calc} shows ${JSON.stringify(shown)}, not "${words}… (exactly ${fraction})"`);
+  }
+}
+
+async function naval(page, where) {
+  const n = expected.naval;
+  await page.fill('#naval-dice', String(n.dice));
+  await page.fill('#naval-distance', String(n.distance));
+  await chance(page, 'naval', 'chance to reach', n.p_reach_fraction, where);
+  const rows = await page.$$eval('#calc-naval table.odds tbody tr', (trs) =>
+    trs.map((tr) => ({ cells: [...tr.cells].map((td) => td.textContent), yes: tr.classList.contains('yes') })));
+  if (rows.length !== n.moved.length) fail(`${where}: the hexes-moved table has ${rows.length} rows, not ${n.moved.length}`);
+  n.moved.forEach((m, i) => {
+    const row = rows[i];
+    if (row.cells[0] !== String(m.hexes) || !row.cells[1].endsWith(`(${m.fraction})`) || row.yes !== m.reached) {
+      fail(`${where}: hexes-moved row ${i} is ${JSON.stringify(row)}, not ${JSON.stringify(m)}`);
+    }
+  });
+}
+
+async function cavalry(page, where) {
+  const c = expected.cavalry;
+  await page.selectOption('#cavalry-order', c.order);
+  await page.fill('#cavalry-morale', String(c.morale));
+  await page.fill('#cavalry-leader', String(c.leader));
+  await chance(page, 'cavalry', 'chance to intercept', c.p_intercept_fraction, where);
+  await chance(page, 'cavalry', 'chance to pass', c.p_pass_fraction, where);
+}
+
+async function calc(browser, width) {
+  const where = `${width} px`;
+  const context = await browser.newContext({ viewport: { width, height: width > 600 ? 1000 : 844 } });
+  const page = await context.newPage();
+  watch(page, where);
+  await page.goto(base.replace(/\/$/, '') + '/calc');
+  await page.locator('#naval-dice').waitFor();
+  await naval(page, where);
+  await cavalry(page, where);
+  await noOverflow(page, `${where} calculators`);
+  await page.screenshot({ path: `${shots}/calc-${width > 600 ? 'desktop' : 'phone'}.png`, fullPage: true });
+  await context.close();
+}
+
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  headless: true,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+});
+try {
+  await calc(browser, 1280);
+  await calc(browser, 390);
+} finally {
+  await browser.close();
+}
+if (problems.length) fail(problems.join('\n'));
+console.log('calculators end to end: ok');

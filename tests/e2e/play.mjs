@@ -1,0 +1,206 @@
+// The game page end to end, in headless Chromium (Debian's /usr/bin/chromium), at a desktop's and a phone's
+// width: from the opening, a legal turn played by clicking (a square of the board, then one of its turns); the
+// tree-search player's answer (with the page busy and its buttons disabled while it thinks, and its turn then
+// among the turns played); its evaluation and best turn; taking back; a set-up refused in one line, then a
+// position set up by hand and played from; game N of a self-play run replayed and stepped through, its result
+// line the command line's; no sideways scrolling; screenshots. Any console error or page error fails it. Run
+// by tests/workbench_e2e.rs:
+//   node play.mjs URL RULE_SET EXPECTED_JSON SCREENSHOT_DIR
+// EXPECTED_JSON: {"config": PATH_IN_CONFIGS, "game": N, "result": TEXT, "turns": COUNT,
+//                 "square": SQUARE, "turn": TURN_ID, "place": {"piece": ID, "square": SQUARE}, "refused": TEXT}
+import { chromium } from 'playwright-core';
+
+const [base, table, expectedJson, shots] = process.argv.slice(2);
+const expected = JSON.parse(expectedJson);
+const problems = [];
+let expected4xx = null; // the 4xx status the step under way provokes on purpose, which the browser logs
+
+function fail(message) {
+  throw new Error(message);
+}
+
+function watch(page, where) {
+  page.on('pageerror', (e) => problems.push(`${where}: page error: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() !== 'error') return;
+    if (expected4xx && m.text().includes(`status of ${expected4xx}`)) return;
+    problems.push(`${where}: console error: ${m.text()} (${m.location().url})`);
+  });
+}
+
+async function noOverflow(page, where) {
+  const [scroll, inner] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+  if (scroll > inner) fail(`${where}: the page scrolls sideways (${scroll} px wide in a ${inner} px window)`);
+}
+
+const idle = (page) => page.waitForFunction(() => !document.body.classList.contains('busy'));
+const status = (page) => page.textContent('#status');
+const history = (page) => page.$$eval('#history li', (lis) => lis.map((li) => li.textContent));
+const board = (page) => page.innerHTML('#board');
+
+async function statusIs(page, pattern, where) {
+  const ok = await page.waitForFunction((p) => new RegExp(p).test(document.querySelector('#status').textContent),
+    pattern.source, { timeout: 30000 }).catch(() => null);
+  if (!ok) fail(`${where}: the status reads ${JSON.stringify(await status(page))}, not ${pattern}`);
+}
+
+/** Clicks the middle of a square of the board picture. */
+async function clickSquare(page, square) {
+  await page.locator(`#board rect[data-square="${square}"]`).click({ force: true });
+}
+
+/** Records whether the busy line showed and every button was disabled while the engine was asked. */
+async function watchBusy(page) {
+  await page.evaluate(() => {
+    window.sawBusy = false;
+    const look = () => {
+      const shown = !document.querySelector('#busy').hidden;
+      const locked = [...document.querySelectorAll('button')].every((b) => b.disabled);
+      if (shown && locked) window.sawBusy = true;
+    };
+    new MutationObserver(look).observe(document.body, { subtree: true, attributes: true, childList: true });
+  });
+}
+
+async function playATurn(page, where) {
+  await clickSquare(page, expected.square);
+  const ids = await page.$$eval('#turns button', (bs) => bs.map((b) => b.dataset.turn));
+  if (!ids.length || !ids.every((id) => id.startsWith(expected.square))) fail(`${where}: ${expected.square}'s turns are ${ids}`);
+  if (!ids.includes(expected.turn)) fail(`${where}: ${expected.turn} is not among ${ids}`);
+  const before = await board(page);
+  await page.click(`#turns button[data-turn="${expected.turn}"]`);
+  await statusIs(page, /to move · 1 turns played/, where);
+  if ((await board(page)) === before) fail(`${where}: the board did not change after ${expected.turn}`);
+  if ((await history(page)).length !== 1) fail(`${where}: the turns played are ${await history(page)}`);
+}
+
+async function engineAnswers(page, where) {
+  const before = await board(page);
+  const legal = await page.$$eval('#turns button', (bs) => bs.map((b) => b.textContent));
+  await watchBusy(page);
+  await page.click('#engine-move');
+  await statusIs(page, /to move · 2 turns played/, where);
+  await idle(page);
+  if (!(await page.evaluate(() => window.sawBusy))) fail(`${where}: no busy state with the buttons disabled while the engine thought`);
+  const played = await history(page);
+  const reply = played[1] && played[1].split(': ').pop();
+  if (played.length !== 2 || !legal.includes(reply)) fail(`${where}: the engine's reply ${JSON.stringify(played)} is not one of ${legal}`);
+  if ((await board(page)) === before) fail(`${where}: the board did not change after the engine's turn`);
+}
+
+async function advice(page, where) {
+  await page.click('#ask');
+  await page.waitForSelector('#advice[data-turn]');
+  await idle(page);
+  const [turn, chance] = await page.$eval('#advice', (a) => [a.dataset.turn, Number(a.dataset.winChance)]);
+  if (!(chance >= 0 && chance <= 1)) fail(`${where}: the win chance is ${chance}`);
+  const best = await page.$$eval('#turns button.best', (bs) => bs.map((b) => b.dataset.turn));
+  if (best.length !== 1 || best[0] !== turn) fail(`${where}: the best turn ${turn} is marked on ${best}`);
+  if (!(await page.textContent('#advice')).includes(turn)) fail(`${where}: the advice does not show ${turn}`);
+}
+
+async function takeBack(page, where) {
+  await page.click('#undo');
+  await statusIs(page, /to move · 1 turns played/, where);
+  if ((await history(page)).length !== 1) fail(`${where}: taking back left ${await history(page)}`);
+}
+
+async function setUp(page, where) {
+  await page.click('#setup');
+  await page.locator('#setup-panel').waitFor();
+  await idle(page);
+  await page.click('#setup-clear');
+  await idle(page);
+  expected4xx = 422;
+  await page.click('#setup-play');
+  await page.locator('#error').waitFor({ state: 'visible' });
+  await idle(page);
+  expected4xx = null;
+  const refused = await page.textContent('#error');
+  if (refused !== expected.refused) fail(`${where}: the empty board is refused with ${JSON.stringify(refused)}, not ${JSON.stringify(expected.refused)}`);
+  await page.click('#setup-cancel');
+  await idle(page);
+  await page.click('#setup');
+  await idle(page);
+  await page.check(`#palette input[value="${expected.place.piece}"]`);
+  const before = await board(page);
+  await clickSquare(page, expected.place.square);
+  await idle(page);
+  if ((await board(page)) === before) fail(`${where}: placing ${expected.place.piece} on ${expected.place.square} changed nothing`);
+  await page.selectOption('#setup-side', 'white');
+  await idle(page);
+  await page.click('#setup-play');
+  await statusIs(page, /^white to move · 0 turns played/, where);
+  if ((await history(page)).length) fail(`${where}: a set-up position starts with turns played`);
+  await clickSquare(page, expected.place.square);
+  const ids = await page.$$eval('#turns button', (bs) => bs.map((b) => b.dataset.turn));
+  if (!ids.length) fail(`${where}: the placed piece on ${expected.place.square} has no turns`);
+  await page.click(`#turns button[data-turn="${ids[0]}"]`);
+  await statusIs(page, /to move · 1 turns played/, where);
+  await page.click('#engine-move');
+  await statusIs(page, /to move · 2 turns played/, where);
+  await idle(page);
+}
+
+async function replay(page, where) {
+  await page.selectOption('#replay-config', expected.config);
+  await page.fill('#replay-game', String(expected.game));
+  await page.click('#replay-form button[type="submit"]');
+  await page.locator('#replay-view').waitFor();
+  await idle(page);
+  const line = await page.textContent('#replay-result');
+  const want = `Game ${expected.game}: ${expected.result}`;
+  if (line !== want) fail(`${where}: the replay's result reads ${JSON.stringify(line)}, not ${JSON.stringify(want)}`);
+  const at = async (text) => {
+    await idle(page);
+    const shown = await page.textContent('#replay-at');
+    if (shown !== text) fail(`${where}: the replay is at ${JSON.stringify(shown)}, not ${JSON.stringify(text)}`);
+  };
+  await at(`position 0 of ${expected.turns}`);
+  await page.click('#replay-next');
+  await at(`position 1 of ${expected.turns}`);
+  await page.click('#replay-next');
+  await at(`position 2 of ${expected.turns}`);
+  await page.click('#replay-prev');
+  await at(`position 1 of ${expected.turns}`);
+  await page.click('#replay-last');
+  await at(`position ${expected.turns} of ${expected.turns}`);
+  await page.click('#replay-take');
+  await idle(page);
+  await statusIs(page, /^Game over after/, where);
+}
+
+async function game(browser, width) {
+  const where = `${width} px`;
+  const context = await browser.newContext({ viewport: { width, height: width > 600 ? 1000 : 844 } });
+  const page = await context.newPage();
+  watch(page, where);
+  await page.goto(`${base.replace(/\/$/, '')}/play/${table}`);
+  await statusIs(page, /^white to move · 0 turns played/, where);
+  await idle(page);
+  await playATurn(page, where);
+  await engineAnswers(page, where);
+  await advice(page, where);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await noOverflow(page, `${where} game page`);
+  await page.screenshot({ path: `${shots}/board-${width > 600 ? 'desktop' : 'phone'}.png` });
+  await takeBack(page, where);
+  await setUp(page, where);
+  await replay(page, where);
+  await noOverflow(page, `${where} game page after the replay`);
+  await context.close();
+}
+
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  headless: true,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+});
+try {
+  await game(browser, 1280);
+  await game(browser, 390);
+} finally {
+  await browser.close();
+}
+if (problems.length) fail(problems.join('\n'));
+console.log('game end to end: ok');
