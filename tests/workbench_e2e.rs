@@ -157,10 +157,12 @@ fn the_quick_calculators_work_end_to_end_in_chromium() {
     let naval = cli_json(&["odds", "naval", "--dice", "2", "--distance", "7", "--json"]);
     let cavalry = cli_json(&["odds", "cavalry", "--order", "make_ready", "--morale", "6", "--leader", "1", "--json"]);
     let expected = serde_json::json!({
-        "naval": { "dice": 2, "distance": 7, "p_reach_fraction": naval["p_reach_fraction"], "moved": naval["moved"] },
+        "naval": { "dice": 2, "distance": 7, "p_reach_fraction": naval["p_reach_fraction"], "moved": naval["moved"],
+                   "answer": naval["answer"] },
         "cavalry": { "order": "make_ready", "morale": 6, "leader": 1,
                      "p_intercept_fraction": cavalry["p_intercept_fraction"],
-                     "p_pass_fraction": cavalry["morale_check"]["p_pass_fraction"] },
+                     "p_pass_fraction": cavalry["morale_check"]["p_pass_fraction"],
+                     "answer": cavalry["answer"] },
     });
     let stdout = in_chromium("calc.mjs", &[&expected.to_string()]);
     assert!(stdout.contains("calculators end to end: ok"), "{stdout}");

@@ -38,11 +38,23 @@ async function chance(page, calc, words, fraction, where) {
   }
 }
 
+/** Waits until the calculator's answer opens with the sentence `odds --json` gives. */
+async function sentence(page, calc, answer, where) {
+  const found = await page.waitForFunction(([calc, answer]) =>
+    document.querySelector(`#calc-${calc} .answer .sentence`)?.textContent === answer,
+  [calc, answer], { timeout: 10000 }).catch(() => null);
+  if (!found) {
+    const shown = await page.textContent(`#calc-${calc} .answer`);
+    fail(`${where}: ${calc} does not open with ${JSON.stringify(answer)}; it shows ${JSON.stringify(shown)}`);
+  }
+}
+
 async function naval(page, where) {
   const n = expected.naval;
   await page.fill('#naval-dice', String(n.dice));
   await page.fill('#naval-distance', String(n.distance));
   await chance(page, 'naval', 'chance to reach', n.p_reach_fraction, where);
+  await sentence(page, 'naval', n.answer, where);
   const rows = await page.$$eval('#calc-naval table.odds tbody tr', (trs) =>
     trs.map((tr) => ({ cells: [...tr.cells].map((td) => td.textContent), yes: tr.classList.contains('yes') })));
   if (rows.length !== n.moved.length) fail(`${where}: the hexes-moved table has ${rows.length} rows, not ${n.moved.length}`);
@@ -61,6 +73,7 @@ async function cavalry(page, where) {
   await page.fill('#cavalry-leader', String(c.leader));
   await chance(page, 'cavalry', 'chance to intercept', c.p_intercept_fraction, where);
   await chance(page, 'cavalry', 'chance to pass', c.p_pass_fraction, where);
+  await sentence(page, 'cavalry', c.answer, where);
 }
 
 async function calc(browser, width) {

@@ -293,6 +293,12 @@ pub fn exact_text(r: &num_rational::BigRational) -> String {
     if r.is_integer() { format!("{x:.6}") } else { format!("{x:.6} ({})", crate::fraction::text(r)) }
 }
 
+/// An exact chance for a sentence: "58.3% of the time (exactly 7/12)"; what a calculator's answer says after
+/// its own words for the event.
+pub fn how_often_exactly(r: &num_rational::BigRational) -> String {
+    format!("{:.1}% of the time (exactly {})", 100.0 * crate::fraction::to_f64(r), crate::fraction::text(r))
+}
+
 /// A probability as a share of trials for a sentence, with its interval and exact value: "58.2% of the time
 /// (95% interval 57.9% to 58.5%; exact 0.581708)". What a rule set's answer ([`Presentation::answer`]) says
 /// after its own words for the event.

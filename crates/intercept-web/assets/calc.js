@@ -54,13 +54,14 @@ function query(form, params) {
   return q;
 }
 
-// The answer: every chance in words with its exact fraction, other values plainly, arrays of rows as tables.
+// The answer: its sentence first, then arrays of rows as tables, then every other value (each chance in words
+// with its exact fraction) folded away under "All values".
 function render(answer, out) {
   const tables = [];
   const walk = (obj) => {
     const list = el("ul", { class: "words" });
     for (const [k, v] of Object.entries(obj)) {
-      if (k.endsWith("_fraction")) continue;
+      if (k.endsWith("_fraction") || k === "answer") continue;
       if (Array.isArray(v) && v.length && typeof v[0] === "object") tables.push([k, v]);
       else if (v !== null && typeof v === "object") list.append(el("li", { text: words(k) + ":" }, walk(v)));
       else if (typeof v === "number" && k.startsWith("p_")) {
@@ -70,8 +71,11 @@ function render(answer, out) {
     }
     return list;
   };
-  out.replaceChildren(walk(answer));
+  const values = el("details", { class: "values" }, el("summary", { text: "All values" }), walk(answer));
+  out.replaceChildren();
+  if (answer.answer) out.append(el("p", { class: "sentence", text: answer.answer }));
   for (const [name, rows] of tables) out.append(table(name, rows));
+  out.append(values);
 }
 
 function table(name, rows) {

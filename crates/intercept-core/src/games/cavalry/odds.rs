@@ -11,7 +11,7 @@ use num_rational::BigRational;
 use super::CavalryRules;
 use crate::fraction::{text, to_f64};
 use crate::odds::{Answer, INTERCEPTOR, OddsError, answer};
-use crate::present::exact_text;
+use crate::present::{exact_text, how_often_exactly};
 use crate::ruleset::{CalcError, Calculator, Param, ParamKind, Registry, Values};
 
 /// "What are my odds of intercepting under this order, and of the target's morale check?" (C-2, C-9).
@@ -106,6 +106,32 @@ impl CavalryOdds {
         out
     }
 
+    /// The answer in a sentence or two: "A unit under make ready orders intercepts 50.0% of the time (exactly
+    /// 1/2). A target of morale 6 with a leader rated 1 passes its hedgehog morale check 80.0% of the time …".
+    pub fn answer(&self) -> String {
+        let q = &self.question;
+        let order = q.order.replace('_', " ");
+        let mut out = match q.order.as_str() {
+            "rally" => {
+                "A unit under rally orders never intercepts: Rally orders may not intercept (C-1.7), and the table has \
+                 no Rally row (C-2)."
+                    .to_owned()
+            }
+            _ => format!("A unit under {order} orders intercepts {}.", how_often_exactly(&self.intercept)),
+        };
+        let (Some(m), Some(morale)) = (&self.morale, q.morale) else { return out };
+        let leader = if q.leader == 0 { String::new() } else { format!(" with a leader rated {}", q.leader) };
+        let checks = if q.checks == 1 { String::new() } else { format!(", rolling {} checks at once", q.checks) };
+        let pass = how_often_exactly(&m.pass);
+        out += &match m.rolled {
+            true => format!(" A target of morale {morale}{leader} passes its hedgehog morale check {pass}{checks}."),
+            false => format!(
+                " Its hedgehog morale check is never rolled; a target of morale {morale}{leader} would pass it {pass}{checks}."
+            ),
+        };
+        out
+    }
+
     /// As JSON: the question, `p_intercept` and, for Rally, `can_intercept: false` with the rule; the morale
     /// check with `rolled` saying whether it ever is, and `p_pass` the chance it passes when it is.
     pub fn json(&self) -> String {
@@ -116,6 +142,7 @@ impl CavalryOdds {
     pub fn value(&self) -> serde_json::Value {
         let q = &self.question;
         let mut body = json!({
+            "answer": self.answer(),
             "order": q.order,
             "can_intercept": q.order != "rally",
             "p_intercept": to_f64(&self.intercept),
@@ -226,5 +253,18 @@ mod tests {
         let m = odds.morale.as_ref().expect("a morale check asked for");
         assert!(!m.rolled && to_f64(&m.pass) == 0.7 && to_f64(&m.formed) == 0.0, "{m:?}");
         assert!(odds.text().contains("never rolled") && !odds.text().contains("= -"), "{}", odds.text());
+    }
+
+    /// The calculator's sentences (C-2, C-9): the order's chance, then the morale check's, in words.
+    #[test]
+    fn the_answer_is_a_sentence() {
+        let q = CavalryQuestion { order: "make_ready".into(), morale: Some(6), leader: 1, checks: 1 };
+        assert_eq!(
+            CavalryOdds::of(&q).expect("answers").answer(),
+            "A unit under make ready orders intercepts 50.0% of the time (exactly 1/2). A target of morale 6 with a \
+             leader rated 1 passes its hedgehog morale check 80.0% of the time (exactly 4/5)."
+        );
+        let rally = CavalryQuestion { order: "rally".into(), morale: Some(6), leader: 0, checks: 1 };
+        assert!(CavalryOdds::of(&rally).expect("answers").answer().contains("would pass it 70.0% of the time"));
     }
 }

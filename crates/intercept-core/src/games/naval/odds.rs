@@ -10,7 +10,7 @@ use serde_json::json;
 use super::NavalRules;
 use super::config::MoveRule;
 use crate::odds::{Answer, INTERCEPTOR, OddsError, answer};
-use crate::present::exact_text;
+use crate::present::{exact_text, how_often_exactly};
 use crate::ruleset::{CalcError, Calculator, Param, ParamKind, Registry, Values};
 use crate::text::csv_line;
 
@@ -160,6 +160,7 @@ pub fn naval_odds_value(q: &NavalQuestion, a: &Answer) -> serde_json::Value {
         .collect();
     let reach = a.fraction(&format!("group.{INTERCEPTOR}.reached")).unwrap_or_default();
     json!({
+        "answer": naval_answer(q, &reach),
         "dice": q.dice, "distance": q.distance,
         "theater": if q.pacific { "pacific" } else { "europe" },
         "movement": if q.highest { "highest" } else { "sum" },
@@ -167,6 +168,19 @@ pub fn naval_odds_value(q: &NavalQuestion, a: &Answer) -> serde_json::Value {
         "p_reach_fraction": crate::fraction::text(&reach),
         "moved": moved,
     })
+}
+
+/// The answer in one sentence: "2 dice reach a hex 7 hexes away 58.3% of the time (exactly 7/12)."
+fn naval_answer(q: &NavalQuestion, reach: &num_rational::BigRational) -> String {
+    let pacific = if q.pacific { "In the Pacific (the total halved, rounding up), " } else { "" };
+    let highest = match (q.highest, q.pacific) {
+        (true, true) => "reading the highest die, ",
+        (true, false) => "Reading the highest die, ",
+        _ => "",
+    };
+    let dice = if q.dice == 1 { "1 die reaches".to_owned() } else { format!("{} dice reach", q.dice) };
+    let hexes = if q.distance == 1 { "1 hex" } else { &format!("{} hexes", q.distance) };
+    format!("{pacific}{highest}{dice} a hex {hexes} away {}.", how_often_exactly(reach))
 }
 
 /// `odds naval` as a [`Calculator`]: the same question and JSON, from query pairs.
@@ -220,5 +234,13 @@ mod tests {
         assert!((reach(2, 7, false) - 7.0 / 12.0).abs() < 1e-12);
         assert!((reach(2, 4, true) - 7.0 / 12.0).abs() < 1e-12);
         assert!((reach(4, 7, true) - 287.0 / 432.0).abs() < 1e-12);
+    }
+
+    /// The calculator's sentence (T-1): the chance in words, with its exact fraction.
+    #[test]
+    fn the_answer_is_a_sentence() {
+        let q = NavalQuestion { dice: 2, distance: 7, pacific: false, highest: false };
+        let value = naval_odds_value(&q, &ask(&q).expect("answers"));
+        assert_eq!(value["answer"], "2 dice reach a hex 7 hexes away 58.3% of the time (exactly 7/12).");
     }
 }
