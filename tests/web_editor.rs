@@ -101,7 +101,14 @@ fn a_path_with_a_waypoint_runs_through_it_in_order() {
     let legs = numbers_after(&svg, "<line x1=", "stroke-width=\"3\"", &["x1", "y1", "x2", "y2"]);
     assert_eq!((rings.len(), legs.len()), (3, 2), "{svg}");
     for (k, leg) in legs.iter().enumerate() {
-        assert_eq!((&leg[..2], &leg[2..]), (&rings[k][..], &rings[k + 1][..]), "leg {} joins ring {} to {}", k + 1, k + 1, k + 2);
+        assert_eq!(
+            (&leg[..2], &leg[2..]),
+            (&rings[k][..], &rings[k + 1][..]),
+            "leg {} joins ring {} to {}",
+            k + 1,
+            k + 1,
+            k + 2
+        );
     }
     let (start, way, end) = (&rings[0], &rings[1], &rings[2]);
     assert!(way[0] < start[0] && way[1] > start[1] && end[1] > way[1], "7-1, then 2-4, then 7-12: {rings:?}");
@@ -127,7 +134,17 @@ fn well_formed(svg: &str) {
     let mut rest = svg.trim();
     while let Some(at) = rest.find('<') {
         let text = &rest[..at];
-        assert!(!text.contains('>') && text.replace("&amp;", "").replace("&lt;", "").replace("&gt;", "").replace("&quot;", "").find('&').is_none(), "text {text:?}");
+        assert!(
+            !text.contains('>')
+                && text
+                    .replace("&amp;", "")
+                    .replace("&lt;", "")
+                    .replace("&gt;", "")
+                    .replace("&quot;", "")
+                    .find('&')
+                    .is_none(),
+            "text {text:?}"
+        );
         let end = rest[at..].find('>').expect("a tag ends") + at;
         let tag = &rest[at + 1..end];
         assert_eq!(tag.matches('"').count() % 2, 0, "quoted attributes: {tag}");

@@ -222,7 +222,10 @@ fn swatch(key: &Key, x: f64, y: f64) -> String {
     let (cx, cy, s) = (x + SWATCH / 2.0, y + SWATCH / 2.0, SWATCH);
     match key.shape {
         KeyShape::Cell => {
-            format!("<rect x=\"{x:.1}\" y=\"{y:.1}\" width=\"{s}\" height=\"{s}\" fill=\"{}\" stroke=\"#c8c8c8\"/>\n", shade(key.tone))
+            format!(
+                "<rect x=\"{x:.1}\" y=\"{y:.1}\" width=\"{s}\" height=\"{s}\" fill=\"{}\" stroke=\"#c8c8c8\"/>\n",
+                shade(key.tone)
+            )
         }
         KeyShape::Outline { faint } => format!(
             "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"none\" stroke=\"{stroke}\" stroke-width=\"2.5\"{}/>\n",
@@ -233,10 +236,14 @@ fn swatch(key: &Key, x: f64, y: f64) -> String {
             if faint { " stroke-dasharray=\"4 2\"" } else { "" }
         ),
         KeyShape::Point => {
-            format!("<circle cx=\"{cx:.1}\" cy=\"{cy:.1}\" r=\"6\" fill=\"#fff\" stroke=\"{stroke}\" stroke-width=\"2.5\"/>\n")
+            format!(
+                "<circle cx=\"{cx:.1}\" cy=\"{cy:.1}\" r=\"6\" fill=\"#fff\" stroke=\"{stroke}\" stroke-width=\"2.5\"/>\n"
+            )
         }
         KeyShape::Mark => {
-            format!("<circle cx=\"{cx:.1}\" cy=\"{cy:.1}\" r=\"6\" fill=\"{stroke}\" stroke=\"{fill}\" stroke-width=\"1.5\"/>\n")
+            format!(
+                "<circle cx=\"{cx:.1}\" cy=\"{cy:.1}\" r=\"6\" fill=\"{stroke}\" stroke=\"{fill}\" stroke-width=\"1.5\"/>\n"
+            )
         }
     }
 }
@@ -248,5 +255,47 @@ fn shade(tone: Tone) -> &'static str {
         Tone::Second => "#f3b6a6",
         Tone::Place => "#f5c451",
         Tone::Idle => "#dddddd",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Grid {
+        Grid {
+            title: "A map".to_owned(),
+            notes: vec!["how to read it".to_owned()],
+            columns: 4,
+            rows: 3,
+            shades: vec![crate::present::Shade { col: 1, row: 1, tone: Tone::Place }],
+            outlines: vec![Outline {
+                cols: (0, 1),
+                rows: (0, 2),
+                tone: Tone::Second,
+                faint: true,
+                label: "area <a>".to_owned(),
+            }],
+            routes: vec![Route { points: vec![(0.0, 0.0), (3.0, 2.0)], tone: Tone::First, faint: false }],
+            marks: vec![Mark { col: 3, row: 0, tone: Tone::Second, label: "a unit & its long name".to_owned() }],
+            keys: vec![Key { shape: KeyShape::Mark, tone: Tone::Second, text: "a unit".to_owned() }],
+        }
+    }
+
+    /// Cells are capped in size, centred, and a mark's label at the right edge goes to its left; text is escaped.
+    #[test]
+    fn a_small_map_is_centred_with_its_labels_escaped_and_on_the_page() {
+        let svg = svg(&sample());
+        assert!(svg.starts_with("<svg") && svg.ends_with("</svg>\n"));
+        assert!(svg.contains(">area &lt;a&gt;</text>") && svg.contains(">a unit &amp; its long name</text>"));
+        let map = Map::new(&sample(), 0.0);
+        assert_eq!(map.cell, MOST);
+        assert!((map.x - MARGIN - AXIS - (WIDTH - 2.0 * MARGIN - AXIS - 4.0 * MOST) / 2.0).abs() < 1e-9);
+        assert!(
+            svg.contains("text-anchor=\"end\" font-weight=\"bold\" fill=\"#4d120b\" stroke=\"#fff\""),
+            "label to the left"
+        );
+        assert_eq!(svg.matches("<polygon").count(), 1, "one arrowhead for one leg");
+        assert_eq!(svg.matches("r=\"9.5\"").count(), 2, "a numbered ring per point");
     }
 }

@@ -8,9 +8,9 @@
 
 use std::collections::BTreeSet;
 
+use super::StepRace;
 use super::config::StepRaceConfig;
 use super::race::{BoxFilter, InterceptBox, Leg, MAP, Square, best_catch};
-use super::StepRace;
 use crate::games::words::count;
 use crate::present::{Grid, Key, KeyShape, Mark, Outline, Picture, Route, Shade, Tone};
 
@@ -31,10 +31,12 @@ impl Region<'_> {
 
     fn whole_map(&self) -> bool {
         let c = self.boxed.centre;
-        [Square { col: 0, row: 0 }, Square { col: MAP - 1, row: MAP - 1 }, Square { col: 0, row: MAP - 1 }, Square {
-            col: MAP - 1,
-            row: 0,
-        }]
+        [
+            Square { col: 0, row: 0 },
+            Square { col: MAP - 1, row: MAP - 1 },
+            Square { col: 0, row: MAP - 1 },
+            Square { col: MAP - 1, row: 0 },
+        ]
         .iter()
         .all(|q| c.cheb(*q) <= self.boxed.radius)
     }
@@ -63,20 +65,25 @@ impl StepRace {
         stops.push(("destination", Region::of(&m.destination), self.destinations.len()));
         let caught = self.catch_squares();
         let located = stops.iter().filter(|(_, r, _)| !r.whole_map());
+        let mut notes = vec!["Squares are column-row; row 0 is the north edge.".to_owned()];
+        if located.clone().count() > 1 {
+            notes.push("The blue line joins the mover's numbered stops in the order it goes.".to_owned());
+        }
         let mut keys = self.path_keys(&stops);
         keys.extend(self.unit_keys());
         keys.push(Key { shape: KeyShape::Cell, tone: Tone::Place, text: caught_words(caught.len(), self.filter) });
         Picture::Grid(Grid {
             title: "The tactical map".to_owned(),
-            notes: vec![
-                "Squares are column-row; row 0 is the north edge.".to_owned(),
-                "The blue line joins the mover's numbered stops in the order it goes.".to_owned(),
-            ],
+            notes,
             columns: MAP as u32,
             rows: MAP as u32,
             shades: caught.iter().map(|q| Shade { col: q.col as u32, row: q.row as u32, tone: Tone::Place }).collect(),
             outlines: self.outlines(&stops),
-            routes: vec![Route { points: located.map(|(_, r, _)| r.point()).collect(), tone: Tone::First, faint: false }],
+            routes: vec![Route {
+                points: located.map(|(_, r, _)| r.point()).collect(),
+                tone: Tone::First,
+                faint: false,
+            }],
             marks: self.marks(),
             keys,
         })
