@@ -291,7 +291,8 @@ fn cavalry_run_report_loads_cleanly_and_shows_the_parquet_numbers() {
 
 #[test]
 fn step_race_run_report_with_its_coverage_map_loads_cleanly() {
-    check_run_report("configs/step-race/screen-with-waypoints.toml");
+    let dom = check_run_report_of("configs/step-race/screen-with-waypoints.toml", 20_000);
+    shows_the_scenario_picture(&dom, &["The tactical map", "mx1mc", "mx2lc", "1 start 7-1/1"]);
 }
 
 #[test]

@@ -61,3 +61,100 @@ fn the_editor_page_and_its_assets_are_served_and_the_start_page_links_to_it() {
     assert!(start.body.contains("href=\"/edit?rule_set=naval\""));
     assert!(Path::new(NAVAL).exists());
 }
+
+/// Every shipped step-race config draws its map: a well-formed SVG naming each unit, its box and each
+/// region of the mover's path as the config writes them.
+#[test]
+fn each_step_race_config_draws_its_map_naming_units_and_regions() {
+    let base = shipped();
+    for entry in std::fs::read_dir("configs/step-race").unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let reply = post(&format!("{base}/api/picture"), &text);
+        assert_eq!((reply.status, reply.content_type.as_str()), (200, "image/svg+xml"), "{}", path.display());
+        well_formed(&reply.body);
+        let config: toml::Table = toml::from_str(&text).unwrap();
+        let race = &config["step_race"];
+        for unit in race["interceptor"].as_array().unwrap() {
+            for key in ["name", "at", "box"] {
+                let word = unit[key].as_str().unwrap();
+                assert!(reply.body.contains(word), "{}: the map names {word}", path.display());
+            }
+        }
+        for key in ["start", "destination", "waypoints"] {
+            if let Some(region) = race["mover"].get(key).and_then(|v| v.as_str()) {
+                assert!(reply.body.contains(region), "{}: the map names {key} {region}", path.display());
+            }
+        }
+    }
+}
+
+/// A mover going by a waypoint region is drawn start, waypoint, destination: numbered rings 1, 2, 3 at the
+/// regions' centres, each leg a line from one ring to the next.
+#[test]
+fn a_path_with_a_waypoint_runs_through_it_in_order() {
+    let text = std::fs::read_to_string("configs/step-race/screen-with-waypoints.toml")
+        .unwrap()
+        .replace("waypoints = \"7-7/7\"", "waypoints = \"2-4/1\"");
+    let svg = post(&format!("{}/api/picture", shipped()), &text).body;
+    let rings = numbers_after(&svg, "<circle cx=", "r=\"9.5\"", &["cx", "cy"]);
+    let legs = numbers_after(&svg, "<line x1=", "stroke-width=\"3\"", &["x1", "y1", "x2", "y2"]);
+    assert_eq!((rings.len(), legs.len()), (3, 2), "{svg}");
+    for (k, leg) in legs.iter().enumerate() {
+        assert_eq!(
+            (&leg[..2], &leg[2..]),
+            (&rings[k][..], &rings[k + 1][..]),
+            "leg {} joins ring {} to {}",
+            k + 1,
+            k + 1,
+            k + 2
+        );
+    }
+    let (start, way, end) = (&rings[0], &rings[1], &rings[2]);
+    assert!(way[0] < start[0] && way[1] > start[1] && end[1] > way[1], "7-1, then 2-4, then 7-12: {rings:?}");
+    for (n, ring) in rings.iter().enumerate() {
+        let label = format!("font-weight=\"bold\" fill=\"#0d2a4d\">{}</text>", n + 1);
+        assert!(svg[svg.find(&format!("cx=\"{:.1}\" cy=\"{:.1}\"", ring[0], ring[1])).unwrap()..].contains(&label));
+    }
+}
+
+/// The named numeric attributes of every element that starts with `open` and has `marker` on its line.
+fn numbers_after(svg: &str, open: &str, marker: &str, names: &[&str]) -> Vec<Vec<f64>> {
+    let attr = |line: &str, name: &str| -> f64 {
+        let at = line.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
+        line[at..].split('"').next().unwrap().parse().unwrap()
+    };
+    let lines = svg.lines().filter(|l| l.starts_with(open) && l.contains(marker));
+    lines.map(|l| names.iter().map(|n| attr(l, n)).collect()).collect()
+}
+
+/// Tags open and close in order, attributes are quoted, and text holds no bare `<` or `&`.
+fn well_formed(svg: &str) {
+    let mut open: Vec<&str> = Vec::new();
+    let mut rest = svg.trim();
+    while let Some(at) = rest.find('<') {
+        let text = &rest[..at];
+        assert!(
+            !text.contains('>')
+                && text
+                    .replace("&amp;", "")
+                    .replace("&lt;", "")
+                    .replace("&gt;", "")
+                    .replace("&quot;", "")
+                    .find('&')
+                    .is_none(),
+            "text {text:?}"
+        );
+        let end = rest[at..].find('>').expect("a tag ends") + at;
+        let tag = &rest[at + 1..end];
+        assert_eq!(tag.matches('"').count() % 2, 0, "quoted attributes: {tag}");
+        let name = tag.trim_start_matches('/').split([' ', '/']).next().unwrap();
+        match (tag.starts_with('/'), tag.ends_with('/')) {
+            (true, _) => assert_eq!(open.pop(), Some(name), "</{name}> closes what is open"),
+            (false, true) => {}
+            (false, false) => open.push(name),
+        }
+        rest = &rest[end + 1..];
+    }
+    assert!(open.is_empty() && rest.trim().is_empty(), "left open: {open:?}");
+}

@@ -5,13 +5,15 @@
 //! rules' title, the scenario in plain words, the headline metrics (the question a player of that game asks
 //! first) and any [`Extra`] outputs. An [`Extra`] is a rule set's own result beyond the metric tables: a
 //! [`DataTable`] written as `<name>.parquet`, a [`Picture`] of one of the kinds the plot layer draws
-//! ([`Heatmap`], [`StackedBars`], [`Board`], [`Diagram`]) written as `<name>.{png,svg}`, and the report's section
+//! ([`Heatmap`], [`StackedBars`], [`Board`], [`Diagram`], [`Grid`]) written as `<name>.{png,svg}`, and the report's section
 //! of them: a paragraph and a [`Table`] of [`Row`]s of [`Cell`]s. A scenario's own picture
 //! ([`Presentation::picture`], [`crate::ruleset::RuleSet::scenario_picture`]) opens the report's scenario.
 
 mod diagram;
+mod grid;
 
 pub use self::diagram::{Arrow, Diagram, Node, Spot, Tone};
+pub use self::grid::{Grid, Key, KeyShape, Mark, Outline, Route, Shade};
 use crate::summary::MetricRow;
 
 /// How a run is shown: computed from the resolved rule set and the run's summary.
@@ -90,6 +92,7 @@ pub enum Picture {
     StackedBars(StackedBars),
     Board(Board),
     Diagram(Diagram),
+    Grid(Grid),
 }
 
 /// A grid of squares, each shaded from white (0) to deep red (1) with its value in percent written in it;

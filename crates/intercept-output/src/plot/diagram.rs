@@ -14,14 +14,14 @@ use std::fmt::Write;
 use crate::present::{Arrow, Diagram, Node, Spot, Tone};
 
 /// The drawing's width in its own units.
-const WIDTH: f64 = 440.0;
-const MARGIN: f64 = 8.0;
+pub(super) const WIDTH: f64 = 440.0;
+pub(super) const MARGIN: f64 = 8.0;
 const GAP: f64 = 10.0;
 /// The smallest text (notes and arrow labels), the box labels and the title.
-const SMALL: f64 = 13.0;
-const LABEL: f64 = 14.0;
-const TITLE: f64 = 16.0;
-const LINE: f64 = 16.0;
+pub(super) const SMALL: f64 = 13.0;
+pub(super) const LABEL: f64 = 14.0;
+pub(super) const TITLE: f64 = 16.0;
+pub(super) const LINE: f64 = 16.0;
 const PAD: f64 = 6.0;
 /// The widest an arrow's label is drawn: half the drawing, less a little.
 const LABEL_WIDTH: f64 = 200.0;
@@ -29,13 +29,7 @@ const LABEL_WIDTH: f64 = 200.0;
 /// `diagram` as an SVG document.
 pub fn svg(diagram: &Diagram) -> String {
     let layout = Layout::new(diagram);
-    let mut body = String::new();
-    let mut y = MARGIN + TITLE;
-    let _ = write!(body, "{}", text(WIDTH / 2.0, y, TITLE, "middle", "bold", "#222", &diagram.title));
-    for line in diagram.notes.iter().flat_map(|n| wrap(n, WIDTH - 2.0 * MARGIN, SMALL)) {
-        y += LINE;
-        body += &text(WIDTH / 2.0, y, SMALL, "middle", "normal", "#555", &line);
-    }
+    let (mut body, _) = heading(&diagram.title, &diagram.notes);
     for (i, arrow) in diagram.arrows.iter().enumerate() {
         body += &layout.arrow_line(diagram, i, arrow);
     }
@@ -43,7 +37,23 @@ pub fn svg(diagram: &Diagram) -> String {
         body += &layout.node_box(node);
     }
     body += &layout.labels(diagram);
-    let height = layout.height.ceil();
+    document(layout.height, &body)
+}
+
+/// The title and the notes under it, centred, and the height they take.
+pub(super) fn heading(title: &str, notes: &[String]) -> (String, f64) {
+    let mut y = MARGIN + TITLE;
+    let mut body = text(WIDTH / 2.0, y, TITLE, "middle", "bold", "#222", title);
+    for line in notes.iter().flat_map(|n| wrap(n, WIDTH - 2.0 * MARGIN, SMALL)) {
+        y += LINE;
+        body += &text(WIDTH / 2.0, y, SMALL, "middle", "normal", "#555", &line);
+    }
+    (body, y)
+}
+
+/// `body` as a whole SVG document [`WIDTH`] wide and `height` tall, on white.
+pub(super) fn document(height: f64, body: &str) -> String {
+    let height = height.ceil();
     format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{WIDTH}\" height=\"{height}\" viewBox=\"0 0 {WIDTH} {height}\" \
          font-family=\"DejaVu Sans, Verdana, sans-serif\">\n<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n{body}</svg>\n"
@@ -339,7 +349,7 @@ fn label_width(lines: &[String]) -> f64 {
 }
 
 /// Fill, outline and text colour of a tone.
-fn colours(tone: Tone) -> (&'static str, &'static str, &'static str) {
+pub(super) fn colours(tone: Tone) -> (&'static str, &'static str, &'static str) {
     match tone {
         Tone::First => ("#dbe9f6", "#1f64b4", "#0d2a4d"),
         Tone::Second => ("#fbe0d5", "#c0392b", "#4d120b"),
@@ -349,12 +359,12 @@ fn colours(tone: Tone) -> (&'static str, &'static str, &'static str) {
 }
 
 /// How wide `s` is drawn at `size`: DejaVu Sans averages a little over half its size per character.
-fn text_width(s: &str, size: f64) -> f64 {
+pub(super) fn text_width(s: &str, size: f64) -> f64 {
     s.chars().count() as f64 * size * 0.6
 }
 
 /// `s` in lines no wider than `width` at `size`, broken at spaces (a longer word stands on its own line).
-fn wrap(s: &str, width: f64, size: f64) -> Vec<String> {
+pub(super) fn wrap(s: &str, width: f64, size: f64) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
     for word in s.split_whitespace() {
         match lines.last_mut() {
@@ -368,7 +378,7 @@ fn wrap(s: &str, width: f64, size: f64) -> Vec<String> {
     lines
 }
 
-fn text(x: f64, y: f64, size: f64, anchor: &str, weight: &str, fill: &str, s: &str) -> String {
+pub(super) fn text(x: f64, y: f64, size: f64, anchor: &str, weight: &str, fill: &str, s: &str) -> String {
     format!(
         "<text x=\"{x:.1}\" y=\"{y:.1}\" font-size=\"{size}\" text-anchor=\"{anchor}\" font-weight=\"{weight}\" fill=\"{fill}\">{}</text>\n",
         xml(s)
@@ -376,6 +386,6 @@ fn text(x: f64, y: f64, size: f64, anchor: &str, weight: &str, fill: &str, s: &s
 }
 
 /// Text made safe inside an SVG element.
-fn xml(s: &str) -> String {
+pub(super) fn xml(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }

@@ -18,6 +18,7 @@ use plotters::prelude::*;
 mod board;
 pub mod diagram;
 mod distribution;
+pub mod grid;
 mod heatmap;
 mod stacked;
 pub mod sweep;
@@ -74,13 +75,13 @@ pub(crate) enum Plotted<'a> {
 }
 
 impl Plotted<'_> {
-    /// `picture` as a chart, or `None` for a diagram, which [`diagram::svg`] draws.
+    /// `picture` as a chart, or `None` for a diagram or a grid, which [`diagram::svg`] and [`grid::svg`] draw.
     pub(crate) fn of(picture: &Picture) -> Option<Plotted<'_>> {
         match picture {
             Picture::Heatmap(p) => Some(Plotted::Heatmap(p)),
             Picture::StackedBars(p) => Some(Plotted::StackedBars(p)),
             Picture::Board(p) => Some(Plotted::Board(p)),
-            Picture::Diagram(_) => None,
+            Picture::Diagram(_) | Picture::Grid(_) => None,
         }
     }
 }
@@ -106,7 +107,7 @@ impl Chart for Plotted<'_> {
     }
 }
 
-/// Draws `picture` to `stem.png` and `stem.svg` in `dir`; a diagram to `stem.svg` only.
+/// Draws `picture` to `stem.png` and `stem.svg` in `dir`; a diagram or a grid to `stem.svg` only.
 fn picture_files(dir: &Path, stem: &str, picture: &Picture) -> Result<Vec<PathBuf>, ExportError> {
     if let Some(chart) = Plotted::of(picture) {
         return both(dir, stem, &chart);
@@ -126,6 +127,7 @@ fn picture_files(dir: &Path, stem: &str, picture: &Picture) -> Result<Vec<PathBu
 pub fn picture_svg(picture: &Picture) -> Result<String, String> {
     match (picture, Plotted::of(picture)) {
         (Picture::Diagram(d), _) => Ok(diagram::svg(d)),
+        (Picture::Grid(g), _) => Ok(grid::svg(g)),
         (_, Some(chart)) => svg_string(&chart),
         (_, None) => Err("a picture kind with no drawing".to_owned()),
     }

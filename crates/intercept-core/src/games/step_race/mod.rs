@@ -12,6 +12,7 @@
 pub mod check;
 pub mod config;
 pub mod coverage;
+mod picture;
 pub mod race;
 mod set;
 

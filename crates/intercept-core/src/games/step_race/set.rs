@@ -4,7 +4,7 @@
 use super::StepRace;
 use super::config::StepRaceConfig;
 use crate::config::Invalid;
-use crate::present::{Extra, how_often};
+use crate::present::{Extra, Picture, how_often};
 use crate::ruleset::RuleSet;
 use crate::summary::Summary;
 
@@ -29,6 +29,10 @@ impl RuleSet for StepRaceRules {
 
     fn plain_words(&self, _config: &Self::Config, model: &StepRace) -> Vec<String> {
         model.plain_words()
+    }
+
+    fn scenario_picture(&self, config: &Self::Config, model: &StepRace) -> Option<Picture> {
+        Some(model.picture(config))
     }
 
     fn headline(&self, _model: &StepRace) -> Vec<String> {
