@@ -18,6 +18,7 @@ mod error;
 mod jobs;
 mod options;
 mod page;
+mod patch;
 mod play;
 mod run;
 mod scenarios;
@@ -93,6 +94,7 @@ fn app(state: State) -> Router {
         .route("/edit", get(editor::page))
         .route("/api/picture", post(editor::picture))
         .route("/api/parse", post(editor::parse))
+        .route("/api/set", post(editor::set))
         .route("/api/validate", post(config::validate))
         .route("/api/exact", post(config::exact))
         .route("/api/run", post(run::start))
