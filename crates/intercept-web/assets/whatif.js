@@ -88,7 +88,7 @@ function sweepTable(rows, doc) {
     body.append(el('tr', { class: r.base ? 'base' : null, 'data-value': String(r.value), 'data-estimate': r.m.estimate, 'data-exact': r.m.exact ?? '' },
       el('td', { text: r.base ? `${r.value} (current)` : String(r.value) }), el('td', { text: fmt(r.m.estimate) }),
       el('td', { text: `${fmt(r.m.ci_low)}–${fmt(r.m.ci_high)}` }),
-      el('td', { text: r.m.exact == null ? '–' : `${fmt(r.m.exact)} (${r.m.exact_fraction})` }), el('td', { text: d })));
+      el('td', { text: r.m.exact == null ? '–' : fmt(r.m.exact), title: r.m.exact_fraction }), el('td', { text: d })));
   }
   table.append(body);
   return table;
@@ -182,8 +182,9 @@ function tornadoChart(m) {
       const by = y + (side === 'down' ? 15 : 26);
       g.append(svg('rect', { class: side, x: Math.min(a, bEnd), y: by, width: Math.max(1, Math.abs(bEnd - a)), height: 9 }));
       g.append(svg('line', { class: 'ci', x1: X(s.change_low), x2: X(s.change_high), y1: by + 4.5, y2: by + 4.5 }));
+      // The step's label sits on the other side of the middle line from its bar.
       const right = s.change >= 0;
-      g.append(svg('text', { x: right ? l : w - r, y: by + 8, 'text-anchor': right ? 'start' : 'end' }, `${side} ${s.stepped}: ${s.change >= 0 ? '+' : ''}${s.change.toFixed(4)}`));
+      g.append(svg('text', { x: right ? mid - 4 : mid + 4, y: by + 8, 'text-anchor': right ? 'end' : 'start' }, `${side} ${s.stepped}: ${right ? '+' : ''}${s.change.toFixed(4)}`));
     }
     chart.append(g);
   });
