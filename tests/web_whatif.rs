@@ -74,8 +74,16 @@ fn a_sensitivity_job_ends_with_the_cli_sensitivity_document() {
 fn a_bad_key_or_value_is_refused_with_the_cli_message_and_nothing_is_queued() {
     let base = shipped();
     let cases = [
-        ("sweep", "key=naval.group.tarant.distance&values=7,8", vec!["sweep", NAVAL, "--set", "naval.group.tarant.distance=7,8"]),
-        ("sweep", "key=naval.group[0].distance&values=7,x", vec!["sweep", NAVAL, "--set", "naval.group[0].distance=7,x"]),
+        (
+            "sweep",
+            "key=naval.group.tarant.distance&values=7,8",
+            vec!["sweep", NAVAL, "--set", "naval.group.tarant.distance=7,8"],
+        ),
+        (
+            "sweep",
+            "key=naval.group[0].distance&values=7,x",
+            vec!["sweep", NAVAL, "--set", "naval.group[0].distance=7,x"],
+        ),
         ("sweep", "key=naval.group[0].distance&values=-1", vec!["sweep", NAVAL, "--set", "naval.group[0].distance=-1"]),
         ("sensitivity", "only=naval.group.tarant", vec!["sensitivity", NAVAL, "--only", "naval.group.tarant"]),
     ];
@@ -101,9 +109,15 @@ fn reply_error(base: &str, endpoint: &str, query: &str) -> String {
 fn a_sweep_without_values_takes_the_current_value_and_its_neighbours_within_range() {
     let base = shipped();
     let values = |key: &str| post(&format!("{base}/api/sweep/values?key={key}"), &naval()).json();
-    assert_eq!(values("naval.group[0].distance"), serde_json::json!({"key": "naval.group.taranto.distance", "values": ["8", "6", "7", "9", "10"]}));
+    assert_eq!(
+        values("naval.group[0].distance"),
+        serde_json::json!({"key": "naval.group.taranto.distance", "values": ["8", "6", "7", "9", "10"]})
+    );
     assert_eq!(values("naval.group.flotilla.distance")["values"], serde_json::json!(["2", "0", "1", "3", "4"]));
-    assert_eq!(values("naval.combat.p_end_after_round")["values"], serde_json::json!(["0.4", "0.3", "0.35", "0.45", "0.5"]));
+    assert_eq!(
+        values("naval.combat.p_end_after_round")["values"],
+        serde_json::json!(["0.4", "0.3", "0.35", "0.45", "0.5"])
+    );
     let name = post(&format!("{base}/api/sweep/values?key=naval.group.taranto.name"), &naval());
     assert!(name.status == 422 && name.error().contains("not a number of the config"), "{}", name.body);
     let id = queue(&base, "sweep", "key=naval.group.flotilla.distance&trials=2000");

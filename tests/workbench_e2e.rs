@@ -140,7 +140,8 @@ fn swept_point(values: &str, trials: &str, seed: &str, at: i64) -> String {
     let out = tempfile::tempdir().unwrap();
     let set = format!("naval.group.taranto.distance={values}");
     let args = ["sweep", CHAIN, "--set", &set, "--trials", trials, "--seed", seed, "--json", "-q", "--out"];
-    let run = Command::cargo_bin("intercept-sim").unwrap().current_dir(root()).args(args).arg(out.path().join("o")).output();
+    let run =
+        Command::cargo_bin("intercept-sim").unwrap().current_dir(root()).args(args).arg(out.path().join("o")).output();
     let run = run.unwrap();
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
     let doc: Value = serde_json::from_slice(&run.stdout).unwrap();

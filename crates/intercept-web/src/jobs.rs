@@ -41,7 +41,7 @@ impl State {
 /// What a job plays: one kind of work, one queue.
 pub enum Work {
     /// A Monte Carlo run of the scenario, as `run`.
-    Run(Scenario),
+    Run(Box<Scenario>),
     /// A sweep, as `sweep`; writing its files when asked.
     Sweep { start: Box<SweepStart>, files: bool },
     /// A sensitivity run, as `sensitivity`.

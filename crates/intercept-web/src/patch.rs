@@ -87,7 +87,8 @@ fn insert(text: &str, table: &DeTable, key: &str, literal: &str) -> Result<Strin
 
 /// A new table at the end of the text holding `key = literal`, when the path has no array in it.
 fn append_table(text: &str, parents: &[Part], key: &str, literal: &str) -> Result<String, String> {
-    let names: Option<Vec<String>> = parents.iter().map(|p| if let Part::Key(k) = p { Some(bare(k)) } else { None }).collect();
+    let names: Option<Vec<String>> =
+        parents.iter().map(|p| if let Part::Key(k) = p { Some(bare(k)) } else { None }).collect();
     let names = names.filter(|n| !n.is_empty()).ok_or("the key's table is in a list that does not have it")?;
     let gap = if text.ends_with('\n') { "" } else { "\n" };
     Ok(format!("{text}{gap}\n[{}]\n{} = {literal}\n", names.join("."), bare(key)))

@@ -26,7 +26,7 @@ pub async fn start(State(s): State<crate::State>, raw: RawQuery, text: Result<St
     let text = body(text)?;
     let (overrides, name, _) = run_query(raw.0, &[])?;
     let scenario = off_runtime(move || scenario(&text, &name, overrides)).await?;
-    enqueue(&s, Work::Run(scenario), "trials")
+    enqueue(&s, Work::Run(Box::new(scenario)), "trials")
 }
 
 /// Queues `work` (202 with its id), unless it would play more trials than a job may here (422: `counted`
@@ -44,9 +44,12 @@ pub fn enqueue(s: &crate::State, work: Work, counted: &str) -> Answer {
     Ok((StatusCode::ACCEPTED, axum::Json(json!({ "id": job.id.to_string() }))).into_response())
 }
 
+/// A job's query: the overrides of `[run]`, the name messages give the body, and the other pairs.
+pub type RunQuery = (Overrides, String, Vec<(String, String)>);
+
 /// `?trials=N&seed=S&name=FILE`: overrides of the config's `[run]`, and the name messages give the body;
 /// with the pairs of the `extra` names a job of another kind takes, in order.
-pub fn run_query(raw: Option<String>, extra: &[&str]) -> Answer<(Overrides, String, Vec<(String, String)>)> {
+pub fn run_query(raw: Option<String>, extra: &[&str]) -> Answer<RunQuery> {
     let (mut overrides, mut name, mut rest) = (Overrides::default(), DEFAULT_NAME.to_owned(), Vec::new());
     let allowed: Vec<&str> = ["trials", "seed", "name"].iter().chain(extra).copied().collect();
     for (k, v) in query(raw, &allowed)? {

@@ -49,7 +49,11 @@ impl Tornado {
 }
 
 /// `POST /api/sweep?key=K&values=A,B,C&trials=N&seed=S&name=FILE&files=1`.
-pub async fn start_sweep(State(s): State<crate::State>, raw: RawQuery, text: Result<String, StringRejection>) -> Answer {
+pub async fn start_sweep(
+    State(s): State<crate::State>,
+    raw: RawQuery,
+    text: Result<String, StringRejection>,
+) -> Answer {
     let text = body(text)?;
     let (overrides, name, rest) = run_query(raw.0, &["key", "values", "metric", "files"])?;
     let work = off_runtime(move || {
@@ -124,7 +128,9 @@ fn sweep_query(rest: &[(String, String)]) -> Answer<SweepQuery> {
 fn one(rest: &[(String, String)], name: &str) -> Answer<String> {
     let found = rest.iter().find(|(k, _)| k == name).map(|(_, v)| v.trim().to_owned());
     found.filter(|v| !v.is_empty()).ok_or_else(|| {
-        ApiError::bad_request(format!("{name}: missing; allowed: a dotted key of the config, such as {name}=<table>.<key>"))
+        ApiError::bad_request(format!(
+            "{name}: missing; allowed: a dotted key of the config, such as {name}=<table>.<key>"
+        ))
     })
 }
 
@@ -177,7 +183,8 @@ pub fn sweep(job: &Job, start: SweepStart, write: bool, threads: usize) -> Resul
 pub fn sensitivity(job: &Job, t: Tornado, threads: usize) -> Result<Finished, String> {
     let solved = sensitivity::solve(&t.scenario, t.steps);
     job.total.store(solved.trials_to_sample(), Ordering::Relaxed);
-    let sampled = runner::pool(Some(threads)).install(|| solved.sample_until(Some(job.stop_flag()), &|n| job.advance(n)));
+    let sampled =
+        runner::pool(Some(threads)).install(|| solved.sample_until(Some(job.stop_flag()), &|n| job.advance(n)));
     let s = sampled.ok_or("stopped")?;
     let shown: Vec<usize> = t.shown.iter().filter_map(|m| s.metric(m)).collect();
     let document = show::sensitivity::json(&t.scenario.run.name, &s, &shown);
