@@ -17,24 +17,20 @@ use cli::{
     CavalryOddsArgs, CheckCommand, Cli, Command, ExactArgs, Format, MergeArgs, NavalOddsArgs, OddsCommand, ReachArgs,
     ReplayArgs, RunArgs, SchemaArgs, SensitivityArgs, ServeArgs, StepRaceArgs, SweepArgs, TableArgs,
 };
-use intercept_sim::config::{self, ConfigError, Overrides, Scenario, set};
-use intercept_sim::export::{SensitivityParquet, SweepManifest, SweepParquet};
+use intercept_sim::config::{self, ConfigError, Overrides, Scenario};
 use intercept_sim::folder::{Folder, FolderError};
 use intercept_sim::games::cavalry::odds::CavalryQuestion;
 use intercept_sim::games::naval::odds::NavalQuestion;
 use intercept_sim::games::step_race::race::{self, BoxFilter, Interceptor};
 use intercept_sim::games::{board_game, card_game, cavalry, naval, shipped, step_race};
-use intercept_sim::metrics::MetricKind;
 use intercept_sim::odds::OddsError;
 use intercept_sim::outputs;
 use intercept_sim::partial::{self, PartialError};
-use intercept_sim::plot::sweep::SweepCharts;
-use intercept_sim::plot::tornado::TornadoCharts;
-use intercept_sim::report::{SensitivityReport, SweepReport};
 use intercept_sim::runner::{self, SampleOptions};
-use intercept_sim::sensitivity::{self, Scope};
+use intercept_sim::sensitivity;
 use intercept_sim::show;
-use intercept_sim::sweep::{self, Axis, SweepRecord};
+use intercept_sim::study::{self, SweepStart};
+use intercept_sim::sweep::{self, Axis};
 
 /// Why the command failed, and with which exit code.
 struct Failure {
@@ -199,44 +195,23 @@ fn sweep(args: SweepArgs) -> Result<(), Failure> {
         Some(new) => new,
         None => resumed_sweep(from.as_deref().expect("clap asks for a config or --resume"), &args.metric)?,
     };
-    let shown = sweep_metrics(&start.base, &start.named)?;
-    let plan = runner::plan(&start.base);
-    let scenarios: Vec<&Scenario> = start.points.iter().map(|(_, s)| s).collect();
-    let counts = start.counts.unwrap_or_else(|| sweep::Counts::new(&scenarios));
-    let bar = progress::Progress::new((plan.trials - counts.trials()) * scenarios.len() as u64);
+    let bar = progress::Progress::new(start.trials_left());
     let stop = interrupt::install();
     let pool = runner::pool(args.sampling.threads());
-    let ran = pool.install(|| sweep::run(&scenarios, &plan, counts, Some(&stop), &|n| bar.advance(n)));
+    let swept = pool.install(|| start.play(Some(&stop), &|n| bar.advance(n)));
     bar.finish();
-    let record = SweepRecord::new(&start.base, &start.axes, &start.named, &plan, &ran.counts);
-    let points = sweep::finish(&start.base, start.points, &ran.counts, &plan);
-    let staging = folder.staging();
-    SweepParquet { axes: &start.axes, points: &points }.write(staging).map_err(failed)?;
-    let charted = intercept_sim::plot::sweep::charted(&points, &start.named);
-    SweepCharts { points: &points, metrics: &charted }.write(staging).map_err(failed)?;
-    let report = SweepReport { scenario: &start.base, axes: &start.axes, points: &points, named: &start.named };
-    report.write(staging).map_err(failed)?;
-    SweepManifest(&record).write(staging).map_err(failed)?;
+    swept.write(folder.staging()).map_err(failed)?;
     let written = folder.commit().map_err(folder_failure)?;
+    let (record, points, shown) = (&swept.record, &swept.points, &swept.shown);
     match (args.json, args.csv) {
-        (true, _) => emit(show::sweep::json(&record, &points, &shown))?,
-        (_, true) => emit(show::sweep::csv(&start.axes, &points, &shown))?,
-        _ => emit_table(show::sweep::table(&record, &points, &shown, &dir, written.len()))?,
+        (true, _) => emit(swept.json())?,
+        (_, true) => emit(show::sweep::csv(&swept.axes, points, shown))?,
+        _ => emit_table(show::sweep::table(record, points, shown, &dir, written.len()))?,
     }
     match record.unfinished() {
-        true => Err(interrupt::sweep_stopped(&record, &dir)),
+        true => Err(interrupt::sweep_stopped(record, &dir)),
         false => Ok(()),
     }
-}
-
-/// What a sweep starts from: its base scenario, axes, the metrics `--metric` named, its resolved points, and
-/// for a resumed sweep the counts it stopped at.
-struct SweepStart {
-    base: Scenario,
-    axes: Vec<Axis>,
-    named: Vec<String>,
-    points: Vec<(Vec<set::Setting>, Scenario)>,
-    counts: Option<sweep::Counts>,
 }
 
 /// A new sweep from the config and the command line, every point resolved and `--metric` checked.
@@ -245,42 +220,21 @@ fn new_sweep(args: &SweepArgs) -> Result<SweepStart, Failure> {
     let base = config::load(&shipped(), file, args.sampling.overrides())?;
     let axes: Vec<Axis> =
         args.sets.iter().map(|(key, values)| Axis { key: key.clone(), values: values.clone() }).collect();
-    sweep::check(&axes).map_err(bad_input)?;
-    let points = sweep::resolve(&base, &axes)?;
-    sweep_metrics(&base, &args.metric)?;
-    Ok(SweepStart { base, axes, named: args.metric.clone(), points, counts: None })
+    SweepStart::new(base, axes, args.metric.clone()).map_err(bad_input)
 }
 
 /// The interrupted sweep in `dir`, set to go on where it stopped; `--metric` replaces the metrics it named.
 fn resumed_sweep(dir: &Path, named: &[String]) -> Result<SweepStart, Failure> {
     let r = sweep::resume(&shipped(), dir).map_err(partial_failure)?;
     let named = if named.is_empty() { r.metrics } else { named.to_vec() };
+    study::sweep_metrics(&r.base, &named).map_err(bad_input)?;
     Ok(SweepStart { base: r.base, axes: r.axes, named, points: r.points, counts: Some(r.counts) })
-}
-
-/// The metrics a sweep prints: those named, each checked, or else the rule set's headline metrics.
-fn sweep_metrics(base: &Scenario, named: &[String]) -> Result<Vec<String>, Failure> {
-    let headline = base.rules.headline();
-    match named.is_empty() && !headline.is_empty() {
-        true => Ok(headline),
-        false => shown_metrics(base, named).map_err(bad_input),
-    }
 }
 
 fn sensitivity(args: SensitivityArgs) -> Result<(), Failure> {
     let scenario = config::load(&shipped(), &args.config, args.sampling.overrides())?;
-    let shown = shown_metrics(&scenario, &args.metric).map_err(bad_input)?;
-    let only = args.only.iter().map(|p| only_prefix(&scenario, &args.config, p)).collect::<Result<_, _>>()?;
-    let scope = Scope { only, float_step: args.float_step };
-    let steps = sensitivity::steps(&scenario, &scope);
-    if steps.is_empty() {
-        let (file, only) = (args.config.display(), args.only.join(", "));
-        let message = format!(
-            "{file}: no number of the config is under {only}; allowed: {}",
-            set::sections(&scenario).join(", ")
-        );
-        return Err(bad_input(message));
-    }
+    let shown = study::shown_metrics(&scenario, &args.metric).map_err(bad_input)?;
+    let (scope, steps) = study::sensitivity_steps(&scenario, &args.only, args.float_step).map_err(bad_input)?;
     let default = Path::new("reports").join(format!("{}-sensitivity", scenario.run.name));
     let (dir, flag) = out_or(args.out, (default, ""));
     let folder = open(&dir, flag)?;
@@ -289,13 +243,7 @@ fn sensitivity(args: SensitivityArgs) -> Result<(), Failure> {
     let bar = progress::Progress::new(solved.trials_to_sample());
     let s = runner::pool(args.sampling.threads()).install(|| solved.sample(&|n| bar.advance(n)));
     bar.finish();
-    let probabilities = (0..s.metrics.len()).filter(|&m| s.metrics[m].kind == MetricKind::Probability);
-    let staging = folder.staging();
-    SensitivityParquet(&s).write(staging).map_err(failed)?;
-    let charted: Vec<usize> = probabilities.collect();
-    TornadoCharts { sensitivity: &s, metrics: &charted }.write(staging).map_err(failed)?;
-    let report = SensitivityReport { scenario: &scenario, scope: &scope, sensitivity: &s };
-    report.write(staging).map_err(failed)?;
+    study::write_sensitivity(&scenario, &scope, &s, folder.staging()).map_err(failed)?;
     let written = folder.commit().map_err(folder_failure)?;
     let shown: Vec<usize> = shown.iter().map(|m| s.metric(m).expect("checked")).collect();
     let name = &scenario.run.name;
@@ -307,33 +255,6 @@ fn sensitivity(args: SensitivityArgs) -> Result<(), Failure> {
                 + &show::sensitivity::footer(&s, &dir, written.len()),
         ),
     }
-}
-
-/// A `--only` prefix in the form the sensitivity keys are printed in, given either way (`naval.group[0]` or
-/// `naval.group.taranto`); a part naming nothing is bad input, with a near name.
-fn only_prefix(scenario: &Scenario, file: &Path, prefix: &str) -> Result<String, Failure> {
-    let message = |e| format!("{}: --only {prefix}: {e}", file.display());
-    set::canonical(scenario, prefix).map_err(|e| bad_input(message(e)))
-}
-
-/// The metrics whose tables to print: those named, each checked, or the rule set's headline metric (the
-/// first probability metric if it names none the scenario has).
-fn shown_metrics(scenario: &Scenario, named: &[String]) -> Result<Vec<String>, String> {
-    let defs = scenario.rules.metrics().defs();
-    if named.is_empty() {
-        let headline = scenario.rules.headline().into_iter().find(|h| defs.iter().any(|d| &d.name == h));
-        let first = || defs.iter().find(|d| d.kind == MetricKind::Probability).unwrap_or(&defs[0]).name.clone();
-        return Ok(vec![headline.unwrap_or_else(first)]);
-    }
-    if let Some(name) = named.iter().find(|n| !defs.iter().any(|d| &d.name == *n)) {
-        let some: Vec<&str> = defs.iter().take(6).map(|d| d.name.as_str()).collect();
-        let file = scenario.file.display();
-        let some = some.join(", ");
-        return Err(format!(
-            "{file}: --metric {name}: no such metric; metrics include {some}, ... (`validate` lists all)"
-        ));
-    }
-    Ok(named.to_vec())
 }
 
 fn check_step_race(a: StepRaceArgs) -> Result<(), Failure> {

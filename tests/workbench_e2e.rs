@@ -182,3 +182,44 @@ fn the_board_game_plays_end_to_end_in_chromium() {
     let stdout = in_chromium("play.mjs", &["board", &expected.to_string()]);
     assert!(stdout.contains("game end to end: ok"), "{stdout}");
 }
+
+/// The command line's `sweep --json` for the chain over `values` (trials, seed): the point at `at` as
+/// `{"value", "estimate", "exact"}` of the headline metric.
+fn swept_point(values: &str, trials: &str, seed: &str, at: i64) -> String {
+    let out = tempfile::tempdir().unwrap();
+    let set = format!("naval.group.taranto.distance={values}");
+    let args = ["sweep", CHAIN, "--set", &set, "--trials", trials, "--seed", seed, "--json", "-q", "--out"];
+    let run =
+        Command::cargo_bin("intercept-sim").unwrap().current_dir(root()).args(args).arg(out.path().join("o")).output();
+    let run = run.unwrap();
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let doc: Value = serde_json::from_slice(&run.stdout).unwrap();
+    let points = doc["points"].as_array().unwrap();
+    let point = points.iter().find(|p| p["settings"]["naval.group.taranto.distance"] == at).expect("the point");
+    let m = &point["metrics"][0];
+    serde_json::json!({ "value": at, "estimate": m["estimate"], "exact": m["exact"] }).to_string()
+}
+
+#[test]
+fn what_if_sweeps_and_the_tornado_work_end_to_end_in_chromium() {
+    browser::chromium();
+    let e2e = root().join("tests/e2e");
+    node_modules(&e2e);
+    // The values the editor offers around taranto's distance 8, the trials typed, and the config's seed.
+    let (values, trials) = ("8, 6, 7, 9, 10", "2000");
+    let point = swept_point(&values.replace(' ', ""), trials, "1941", 10);
+    let configs = configs_copy();
+    let (_server, url) = serve(configs.path());
+    let shots = root().join("docs/screenshots");
+    std::fs::create_dir_all(&shots).unwrap();
+    let out = Process::new("node")
+        .arg(e2e.join("whatif.mjs"))
+        .args([&url, values, trials, &point])
+        .env("SHOTS", &shots)
+        .current_dir(&e2e)
+        .output()
+        .expect("node runs (install Node.js: apt-get install -y nodejs npm)");
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "what-if failed in Chromium:\n{stdout}\n{stderr}");
+    assert!(stdout.contains("what-if end to end: ok"), "{stdout}");
+}

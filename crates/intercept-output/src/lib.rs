@@ -18,3 +18,4 @@ pub mod outputs;
 pub mod plot;
 pub mod report;
 pub mod show;
+pub mod study;

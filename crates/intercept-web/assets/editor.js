@@ -1,12 +1,14 @@
 // The scenario editor. A form generated from the config's JSON Schema and the TOML text stay in sync; after
 // each edit (300 ms quiet) the TOML goes to /api/validate (a bad value is marked on its field with the command
 // line's message), then /api/exact (the headline answer and odds) and /api/picture. Monte Carlo runs as a job
-// polled for its progress; Share puts the TOML, deflated, into the URL's hash; Save puts it into the configs
-// folder. Plain script, no framework; every page element is in editor.html.
+// polled for its progress (track), as are the what-if sweeps and tornado (whatif.js). A form edit sets its one
+// key in the TOML through /api/set, keeping the file's comments. Share puts the TOML, deflated, into the URL's
+// hash; Save puts it into the configs folder. Plain script, no framework; every page element is in editor.html.
 'use strict';
 
 const $ = (id) => document.getElementById(id);
-const ed = { schema: null, model: {}, table: null, name: 'scenario.toml', path: null, seq: 0, timer: null, job: null };
+const ed = { schema: null, model: {}, table: null, name: 'scenario.toml', path: null, seq: 0, timer: null, job: null, patching: Promise.resolve(),
+  jobs: new Set(), tornado: [] };
 
 // ---- the schema ----
 
@@ -193,7 +195,8 @@ function field(path, node) {
   input.addEventListener('input', () => fieldChanged(input, key === 'name'));
   const help = [node.description, opts && opts.some(([, d]) => d) ? opts.map(([v, d]) => `${v}: ${d}`).join('; ') : '']
     .filter(Boolean).join(' ');
-  const box = el('div', { class: 'field' }, el('label', { for: id, text: key }), input);
+  const number = t === 'integer' || t === 'number';
+  const box = el('div', { class: 'field' }, el('label', { for: id, text: key }), number ? whatIfButtons(path, input) : input);
   if (help) box.append(el('p', { class: 'help', text: help }));
   return box;
 }
@@ -214,8 +217,38 @@ function fieldValue(input) {
 }
 
 function fieldChanged(input, relabel) {
-  setAt(JSON.parse(input.dataset.path), fieldValue(input));
-  formChanged(relabel);
+  const path = JSON.parse(input.dataset.path);
+  const value = fieldValue(input);
+  setAt(path, value);
+  const node = fieldNode(path);
+  patchToml(path, value === undefined ? null : scalar(value, node), relabel);
+}
+
+/** The schema node of the value at `path`. */
+function fieldNode(path) {
+  let node = resolve(ed.schema);
+  for (const k of path) node = typeof k === 'number' ? resolve(node.items) : child(node, k);
+  return node;
+}
+
+/** Sets one key in the TOML text on the server (/api/set), which keeps every comment and the order of keys;
+ * writes the TOML from the form instead when the text cannot be patched in place. Edits are patched one after
+ * another, each on the text the one before left. */
+function patchToml(path, literal, relabel) {
+  ed.patching = ed.patching.then(async () => {
+    const r = await fetch('/api/set?name=' + encodeURIComponent(ed.name), {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ text: $('toml').value, path, value: literal }),
+    });
+    const patched = r.ok ? (await r.json()).text : null;
+    if (patched !== null) {
+      $('toml').value = patched;
+      if (relabel) buildForm();
+      schedule();
+    } else {
+      formChanged(relabel);
+    }
+  });
 }
 
 function formChanged(rebuild) {
@@ -315,39 +348,53 @@ async function startRun(event) {
   event.preventDefault();
   if (ed.job) return;
   const q = new URLSearchParams({ trials: $('trials').value, seed: $('seed').value, name: ed.name });
-  const r = await fetch('/api/run?' + q, { method: 'POST', body: $('toml').value });
-  const body = await r.json();
-  if (!r.ok) {
-    $('run-state').textContent = body.error;
-    return;
-  }
-  ed.job = body.id;
-  $('run-result').replaceChildren();
-  $('progress').hidden = false;
-  $('progress').value = 0;
-  $('cancel').hidden = false;
-  poll(body.id);
+  ed.job = await track('/api/run?' + q, mcParts, showRun);
 }
 
-async function poll(id) {
+const mcParts = { progress: 'progress', state: 'run-state', cancel: 'cancel', result: 'run-result', done: () => { ed.job = null; } };
+
+/** Queues a job (`url`, the TOML as body) and follows it: progress bar, state line, cancel button, then
+ * `show(id, job)` once done. Returns its id, or null when refused (the error is shown on the state line). */
+async function track(url, parts, show) {
+  const r = await fetch(url, { method: 'POST', body: $('toml').value });
+  const body = await r.json();
+  if (!r.ok) {
+    $(parts.state).textContent = body.error;
+    $(parts.state).dataset.state = 'refused';
+    parts.done();
+    return null;
+  }
+  ed.jobs.add(body.id);
+  $(parts.result).replaceChildren();
+  Object.assign($(parts.progress), { hidden: false, value: 0 });
+  $(parts.cancel).hidden = false;
+  $(parts.cancel).onclick = () => fetch('/api/run/' + body.id, { method: 'DELETE' });
+  poll(body.id, parts, show);
+  return body.id;
+}
+
+async function poll(id, parts, show) {
   const r = await fetch('/api/run/' + id);
   const job = await r.json();
+  const state = $(parts.state);
   if (!r.ok) {
-    $('run-state').textContent = job.error;
-    ed.job = null;
+    state.textContent = job.error;
+    ed.jobs.delete(id);
+    parts.done();
     return;
   }
-  $('progress').value = job.trials ? job.trials_done / job.trials : 0;
-  $('run-state').textContent = `${job.state}: ${job.trials_done.toLocaleString('en')} of ${job.trials.toLocaleString('en')} trials`;
-  $('run-state').dataset.state = job.state;
+  $(parts.progress).value = job.trials ? job.trials_done / job.trials : 0;
+  state.textContent = `${job.state}: ${job.trials_done.toLocaleString('en')} of ${job.trials.toLocaleString('en')} trials`;
+  state.dataset.state = job.state;
   if (job.state === 'queued' || job.state === 'running') {
-    setTimeout(() => poll(id), 250);
+    setTimeout(() => poll(id, parts, show), 250);
     return;
   }
-  ed.job = null;
-  $('cancel').hidden = true;
-  if (job.reason) $('run-state').textContent += ` (${job.reason})`;
-  if (job.state === 'done') showRun(id, job);
+  ed.jobs.delete(id);
+  parts.done();
+  $(parts.cancel).hidden = true;
+  if (job.reason) state.textContent += ` (${job.reason})`;
+  if (job.state === 'done') show(id, job);
 }
 
 function showRun(id, job) {
@@ -366,10 +413,6 @@ function showRun(id, job) {
     links.append(el('a', { href: `/api/run/${id}/files/${f}`, download: f === 'report.html' ? null : f, text: f }));
   }
   $('run-result').replaceChildren(table, links);
-}
-
-async function cancelRun() {
-  if (ed.job) await fetch('/api/run/' + ed.job, { method: 'DELETE' });
 }
 
 // ---- Share and Save ----
@@ -451,9 +494,10 @@ async function start() {
 document.addEventListener('DOMContentLoaded', () => {
   $('toml').addEventListener('input', () => { tomlChanged(); schedule(); });
   $('run-form').addEventListener('submit', startRun);
-  $('cancel').addEventListener('click', cancelRun);
+  $('sweep-form').addEventListener('submit', startSweep);
+  $('tornado-form').addEventListener('submit', startTornado);
   $('share').addEventListener('click', share);
   $('save').addEventListener('click', save);
-  window.addEventListener('pagehide', () => { if (ed.job) navigator.sendBeacon(`/api/run/${ed.job}/cancel`); });
+  window.addEventListener('pagehide', () => { for (const id of ed.jobs) navigator.sendBeacon(`/api/run/${id}/cancel`); });
   start().catch((e) => { $('answer').textContent = e.message; $('answer').dataset.state = 'failed'; });
 });

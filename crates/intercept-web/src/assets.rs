@@ -12,6 +12,7 @@ const ASSETS: &[(&str, &str)] = &[
     ("style.css", include_str!("../assets/style.css")),
     ("editor.css", include_str!("../assets/editor.css")),
     ("editor.js", include_str!("../assets/editor.js")),
+    ("whatif.js", include_str!("../assets/whatif.js")),
     ("tools.css", include_str!("../assets/tools.css")),
     ("calc.js", include_str!("../assets/calc.js")),
     ("play.js", include_str!("../assets/play.js")),

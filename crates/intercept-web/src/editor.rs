@@ -1,6 +1,7 @@
 //! The scenario editor: its page (`GET /edit`, a server-rendered shell that `assets/editor.js` fills from
 //! the config's JSON Schema), the picture of a scenario (`POST /api/picture`, the SVG the report shows) and
-//! config text read into JSON for the form (`POST /api/parse`). Rule-set neutral: the picture comes from
+//! config text read into JSON for the form (`POST /api/parse`), and one form edit made in the config text
+//! keeping its comments (`POST /api/set`, [`crate::patch`]). Rule-set neutral: the picture comes from
 //! the rule set through [`intercept_output::plot::scenario_svg`].
 
 use axum::extract::rejection::StringRejection;
@@ -36,4 +37,30 @@ pub async fn parse(raw: RawQuery, text: Result<String, StringRejection>) -> Answ
     let value: toml::Table =
         toml::from_str(&text).map_err(|e| ApiError::unprocessable(format!("{name}: {}", e.message().trim())))?;
     Ok(json_text(StatusCode::OK, serde_json::to_string(&value).map_err(ApiError::internal)?))
+}
+
+/// What `POST /api/set` is asked: the TOML text, the key's path (keys and list indexes) and its new value as
+/// a TOML literal (`null` to remove the key).
+#[derive(serde::Deserialize)]
+struct SetKey {
+    text: String,
+    path: Vec<crate::patch::Part>,
+    value: Option<String>,
+}
+
+/// One form edit made in the TOML text, keeping its comments and order: `{"text": ...}`, or
+/// `{"text": null, "reason": ...}` when it cannot be made in place (the editor then writes the text from the
+/// form); 400 when the request is not such a JSON object.
+pub async fn set(raw: RawQuery, request: Result<String, StringRejection>) -> Answer {
+    let (request, _) = (body(request)?, name(raw.0)?);
+    let asked: SetKey = serde_json::from_str(&request)
+        .map_err(|e| ApiError::bad_request(format!("the request is not {{\"text\", \"path\", \"value\"}}: {e}")))?;
+    let answer = off_runtime(move || {
+        Ok(match crate::patch::set_key(&asked.text, &asked.path, asked.value.as_deref()) {
+            Ok(text) => serde_json::json!({ "text": text }),
+            Err(reason) => serde_json::json!({ "text": null, "reason": reason }),
+        })
+    })
+    .await?;
+    Ok(axum::Json(answer).into_response())
 }

@@ -1,4 +1,5 @@
-//! [`Jobs`]: the Monte Carlo runs the server holds. A [`Job`] waits in a bounded queue, runs on one of
+//! [`Jobs`]: the Monte Carlo work the server holds. A [`Job`] (a run, a sweep or a sensitivity run: its
+//! [`Work`]) waits in a bounded queue, runs on one of
 //! `max_running` worker threads (each run on its own pool of `threads_per_job`, so a job never blocks a
 //! request), reports its trials as they finish, and ends done, failed or cancelled; its files are written
 //! into a folder of its own that goes when the job is forgotten. [`watch`] stops jobs past the time limit
@@ -12,8 +13,11 @@ use std::time::{Duration, Instant};
 
 use intercept_output::config::Scenario;
 use intercept_output::runner::SampleOptions;
+use intercept_output::study::SweepStart;
 use intercept_output::{outputs, show};
 use serde::Serialize;
+
+use crate::whatif::Tornado;
 
 use crate::Options;
 
@@ -34,10 +38,43 @@ impl State {
     }
 }
 
-/// One Monte Carlo run: its scenario, progress, and once finished its result.
+/// What a job plays: one kind of work, one queue.
+pub enum Work {
+    /// A Monte Carlo run of the scenario, as `run`.
+    Run(Box<Scenario>),
+    /// A sweep, as `sweep`; writing its files when asked.
+    Sweep { start: Box<SweepStart>, files: bool },
+    /// A sensitivity run, as `sensitivity`.
+    Sensitivity(Box<Tornado>),
+}
+
+impl Work {
+    /// The name the status gives the job's kind.
+    fn kind(&self) -> &'static str {
+        match self {
+            Work::Run(_) => "run",
+            Work::Sweep { .. } => "sweep",
+            Work::Sensitivity(_) => "sensitivity",
+        }
+    }
+
+    /// The trials the work will play, every point or step counted (at most that, for a sensitivity run).
+    pub fn trials(&self) -> u64 {
+        match self {
+            Work::Run(scenario) => scenario.run.trials,
+            Work::Sweep { start, .. } => start.trials_left(),
+            Work::Sensitivity(t) => t.most_trials(),
+        }
+    }
+}
+
+/// One job: its work (taken by the worker that plays it), progress, and once finished its result.
 pub struct Job {
     pub id: u64,
-    scenario: Scenario,
+    pub kind: &'static str,
+    work: Mutex<Option<Work>>,
+    /// The trials it plays in all (a sensitivity run learns it once its exact steps are solved).
+    pub total: AtomicU64,
     pub done: AtomicU64,
     stop: Arc<AtomicBool>,
     pub status: Mutex<Status>,
@@ -90,15 +127,15 @@ impl Jobs {
         Jobs { table: Mutex::default(), queue, next: AtomicU64::new(1) }
     }
 
-    /// Queues a run of `scenario`; refused when the queue is full.
-    pub fn start(&self, scenario: Scenario) -> Result<Arc<Job>, Refused> {
+    /// Queues `work`; refused when the queue is full.
+    pub fn start(&self, work: Work) -> Result<Arc<Job>, Refused> {
         let mut waiting = lock(&self.queue.waiting);
         waiting.retain(|job| job.status().state == State::Queued);
         if waiting.len() >= self.queue.most {
             return Err(Refused::QueueFull);
         }
         let id = self.next.fetch_add(1, Ordering::Relaxed);
-        let job = Arc::new(Job::new(id, scenario));
+        let job = Arc::new(Job::new(id, work));
         waiting.push_back(Arc::clone(&job));
         lock(&self.table).insert(id, Arc::clone(&job));
         self.queue.ready.notify_one();
@@ -116,7 +153,7 @@ impl Jobs {
 }
 
 impl Job {
-    fn new(id: u64, scenario: Scenario) -> Job {
+    fn new(id: u64, work: Work) -> Job {
         let status = Status {
             state: State::Queued,
             reason: None,
@@ -128,12 +165,24 @@ impl Job {
             started: None,
             finished: None,
         };
-        Job { id, scenario, done: AtomicU64::new(0), stop: Arc::default(), status: Mutex::new(status) }
+        let (kind, total) = (work.kind(), AtomicU64::new(work.trials()));
+        let work = Mutex::new(Some(work));
+        Job { id, kind, work, total, done: AtomicU64::new(0), stop: Arc::default(), status: Mutex::new(status) }
     }
 
-    /// The trials the job was asked for.
+    /// The trials the job plays in all.
     pub fn trials(&self) -> u64 {
-        self.scenario.run.trials
+        self.total.load(Ordering::Relaxed)
+    }
+
+    /// Counts `n` more trials played.
+    pub fn advance(&self, n: u64) {
+        self.done.fetch_add(n, Ordering::Relaxed);
+    }
+
+    /// The flag that asks the work to stop at its next chunk.
+    pub fn stop_flag(&self) -> &AtomicBool {
+        &self.stop
     }
 
     pub fn status(&self) -> MutexGuard<'_, Status> {
@@ -200,7 +249,7 @@ fn work(queue: &Queue, threads: usize) {
         match (ended, status.stopping.take()) {
             (_, Some((state, reason))) => finish(&mut status, state, Some(reason)),
             (Ok((folder, files, summary)), None) => {
-                (status.folder, status.files, status.summary) = (Some(folder), files, Some(summary));
+                (status.folder, status.files, status.summary) = (folder, files, Some(summary));
                 finish(&mut status, State::Done, None);
             }
             (Err(e), None) => finish(&mut status, State::Failed, Some(e)),
@@ -208,22 +257,38 @@ fn work(queue: &Queue, threads: usize) {
     }
 }
 
-type Finished = (tempfile::TempDir, Vec<String>, String);
+/// What a finished job leaves: the folder of its files (if it wrote any), their names, and its document.
+pub type Finished = (Option<tempfile::TempDir>, Vec<String>, String);
 
-/// Runs the job's trials and writes its files into a folder of its own.
+/// Plays the job's work on `threads` threads.
 fn run(job: &Job, threads: usize) -> Result<Finished, String> {
+    let work = lock(&job.work).take().ok_or("the job was already played")?;
+    match work {
+        Work::Run(scenario) => run_trials(job, &scenario, threads),
+        Work::Sweep { start, files } => crate::whatif::sweep(job, *start, files, threads),
+        Work::Sensitivity(tornado) => crate::whatif::sensitivity(job, *tornado, threads),
+    }
+}
+
+/// Runs a scenario's trials and writes its files into a folder of its own.
+fn run_trials(job: &Job, scenario: &Scenario, threads: usize) -> Result<Finished, String> {
     let opts = SampleOptions { threads: Some(threads), interrupt: Some(Arc::clone(&job.stop)), ..Default::default() };
-    let progress = |n: u64| {
-        job.done.fetch_add(n, Ordering::Relaxed);
-    };
-    let record = outputs::sample(&job.scenario, &opts, None, &progress).map_err(|e| e.to_string())?;
+    let record = outputs::sample(scenario, &opts, None, &|n| job.advance(n)).map_err(|e| e.to_string())?;
     if record.unfinished() {
         return Err("stopped".to_owned());
     }
+    let (folder, names) = files(|dir| outputs::export(&record, dir))?;
+    Ok((Some(folder), names, show::summary_json(&record)))
+}
+
+/// A folder of its own with what `write` puts in it, and the names of the files written.
+pub fn files<E: std::fmt::Display>(
+    write: impl FnOnce(&std::path::Path) -> Result<Vec<PathBuf>, E>,
+) -> Result<(tempfile::TempDir, Vec<String>), String> {
     let folder = tempfile::Builder::new().prefix("intercept-job-").tempdir().map_err(|e| e.to_string())?;
-    let written = outputs::export(&record, folder.path()).map_err(|e| e.to_string())?;
+    let written = write(folder.path()).map_err(|e| e.to_string())?;
     let names = written.iter().filter_map(|p| p.file_name()?.to_str().map(str::to_owned)).collect();
-    Ok((folder, names, show::summary_json(&record)))
+    Ok((folder, names))
 }
 
 /// Every quarter second: stops jobs past the time limit or not polled within `idle`, and forgets finished

@@ -4,7 +4,8 @@
 //! [`Server::bind`] binds the address in [`Options`] and returns it with the future that serves; [`serve`]
 //! runs that on its own runtime until Ctrl-C, for the command line, and [`Server::spawn`] on a thread of
 //! its own, for tests. The routes are assembled in [`app`]:
-//! the config endpoints ([`config`]), the Monte Carlo jobs ([`jobs`], [`run`]), the quick calculators and
+//! the config endpoints ([`config`]), the Monte Carlo jobs ([`jobs`], [`run`]) with the sweep and sensitivity
+//! jobs ([`whatif`]), the quick calculators and
 //! rule-set catalog ([`catalog`]), the configs folder ([`scenarios`]), the start page ([`page`]), the
 //! scenario editor ([`editor`]), and the calculator and game pages with the game API ([`tools`], [`play`], set-up by hand [`setup`]);
 //! every error is a JSON [`error::ApiError`].
@@ -17,11 +18,13 @@ mod error;
 mod jobs;
 mod options;
 mod page;
+mod patch;
 mod play;
 mod run;
 mod scenarios;
 mod setup;
 mod tools;
+mod whatif;
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -92,12 +95,16 @@ fn app(state: State) -> Router {
         .route("/edit", get(editor::page))
         .route("/api/picture", post(editor::picture))
         .route("/api/parse", post(editor::parse))
+        .route("/api/set", post(editor::set))
         .route("/api/validate", post(config::validate))
         .route("/api/exact", post(config::exact))
         .route("/api/run", post(run::start))
         .route("/api/run/{id}", get(run::status).delete(run::cancel))
         .route("/api/run/{id}/cancel", post(run::cancel))
         .route("/api/run/{id}/files/{name}", get(run::file))
+        .route("/api/sweep", post(whatif::start_sweep))
+        .route("/api/sweep/values", post(whatif::values))
+        .route("/api/sensitivity", post(whatif::start_sensitivity))
         .route("/api/odds", get(catalog::calculators))
         .route("/api/odds/{rule_set}", get(catalog::odds))
         .route("/api/rule-sets", get(catalog::rule_sets))

@@ -1,5 +1,6 @@
 //! The Monte Carlo job endpoints: `POST /api/run` queues a run of the config in the body (202 with its id),
-//! `GET /api/run/{id}` reports its state and progress (and the `run --json` document once done),
+//! `GET /api/run/{id}` reports the state and progress of any job (a run, sweep or sensitivity run; its
+//! `--json` document once done),
 //! `DELETE /api/run/{id}` or `POST /api/run/{id}/cancel` cancels it, and `GET /api/run/{id}/files/{name}`
 //! downloads one of the files it wrote.
 
@@ -16,39 +17,50 @@ use serde_json::json;
 
 use crate::config::{DEFAULT_NAME, scenario};
 use crate::error::{Answer, ApiError, body, off_runtime, query};
-use crate::jobs::{self, Job, Refused};
+use crate::jobs::{self, Job, Refused, Work};
 
 /// The largest seed or trial count: what a config can hold (TOML integers are 64-bit signed).
 const MOST: u64 = i64::MAX as u64;
 
 pub async fn start(State(s): State<crate::State>, raw: RawQuery, text: Result<String, StringRejection>) -> Answer {
     let text = body(text)?;
-    let (overrides, name) = run_query(raw.0)?;
+    let (overrides, name, _) = run_query(raw.0, &[])?;
     let scenario = off_runtime(move || scenario(&text, &name, overrides)).await?;
-    let most = s.options.max_trials;
-    if scenario.run.trials > most {
-        let asked = scenario.run.trials;
+    enqueue(&s, Work::Run(Box::new(scenario)), "trials")
+}
+
+/// Queues `work` (202 with its id), unless it would play more trials than a job may here (422: `counted`
+/// says how its trials are counted) or the queue is full (429).
+pub fn enqueue(s: &crate::State, work: Work, counted: &str) -> Answer {
+    let (asked, most) = (work.trials(), s.options.max_trials);
+    if asked > most {
         return Err(ApiError::unprocessable(format!(
-            "trials: {asked} is more than a job may run here; allowed: 1 to {most} (--max-trials)"
+            "{counted}: {asked} is more than a job may run here; allowed: 1 to {most} (--max-trials)"
         )));
     }
-    let job = s.jobs.start(scenario).map_err(|Refused::QueueFull| {
+    let job = s.jobs.start(work).map_err(|Refused::QueueFull| {
         ApiError::new(StatusCode::TOO_MANY_REQUESTS, "too many jobs queued; wait for one to finish, or cancel one")
     })?;
     Ok((StatusCode::ACCEPTED, axum::Json(json!({ "id": job.id.to_string() }))).into_response())
 }
 
-/// `?trials=N&seed=S&name=FILE`: overrides of the config's `[run]`, and the name messages give the body.
-fn run_query(raw: Option<String>) -> Answer<(Overrides, String)> {
-    let (mut overrides, mut name) = (Overrides::default(), DEFAULT_NAME.to_owned());
-    for (k, v) in query(raw, &["trials", "seed", "name"])? {
+/// A job's query: the overrides of `[run]`, the name messages give the body, and the other pairs.
+pub type RunQuery = (Overrides, String, Vec<(String, String)>);
+
+/// `?trials=N&seed=S&name=FILE`: overrides of the config's `[run]`, and the name messages give the body;
+/// with the pairs of the `extra` names a job of another kind takes, in order.
+pub fn run_query(raw: Option<String>, extra: &[&str]) -> Answer<RunQuery> {
+    let (mut overrides, mut name, mut rest) = (Overrides::default(), DEFAULT_NAME.to_owned(), Vec::new());
+    let allowed: Vec<&str> = ["trials", "seed", "name"].iter().chain(extra).copied().collect();
+    for (k, v) in query(raw, &allowed)? {
         match k.as_str() {
             "trials" => overrides.trials = Some(whole(&k, &v, 1)?),
             "seed" => overrides.seed = Some(whole(&k, &v, 0)?),
-            _ => name = v,
+            "name" => name = v,
+            _ => rest.push((k, v)),
         }
     }
-    Ok((overrides, name))
+    Ok((overrides, name, rest))
 }
 
 fn whole(key: &str, v: &str, least: u64) -> Answer<u64> {
@@ -74,8 +86,9 @@ pub async fn status(State(s): State<crate::State>, Path(id): Path<String>) -> An
     let status = job.status();
     let mut body = json!({
         "id": job.id.to_string(),
+        "kind": job.kind,
         "state": status.state,
-        "trials_done": job.done.load(Ordering::Relaxed),
+        "trials_done": job.done.load(Ordering::Relaxed).min(job.trials()),
         "trials": job.trials(),
     });
     if let Some(reason) = &status.reason {

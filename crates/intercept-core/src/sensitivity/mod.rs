@@ -9,6 +9,8 @@
 
 pub mod paired;
 
+use std::sync::atomic::AtomicBool;
+
 use crate::config::set::{self, Knob, Setting};
 use crate::config::{ConfigError, Scenario};
 use crate::exact;
@@ -153,6 +155,11 @@ impl Solved<'_> {
 
     /// Samples the steps that could not be solved (and the base, if it could not), on common random numbers.
     pub fn sample(self, progress: &(dyn Fn(u64) + Sync)) -> Sensitivity {
+        self.sample_until(None, progress).expect("nothing stops a run without a stop flag")
+    }
+
+    /// [`Solved::sample`], giving up (`None`) at the next slice once `stop` is set.
+    pub fn sample_until(self, stop: Option<&AtomicBool>, progress: &(dyn Fn(u64) + Sync)) -> Option<Sensitivity> {
         let sampled: Vec<usize> = (0..self.steps.len()).filter(|&i| self.exact[i].is_none()).collect();
         let plan = runner::plan(self.base);
         let trials = if self.trials_to_sample() > 0 { plan.trials } else { 0 };
@@ -161,8 +168,12 @@ impl Solved<'_> {
                 .iter()
                 .map(|&i| self.steps[i].scenario.as_ref().expect("refused steps are not sampled"))
                 .collect();
-            paired::run(self.base, &stepped, &plan, progress)
+            paired::run_until(self.base, &stepped, &plan, stop, progress)
         });
+        let paired = match paired {
+            Some(None) => return None,
+            done => done.flatten(),
+        };
         let metrics = base_metrics(self.base, self.base_exact.as_deref(), paired.as_ref());
         let mut changes: Vec<Vec<Option<Change>>> = self.exact.into_iter().map(Option::unwrap_or_default).collect();
         for (k, &i) in sampled.iter().enumerate() {
@@ -170,7 +181,7 @@ impl Solved<'_> {
             let stepped = self.steps[i].scenario.as_ref().expect("refused steps are not sampled");
             changes[i] = sampled_changes(self.base, stepped, &metrics, p, k);
         }
-        Sensitivity { metrics, steps: self.steps, changes, trials, seed: plan.seed }
+        Some(Sensitivity { metrics, steps: self.steps, changes, trials, seed: plan.seed })
     }
 }
 

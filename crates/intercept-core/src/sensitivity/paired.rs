@@ -7,6 +7,8 @@
 //! comes from the spread of those differences, which shared random numbers make small: most trials come out
 //! the same at both values.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use crate::config::Scenario;
 use crate::engine::{self, Plan, Slice};
 use crate::metrics::Tally;
@@ -135,18 +137,33 @@ impl Paired {
 
 /// Plays `plan`'s trials for `base` and for every one of `stepped`, pairing trial by trial.
 pub fn run(base: &Scenario, stepped: &[&Scenario], plan: &Plan, progress: &(dyn Fn(u64) + Sync)) -> Paired {
+    run_until(base, stepped, plan, None, progress).expect("nothing stops a run without a stop flag")
+}
+
+/// [`run`], giving up (`None`) at the next slice once `stop` is set: a workbench job cancelled on request.
+pub fn run_until(
+    base: &Scenario,
+    stepped: &[&Scenario],
+    plan: &Plan,
+    stop: Option<&AtomicBool>,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Option<Paired> {
     let matches: Vec<Vec<Option<usize>>> = stepped.iter().map(|s| matching_metrics(base, s)).collect();
     let mut total = Paired::empty(base, stepped, &matches);
     let work = |s: Slice| {
+        if stop.is_some_and(|f| f.load(Ordering::Relaxed)) {
+            return None;
+        }
         let out = slice(base, stepped, &matches, plan, s);
         progress(out.base.trials * (1 + stepped.len() as u64));
-        out
+        Some(out)
     };
-    let Ok(()) = engine::in_windows(plan.slices(0..plan.chunks()), engine::rows_window(), work, |_, chunk: Paired| {
+    let windows = engine::in_windows(plan.slices(0..plan.chunks()), engine::rows_window(), work, |_, chunk| {
+        let Some(chunk) = chunk else { return Err(()) };
         merge(&mut total, &chunk);
-        Ok::<_, std::convert::Infallible>(std::ops::ControlFlow::Continue(()))
+        Ok(std::ops::ControlFlow::Continue(()))
     });
-    total
+    windows.ok().map(|()| total)
 }
 
 /// For each metric of `base`, the index of the metric of the same name in `stepped`.

@@ -1,0 +1,149 @@
+//! Sweeps and sensitivity runs from a resolved scenario to their `--json` documents and output files, one
+//! pipeline for the command line and the workbench alike, so the two give the same document for the same
+//! config, trials and seed.
+//!
+//! [`SweepStart`] is a sweep ready to play (a new one's resolved points, or a resumed one's counts);
+//! [`SweepStart::play`] plays it into [`Swept`], which writes its files ([`Swept::write`]) and its documents.
+//! [`sensitivity_steps`] reads `--only` prefixes into the [`Scope`] and the steps to take;
+//! [`write_sensitivity`] writes a finished run's files. [`shown_metrics`] picks the metrics a document shows.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+
+use crate::config::{Scenario, set};
+use crate::export::{ExportError, SensitivityParquet, SweepManifest, SweepParquet};
+use crate::metrics::MetricKind;
+use crate::plot::sweep::SweepCharts;
+use crate::plot::tornado::TornadoCharts;
+use crate::report::{SensitivityReport, SweepReport};
+use crate::runner;
+use crate::sensitivity::{self, Scope, Sensitivity, Step};
+use crate::sweep::{self, Axis, Counts, Point, SweepRecord};
+
+/// What a sweep starts from: its base scenario, axes, the metrics `--metric` named, its resolved points, and
+/// for a resumed sweep the counts it stopped at.
+pub struct SweepStart {
+    pub base: Scenario,
+    pub axes: Vec<Axis>,
+    pub named: Vec<String>,
+    pub points: Vec<(Vec<set::Setting>, Scenario)>,
+    pub counts: Option<Counts>,
+}
+
+/// A played sweep: its manifest record, its points, and the metrics its documents show.
+pub struct Swept {
+    pub base: Scenario,
+    pub axes: Vec<Axis>,
+    pub named: Vec<String>,
+    pub shown: Vec<String>,
+    pub record: SweepRecord,
+    pub points: Vec<Point>,
+}
+
+impl SweepStart {
+    /// A new sweep of `base` over `axes`, every point resolved and `named` metrics checked; the message of a
+    /// refusal is the command line's.
+    pub fn new(base: Scenario, axes: Vec<Axis>, named: Vec<String>) -> Result<SweepStart, String> {
+        sweep::check(&axes)?;
+        let points = sweep::resolve(&base, &axes).map_err(|e| e.to_string())?;
+        sweep_metrics(&base, &named)?;
+        Ok(SweepStart { base, axes, named, points, counts: None })
+    }
+
+    /// The trials still to play, every point counted.
+    pub fn trials_left(&self) -> u64 {
+        let done = self.counts.as_ref().map_or(0, Counts::trials);
+        (runner::plan(&self.base).trials - done) * self.points.len() as u64
+    }
+
+    /// Plays the points (on the current rayon pool) until done or `stop` is set, then sums them up.
+    pub fn play(self, stop: Option<&AtomicBool>, progress: &(dyn Fn(u64) + Sync)) -> Swept {
+        let shown = sweep_metrics(&self.base, &self.named).expect("checked when the sweep was made");
+        let plan = runner::plan(&self.base);
+        let scenarios: Vec<&Scenario> = self.points.iter().map(|(_, s)| s).collect();
+        let counts = self.counts.unwrap_or_else(|| Counts::new(&scenarios));
+        let ran = sweep::run(&scenarios, &plan, counts, stop, progress);
+        let record = SweepRecord::new(&self.base, &self.axes, &self.named, &plan, &ran.counts);
+        let points = sweep::finish(&self.base, self.points, &ran.counts, &plan);
+        Swept { base: self.base, axes: self.axes, named: self.named, shown, record, points }
+    }
+}
+
+impl Swept {
+    /// Writes `sweep.parquet`, the charts, `report.html` and `manifest.json` into `dir`; returns the paths.
+    pub fn write(&self, dir: &Path) -> Result<Vec<PathBuf>, ExportError> {
+        let mut written = SweepParquet { axes: &self.axes, points: &self.points }.write(dir)?;
+        let charted = crate::plot::sweep::charted(&self.points, &self.named);
+        written.extend(SweepCharts { points: &self.points, metrics: &charted }.write(dir)?);
+        let report = SweepReport { scenario: &self.base, axes: &self.axes, points: &self.points, named: &self.named };
+        written.extend(report.write(dir)?);
+        written.extend(SweepManifest(&self.record).write(dir)?);
+        Ok(written)
+    }
+
+    /// The `sweep --json` document.
+    pub fn json(&self) -> String {
+        crate::show::sweep::json(&self.record, &self.points, &self.shown)
+    }
+}
+
+/// The metrics a sweep prints: those named, each checked, or else the rule set's headline metrics.
+pub fn sweep_metrics(base: &Scenario, named: &[String]) -> Result<Vec<String>, String> {
+    let headline = base.rules.headline();
+    match named.is_empty() && !headline.is_empty() {
+        true => Ok(headline),
+        false => shown_metrics(base, named),
+    }
+}
+
+/// The metrics whose tables to print: those named, each checked, or the rule set's headline metric (the
+/// first probability metric if it names none the scenario has).
+pub fn shown_metrics(scenario: &Scenario, named: &[String]) -> Result<Vec<String>, String> {
+    let defs = scenario.rules.metrics().defs();
+    if named.is_empty() {
+        let headline = scenario.rules.headline().into_iter().find(|h| defs.iter().any(|d| &d.name == h));
+        let first = || defs.iter().find(|d| d.kind == MetricKind::Probability).unwrap_or(&defs[0]).name.clone();
+        return Ok(vec![headline.unwrap_or_else(first)]);
+    }
+    if let Some(name) = named.iter().find(|n| !defs.iter().any(|d| &d.name == *n)) {
+        let some: Vec<&str> = defs.iter().take(6).map(|d| d.name.as_str()).collect();
+        let file = scenario.file.display();
+        let some = some.join(", ");
+        return Err(format!(
+            "{file}: --metric {name}: no such metric; metrics include {some}, ... (`validate` lists all)"
+        ));
+    }
+    Ok(named.to_vec())
+}
+
+/// The scope of a sensitivity run over the keys under `only` (every number when empty) and its steps; a
+/// prefix naming nothing, or a scope with no number in it, is refused with the command line's message.
+pub fn sensitivity_steps(scenario: &Scenario, only: &[String], float_step: f64) -> Result<(Scope, Vec<Step>), String> {
+    let file = scenario.file.display();
+    let prefix = |p: &String| set::canonical(scenario, p).map_err(|e| format!("{file}: --only {p}: {e}"));
+    let scope = Scope { only: only.iter().map(prefix).collect::<Result<_, _>>()?, float_step };
+    let steps = sensitivity::steps(scenario, &scope);
+    if steps.is_empty() {
+        let (only, allowed) = (only.join(", "), set::sections(scenario).join(", "));
+        return Err(format!("{file}: no number of the config is under {only}; allowed: {allowed}"));
+    }
+    Ok((scope, steps))
+}
+
+/// The probability metrics of a sensitivity run: those its tornado charts draw.
+pub fn charted(s: &Sensitivity) -> Vec<usize> {
+    (0..s.metrics.len()).filter(|&m| s.metrics[m].kind == MetricKind::Probability).collect()
+}
+
+/// Writes `sensitivity.parquet`, the tornado charts and `report.html` into `dir`; returns the paths.
+pub fn write_sensitivity(
+    scenario: &Scenario,
+    scope: &Scope,
+    s: &Sensitivity,
+    dir: &Path,
+) -> Result<Vec<PathBuf>, ExportError> {
+    let mut written = SensitivityParquet(s).write(dir)?;
+    written.extend(TornadoCharts { sensitivity: s, metrics: &charted(s) }.write(dir)?);
+    written.extend(SensitivityReport { scenario, scope, sensitivity: s }.write(dir)?);
+    Ok(written)
+}

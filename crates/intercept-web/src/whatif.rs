@@ -1,0 +1,196 @@
+//! What-if jobs: `POST /api/sweep` (one key over a list of values, as `sweep --set`) and
+//! `POST /api/sensitivity` (every number under `--only` prefixes one step each way, as `sensitivity`), both
+//! queued as [`Work`] on the same job machinery as a run, polled and cancelled through `/api/run/{id}`,
+//! done with the same document as the command line's `--json` for the same config, trials and seed.
+//! `POST /api/sweep/values` gives the values a sweep of a key takes when none are given ([`around`]).
+//! A [`Tornado`] is a sensitivity run ready to play.
+
+use std::sync::atomic::Ordering;
+
+use axum::extract::rejection::StringRejection;
+use axum::extract::{RawQuery, State};
+use axum::response::IntoResponse;
+use intercept_output::config::set::{self, Setting};
+use intercept_output::config::{Overrides, Scenario};
+use intercept_output::runner;
+use intercept_output::sensitivity::{self, DEFAULT_FLOAT_STEP, Scope, Step};
+use intercept_output::show;
+use intercept_output::study::{self, SweepStart};
+use intercept_output::sweep::Axis;
+use serde_json::json;
+
+use crate::config::scenario;
+use crate::error::{Answer, ApiError, body, off_runtime};
+use crate::jobs::{Finished, Job, Work, files};
+use crate::run::{enqueue, run_query};
+
+/// The trials per point (or per stepped value) when the query names none: enough for an interval of about
+/// ±0.007 on a probability, few enough to answer in seconds.
+pub const WHATIF_TRIALS: u64 = 20_000;
+
+/// How many steps each way a default sweep goes from the current value.
+const REACH: i64 = 2;
+
+/// A sensitivity run ready to play: the scenario, its scope and steps, the metrics its document shows.
+pub struct Tornado {
+    scenario: Scenario,
+    scope: Scope,
+    steps: Vec<Step>,
+    shown: Vec<String>,
+    files: bool,
+}
+
+impl Tornado {
+    /// The most trials it can play: the base and every allowed step sampled (fewer once some are solved).
+    pub fn most_trials(&self) -> u64 {
+        let allowed = self.steps.iter().filter(|s| s.scenario.is_ok()).count() as u64;
+        self.scenario.run.trials.saturating_mul(1 + allowed)
+    }
+}
+
+/// `POST /api/sweep?key=K&values=A,B,C&trials=N&seed=S&name=FILE&files=1`.
+pub async fn start_sweep(
+    State(s): State<crate::State>,
+    raw: RawQuery,
+    text: Result<String, StringRejection>,
+) -> Answer {
+    let text = body(text)?;
+    let (overrides, name, rest) = run_query(raw.0, &["key", "values", "metric", "files"])?;
+    let work = off_runtime(move || {
+        let base = scenario(&text, &name, whatif_trials(overrides))?;
+        let (key, values, metric, files) = sweep_query(&rest)?;
+        let values = match values {
+            Some(values) => values,
+            None => around(&base, &key).map_err(ApiError::unprocessable)?,
+        };
+        let axes = vec![Axis { key, values }];
+        let start = SweepStart::new(base, axes, metric).map_err(ApiError::unprocessable)?;
+        Ok(Work::Sweep { start: Box::new(start), files })
+    })
+    .await?;
+    enqueue(&s, work, "trials × points")
+}
+
+/// `POST /api/sensitivity?only=K&only=L,M&trials=N&seed=S&name=FILE&files=1`.
+pub async fn start_sensitivity(
+    State(s): State<crate::State>,
+    raw: RawQuery,
+    text: Result<String, StringRejection>,
+) -> Answer {
+    let text = body(text)?;
+    let (overrides, name, rest) = run_query(raw.0, &["only", "metric", "files"])?;
+    let work = off_runtime(move || {
+        let scenario = scenario(&text, &name, whatif_trials(overrides))?;
+        let only: Vec<String> = listed(&rest, "only");
+        let shown = study::shown_metrics(&scenario, &listed(&rest, "metric")).map_err(ApiError::unprocessable)?;
+        let (scope, steps) =
+            study::sensitivity_steps(&scenario, &only, DEFAULT_FLOAT_STEP).map_err(ApiError::unprocessable)?;
+        let files = flag(&rest)?;
+        Ok(Work::Sensitivity(Box::new(Tornado { scenario, scope, steps, shown, files })))
+    })
+    .await?;
+    enqueue(&s, work, "trials × (1 + steps)")
+}
+
+/// `POST /api/sweep/values?key=K&name=FILE`: the key as sweeps print it and the values a sweep of it takes
+/// when none are given.
+pub async fn values(raw: RawQuery, text: Result<String, StringRejection>) -> Answer {
+    let text = body(text)?;
+    let (_, name, rest) = run_query(raw.0, &["key"])?;
+    off_runtime(move || {
+        let base = scenario(&text, &name, Overrides::default())?;
+        let key = one(&rest, "key")?;
+        let values = around(&base, &key).map_err(ApiError::unprocessable)?;
+        let printed = set::canonical(&base, &key).map_err(ApiError::unprocessable)?;
+        Ok(axum::Json(json!({ "key": printed, "values": values })).into_response())
+    })
+    .await
+}
+
+/// The trials of a what-if job: the query's, else [`WHATIF_TRIALS`].
+fn whatif_trials(overrides: Overrides) -> Overrides {
+    Overrides { trials: overrides.trials.or(Some(WHATIF_TRIALS)), ..overrides }
+}
+
+type SweepQuery = (String, Option<Vec<String>>, Vec<String>, bool);
+
+/// The sweep's key, its values if given (`values=A,B,C`, read as `--set KEY=A,B,C` is), metrics and files flag.
+fn sweep_query(rest: &[(String, String)]) -> Answer<SweepQuery> {
+    let key = one(rest, "key")?;
+    let values = match rest.iter().find(|(k, _)| k == "values") {
+        None => None,
+        Some((_, v)) => Some(set::parse_list(&format!("{key}={v}")).map_err(ApiError::bad_request)?.1),
+    };
+    Ok((key, values, listed(rest, "metric"), flag(rest)?))
+}
+
+/// The one value of query name `name`; 400 when missing.
+fn one(rest: &[(String, String)], name: &str) -> Answer<String> {
+    let found = rest.iter().find(|(k, _)| k == name).map(|(_, v)| v.trim().to_owned());
+    found.filter(|v| !v.is_empty()).ok_or_else(|| {
+        ApiError::bad_request(format!(
+            "{name}: missing; allowed: a dotted key of the config, such as {name}=<table>.<key>"
+        ))
+    })
+}
+
+/// Every value of query name `name`, repeated or comma-separated.
+fn listed(rest: &[(String, String)], name: &str) -> Vec<String> {
+    let values = rest.iter().filter(|(k, _)| k == name).flat_map(|(_, v)| v.split(','));
+    values.map(str::trim).filter(|v| !v.is_empty()).map(str::to_owned).collect()
+}
+
+/// `files=1` (or `true`): write the command line's files too; `0`/`false` or absent: only the document.
+fn flag(rest: &[(String, String)]) -> Answer<bool> {
+    match rest.iter().find(|(k, _)| k == "files").map(|(_, v)| v.as_str()) {
+        None | Some("0" | "false") => Ok(false),
+        Some("1" | "true") => Ok(true),
+        Some(v) => Err(ApiError::bad_request(format!("files: {v:?} is not allowed; allowed: 0, 1, true, false"))),
+    }
+}
+
+/// The values a sweep of `key` takes when none are given: its current value first (the base point every other
+/// is paired with), then up to [`REACH`] steps down and up (one for a whole number, 0.05 for a decimal),
+/// ascending, leaving out any value the rules refuse. A key that is no number of the config is refused.
+pub fn around(base: &Scenario, key: &str) -> Result<Vec<String>, String> {
+    let file = base.file.display();
+    let printed = set::canonical(base, key).map_err(|e| format!("{file}: --set {key}: {e}"))?;
+    let knob = set::numeric_keys(base).into_iter().find(|k| k.key == printed).ok_or_else(|| {
+        format!("{file}: --set {key}: not a number of the config; give the values to sweep: values=V1,V2,...")
+    })?;
+    let value = |by: i64| knob.value.stepped(by, DEFAULT_FLOAT_STEP);
+    let allowed = |v: &String| set::apply(base, &[Setting { key: printed.clone(), value: v.clone() }]).is_ok();
+    let current = value(0);
+    let others = (-REACH..=REACH).filter(|&by| by != 0).map(value).filter(allowed);
+    Ok(std::iter::once(current).chain(others).collect())
+}
+
+/// Plays a sweep job and renders its `sweep --json` document (and its files when asked).
+pub fn sweep(job: &Job, start: SweepStart, write: bool, threads: usize) -> Result<Finished, String> {
+    let swept = runner::pool(Some(threads)).install(|| start.play(Some(job.stop_flag()), &|n| job.advance(n)));
+    if swept.record.unfinished() {
+        return Err("stopped".to_owned());
+    }
+    let (folder, names) = match write {
+        true => files(|dir| swept.write(dir)).map(|(f, n)| (Some(f), n))?,
+        false => (None, Vec::new()),
+    };
+    Ok((folder, names, swept.json()))
+}
+
+/// Plays a sensitivity job: the exact steps solved first (which fixes the trials left to sample), then the
+/// rest sampled; renders its `sensitivity --json` document (and its files when asked).
+pub fn sensitivity(job: &Job, t: Tornado, threads: usize) -> Result<Finished, String> {
+    let solved = sensitivity::solve(&t.scenario, t.steps);
+    job.total.store(solved.trials_to_sample(), Ordering::Relaxed);
+    let sampled =
+        runner::pool(Some(threads)).install(|| solved.sample_until(Some(job.stop_flag()), &|n| job.advance(n)));
+    let s = sampled.ok_or("stopped")?;
+    let shown: Vec<usize> = t.shown.iter().filter_map(|m| s.metric(m)).collect();
+    let document = show::sensitivity::json(&t.scenario.run.name, &s, &shown);
+    let (folder, names) = match t.files {
+        true => files(|dir| study::write_sensitivity(&t.scenario, &t.scope, &s, dir)).map(|(f, n)| (Some(f), n))?,
+        false => (None, Vec::new()),
+    };
+    Ok((folder, names, document))
+}
