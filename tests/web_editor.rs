@@ -1,6 +1,7 @@
 //! The editor's endpoints over real HTTP: `POST /api/picture` (the scenario's SVG, 204 for a rule set that
 //! draws none, the command line's message for a refused config), `POST /api/parse` (config text as JSON for
-//! the form), the page `GET /edit` and its assets, and the start page linking every scenario to the editor.
+//! the form), `POST /api/set` (one form edit made in the text, comments kept), the page `GET /edit` and its
+//! assets, and the start page linking every scenario to the editor.
 //! The browser side is tests/workbench_e2e.rs.
 
 mod web;
@@ -157,4 +158,28 @@ fn well_formed(svg: &str) {
         rest = &rest[end + 1..];
     }
     assert!(open.is_empty() && rest.trim().is_empty(), "left open: {open:?}");
+}
+
+#[test]
+fn a_form_edit_changes_one_key_and_keeps_the_comments() {
+    let base = shipped();
+    let text = std::fs::read_to_string(NAVAL).unwrap();
+    let ask = |path: serde_json::Value, value: &str| {
+        let request = serde_json::json!({ "text": text, "path": path, "value": value });
+        post(&format!("{base}/api/set"), &request.to_string())
+    };
+    let reply = ask(serde_json::json!(["naval", "group", 0, "distance"]), "10");
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    let edited = reply.json()["text"].as_str().expect("patched in place").to_owned();
+    let (before, after): (Vec<&str>, Vec<&str>) = (text.lines().collect(), edited.lines().collect());
+    assert_eq!(before.len(), after.len(), "one line changed, none added or lost");
+    let changed: Vec<(&&str, &&str)> = before.iter().zip(&after).filter(|(a, b)| a != b).collect();
+    assert_eq!(changed.len(), 1, "{changed:?}");
+    assert!(changed[0].1.trim_start().starts_with("distance = 10"), "{changed:?}");
+    assert!(edited.contains('#') && edited.matches('#').count() == text.matches('#').count(), "comments kept");
+    let toml: toml::Table = toml::from_str(&edited).unwrap();
+    assert_eq!(toml["naval"]["group"][0]["distance"].as_integer(), Some(10));
+    let bad = post(&format!("{base}/api/set"), "{\"text\": 3}");
+    assert_eq!(bad.status, 400);
+    assert!(bad.error().starts_with("the request is not"), "{}", bad.error());
 }

@@ -195,7 +195,9 @@ function field(path, node) {
   input.addEventListener('input', () => fieldChanged(input, key === 'name'));
   const help = [node.description, opts && opts.some(([, d]) => d) ? opts.map(([v, d]) => `${v}: ${d}`).join('; ') : '']
     .filter(Boolean).join(' ');
-  const number = t === 'integer' || t === 'number';
+  // The [run] table's numbers (trials, seed, chunk size, tree limit) say how the odds are computed, not what is
+  // modelled: sweeping them answers no what-if, so they get no buttons.
+  const number = (t === 'integer' || t === 'number') && path[0] !== 'run';
   const box = el('div', { class: 'field' }, el('label', { for: id, text: key }), number ? whatIfButtons(path, input) : input);
   if (help) box.append(el('p', { class: 'help', text: help }));
   return box;
@@ -383,8 +385,11 @@ async function poll(id, parts, show) {
     parts.done();
     return;
   }
-  $(parts.progress).value = job.trials ? job.trials_done / job.trials : 0;
-  state.textContent = `${job.state}: ${job.trials_done.toLocaleString('en')} of ${job.trials.toLocaleString('en')} trials`;
+  // A job every point of which the enumerator solved samples nothing: say so rather than "0 of 0 trials".
+  const exactOnly = job.state === 'done' && job.trials === 0;
+  $(parts.progress).value = job.trials ? job.trials_done / job.trials : (exactOnly ? 1 : 0);
+  state.textContent = exactOnly ? 'done: solved exactly, no trials needed'
+    : `${job.state}: ${job.trials_done.toLocaleString('en')} of ${job.trials.toLocaleString('en')} trials`;
   state.dataset.state = job.state;
   if (job.state === 'queued' || job.state === 'running') {
     setTimeout(() => poll(id, parts, show), 250);
