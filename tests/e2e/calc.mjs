@@ -4,27 +4,13 @@
 // gives (both computed by tests/workbench_e2e.rs and handed over as JSON), no sideways scrolling, screenshots.
 // Any console error or page error fails it. Run by tests/workbench_e2e.rs:
 //   node calc.mjs URL EXPECTED_JSON SCREENSHOT_DIR
-import { chromium } from 'playwright-core';
+import { atBothWidths, fail, noOverflow, watch } from './browser.mjs';
 
 const [base, expectedJson, shots] = process.argv.slice(2);
 const expected = JSON.parse(expectedJson);
-const problems = [];
 
-function fail(message) {
-  throw new Error(message);
-}
 
-function watch(page, where) {
-  page.on('pageerror', (e) => problems.push(`${where}: page error: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`${where}: console error: ${m.text()} (${m.location().url})`);
-  });
-}
 
-async function noOverflow(page, where) {
-  const [scroll, inner] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
-  if (scroll > inner) fail(`${where}: the page scrolls sideways (${scroll} px wide in a ${inner} px window)`);
-}
 
 /** Waits until an item of the calculator's answer starting with `words` says `exactly FRACTION`. */
 async function chance(page, calc, words, fraction, where) {
@@ -90,16 +76,4 @@ async function calc(browser, width) {
   await context.close();
 }
 
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-});
-try {
-  await calc(browser, 1280);
-  await calc(browser, 390);
-} finally {
-  await browser.close();
-}
-if (problems.length) fail(problems.join('\n'));
-console.log('calculators end to end: ok');
+await atBothWidths('calculators', calc);

@@ -5,31 +5,13 @@
 // link opened in a fresh browser context, saved into the configs folder (and over it, once confirmed), no sideways scrolling, screenshots. Any console error or page
 // error fails it. Run by tests/workbench_e2e.rs:
 //   node editor.mjs URL EXPECTED_COMPLETED "BAD_MESSAGE" SCREENSHOT_DIR
-import { chromium } from 'playwright-core';
+import { allow, atBothWidths, fail, noOverflow, watch } from './browser.mjs';
 
 const [base, expectedText, badMessage, shots] = process.argv.slice(2);
 const expected = Number(expectedText);
-const problems = [];
-let expected4xx = null; // the 4xx status the step under way provokes on purpose, which the browser logs
 
-function fail(message) {
-  throw new Error(message);
-}
 
-function watch(page, where) {
-  page.on('pageerror', (e) => problems.push(`${where}: page error: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() !== 'error') return;
-    // The browser logs every 4xx answer; only the one a step provokes on purpose is allowed.
-    if (expected4xx && m.text().includes(`status of ${expected4xx}`)) return;
-    problems.push(`${where}: console error: ${m.text()} (${m.location().url})`);
-  });
-}
 
-async function noOverflow(page, where) {
-  const [scroll, inner] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
-  if (scroll > inner) fail(`${where}: the page scrolls sideways (${scroll} px wide in a ${inner} px window)`);
-}
 
 const completed = (page) => page.locator('#exact tr[data-metric="mission.completed"]');
 
@@ -60,7 +42,7 @@ async function editor(browser, width) {
   const answer = await page.textContent('#answer');
   if (answer === first) fail(`${where}: the answer sentence did not change`);
 
-  expected4xx = 422;
+  allow.status = 422;
   await distance.fill('-3');
   const message = page.locator('.field.invalid .message');
   await message.waitFor();
@@ -68,7 +50,7 @@ async function editor(browser, width) {
   if (!shown.includes(badMessage)) fail(`${where}: the field says ${JSON.stringify(shown)}, not ${JSON.stringify(badMessage)}`);
   await distance.fill('10');
   await ready(page);
-  expected4xx = null;
+  allow.status = null;
   if (Number(await completed(page).getAttribute('data-exact')) !== expected) fail(`${where}: the answer did not come back`);
 
   await page.fill('#trials', '300000');
@@ -119,26 +101,14 @@ async function save(page, width) {
   await page.click('#save');
   await page.waitForFunction((p) => document.querySelector('#status').textContent === `saved as ${p}`, path);
   await page.evaluate(() => { document.querySelector('#status').textContent = ''; });
-  expected4xx = 409;
+  allow.status = 409;
   await page.click('#save');
   await page.waitForFunction((p) => document.querySelector('#status').textContent === `saved as ${p}`, path);
-  expected4xx = null;
+  allow.status = null;
   page.off('dialog', answer);
   if (asked.join() !== 'prompt,prompt,confirm') fail(`${width} px: save asked ${asked.join()}`);
   const saved = await page.request.get(`${base.replace(/\/$/, '')}/api/scenarios/${path}`);
   if ((await saved.text()) !== (await page.inputValue('#toml'))) fail(`${width} px: the saved file differs`);
 }
 
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-});
-try {
-  await editor(browser, 1280);
-  await editor(browser, 390);
-} finally {
-  await browser.close();
-}
-if (problems.length) fail(problems.join('\n'));
-console.log('editor end to end: ok');
+await atBothWidths('editor', editor);

@@ -8,30 +8,13 @@
 //   node play.mjs URL RULE_SET EXPECTED_JSON SCREENSHOT_DIR
 // EXPECTED_JSON: {"config": PATH_IN_CONFIGS, "game": N, "result": TEXT, "turns": COUNT,
 //                 "square": SQUARE, "turn": TURN_ID, "place": {"piece": ID, "square": SQUARE}, "refused": TEXT}
-import { chromium } from 'playwright-core';
+import { allow, atBothWidths, fail, noOverflow, watch } from './browser.mjs';
 
 const [base, table, expectedJson, shots] = process.argv.slice(2);
 const expected = JSON.parse(expectedJson);
-const problems = [];
-let expected4xx = null; // the 4xx status the step under way provokes on purpose, which the browser logs
 
-function fail(message) {
-  throw new Error(message);
-}
 
-function watch(page, where) {
-  page.on('pageerror', (e) => problems.push(`${where}: page error: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() !== 'error') return;
-    if (expected4xx && m.text().includes(`status of ${expected4xx}`)) return;
-    problems.push(`${where}: console error: ${m.text()} (${m.location().url})`);
-  });
-}
 
-async function noOverflow(page, where) {
-  const [scroll, inner] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
-  if (scroll > inner) fail(`${where}: the page scrolls sideways (${scroll} px wide in a ${inner} px window)`);
-}
 
 const idle = (page) => page.waitForFunction(() => !document.body.classList.contains('busy'));
 const status = (page) => page.textContent('#status');
@@ -111,11 +94,11 @@ async function setUp(page, where) {
   await idle(page);
   await page.click('#setup-clear');
   await idle(page);
-  expected4xx = 422;
+  allow.status = 422;
   await page.click('#setup-play');
   await page.locator('#error').waitFor({ state: 'visible' });
   await idle(page);
-  expected4xx = null;
+  allow.status = null;
   const refused = await page.textContent('#error');
   if (refused !== expected.refused) fail(`${where}: the empty board is refused with ${JSON.stringify(refused)}, not ${JSON.stringify(expected.refused)}`);
   await page.click('#setup-cancel');
@@ -191,16 +174,4 @@ async function game(browser, width) {
   await context.close();
 }
 
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-});
-try {
-  await game(browser, 1280);
-  await game(browser, 390);
-} finally {
-  await browser.close();
-}
-if (problems.length) fail(problems.join('\n'));
-console.log('game end to end: ok');
+await atBothWidths('game', game);

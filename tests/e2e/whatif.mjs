@@ -8,27 +8,13 @@
 //   node whatif.mjs URL VALUES TRIALS POINT_JSON
 // VALUES: the values the sweep must offer ("8, 6, 7, 9, 10"); POINT_JSON: {"value", "estimate", "exact"} of
 // one point from the command line.
-import { chromium } from 'playwright-core';
+import { atBothWidths, fail, noOverflow, watch } from './browser.mjs';
 
 const [base, values, trials, pointJson] = process.argv.slice(2);
 const point = JSON.parse(pointJson);
-const problems = [];
 
-function fail(message) {
-  throw new Error(message);
-}
 
-function watch(page, where) {
-  page.on('pageerror', (e) => problems.push(`${where}: page error: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`${where}: console error: ${m.text()} (${m.location().url})`);
-  });
-}
 
-async function noOverflow(page, where) {
-  const [scroll, inner] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
-  if (scroll > inner) fail(`${where}: the page scrolls sideways (${scroll} px wide in a ${inner} px window)`);
-}
 
 async function sweep(page, where) {
   await page.click('#f-naval-group-0-distance ~ button[data-whatif="sweep"]');
@@ -107,16 +93,4 @@ async function editor(browser, width) {
   await context.close();
 }
 
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-});
-try {
-  await editor(browser, 1280);
-  await editor(browser, 390);
-} finally {
-  await browser.close();
-}
-if (problems.length) fail(problems.join('\n'));
-console.log('what-if end to end: ok');
+await atBothWidths('what-if', editor);

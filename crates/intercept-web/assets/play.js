@@ -129,7 +129,7 @@ async function play(turn) {
 
 async function advise() {
   const a = await call("advice", JSON.stringify({ position: shown.position, seed: seed }));
-  $("advice").textContent = "The engine plays " + a.turn.text + " (" + a.turn.id + "): win chance " +
+  $("advice").textContent = "The engine plays " + a.turn.text + (a.turn.text === a.turn.id ? "" : " (" + a.turn.id + ")") + ": win chance " +
     (100 * a.win_chance).toFixed(1) + "% for " + shown.status.to_move + ", " + a.visits + " of " + a.playouts + " playouts.";
   $("advice").dataset.turn = a.turn.id;
   $("advice").dataset.winChance = a.win_chance;
