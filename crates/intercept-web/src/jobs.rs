@@ -87,8 +87,8 @@ pub struct Status {
     pub reason: Option<String>,
     /// Why it is being stopped, set before its stop flag.
     stopping: Option<(State, String)>,
-    /// The `run --json` document, once done.
-    pub summary: Option<String>,
+    /// Its `--json` document (`run`, `sweep` or `sensitivity`), once done: read once here, not at every poll.
+    pub result: Option<serde_json::Value>,
     /// The folder holding its files, and their names.
     pub folder: Option<tempfile::TempDir>,
     pub files: Vec<String>,
@@ -158,7 +158,7 @@ impl Job {
             state: State::Queued,
             reason: None,
             stopping: None,
-            summary: None,
+            result: None,
             folder: None,
             files: Vec::new(),
             polled: Instant::now(),
@@ -248,10 +248,13 @@ fn work(queue: &Queue, threads: usize) {
         let mut status = job.status();
         match (ended, status.stopping.take()) {
             (_, Some((state, reason))) => finish(&mut status, state, Some(reason)),
-            (Ok((folder, files, summary)), None) => {
-                (status.folder, status.files, status.summary) = (folder, files, Some(summary));
-                finish(&mut status, State::Done, None);
-            }
+            (Ok((folder, files, document)), None) => match serde_json::from_str(&document) {
+                Ok(result) => {
+                    (status.folder, status.files, status.result) = (folder, files, Some(result));
+                    finish(&mut status, State::Done, None);
+                }
+                Err(e) => finish(&mut status, State::Failed, Some(format!("its document does not read: {e}"))),
+            },
             (Err(e), None) => finish(&mut status, State::Failed, Some(e)),
         }
     }
@@ -277,18 +280,23 @@ fn run_trials(job: &Job, scenario: &Scenario, threads: usize) -> Result<Finished
     if record.unfinished() {
         return Err("stopped".to_owned());
     }
-    let (folder, names) = files(|dir| outputs::export(&record, dir))?;
-    Ok((Some(folder), names, show::summary_json(&record)))
+    let (folder, names) = files(true, |dir| outputs::export(&record, dir))?;
+    Ok((folder, names, show::summary_json(&record)))
 }
 
-/// A folder of its own with what `write` puts in it, and the names of the files written.
+/// When `wanted`, a folder of its own with what `write` puts in it, and the names of the files written;
+/// otherwise no folder and no files.
 pub fn files<E: std::fmt::Display>(
+    wanted: bool,
     write: impl FnOnce(&std::path::Path) -> Result<Vec<PathBuf>, E>,
-) -> Result<(tempfile::TempDir, Vec<String>), String> {
+) -> Result<(Option<tempfile::TempDir>, Vec<String>), String> {
+    if !wanted {
+        return Ok((None, Vec::new()));
+    }
     let folder = tempfile::Builder::new().prefix("intercept-job-").tempdir().map_err(|e| e.to_string())?;
     let written = write(folder.path()).map_err(|e| e.to_string())?;
     let names = written.iter().filter_map(|p| p.file_name()?.to_str().map(str::to_owned)).collect();
-    Ok((folder, names))
+    Ok((Some(folder), names))
 }
 
 /// Every quarter second: stops jobs past the time limit or not polled within `idle`, and forgets finished

@@ -94,8 +94,8 @@ pub async fn status(State(s): State<crate::State>, Path(id): Path<String>) -> An
     if let Some(reason) = &status.reason {
         body["reason"] = json!(reason);
     }
-    if let Some(summary) = &status.summary {
-        body["result"] = serde_json::from_str(summary).map_err(ApiError::internal)?;
+    if let Some(result) = &status.result {
+        body["result"] = result.clone();
         body["files"] = json!(status.files);
     }
     Ok(axum::Json(body).into_response())

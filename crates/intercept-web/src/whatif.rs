@@ -61,7 +61,7 @@ pub async fn start_sweep(
         let (key, values, metric, files) = sweep_query(&rest)?;
         let values = match values {
             Some(values) => values,
-            None => around(&base, &key).map_err(ApiError::unprocessable)?,
+            None => around(&base, &key).map_err(ApiError::unprocessable)?.1,
         };
         let axes = vec![Axis { key, values }];
         let start = SweepStart::new(base, axes, metric).map_err(ApiError::unprocessable)?;
@@ -100,8 +100,7 @@ pub async fn values(raw: RawQuery, text: Result<String, StringRejection>) -> Ans
     off_runtime(move || {
         let base = scenario(&text, &name, Overrides::default())?;
         let key = one(&rest, "key")?;
-        let values = around(&base, &key).map_err(ApiError::unprocessable)?;
-        let printed = set::canonical(&base, &key).map_err(ApiError::unprocessable)?;
+        let (printed, values) = around(&base, &key).map_err(ApiError::unprocessable)?;
         Ok(axum::Json(json!({ "key": printed, "values": values })).into_response())
     })
     .await
@@ -149,10 +148,10 @@ fn flag(rest: &[(String, String)]) -> Answer<bool> {
     }
 }
 
-/// The values a sweep of `key` takes when none are given: its current value first (the base point every other
+/// The key as sweeps print it, and the values a sweep of it takes when none are given: its current value first (the base point every other
 /// is paired with), then up to [`REACH`] steps down and up (one for a whole number, 0.05 for a decimal),
 /// ascending, leaving out any value the rules refuse. A key that is no number of the config is refused.
-pub fn around(base: &Scenario, key: &str) -> Result<Vec<String>, String> {
+pub fn around(base: &Scenario, key: &str) -> Result<(String, Vec<String>), String> {
     let file = base.file.display();
     let printed = set::canonical(base, key).map_err(|e| format!("{file}: --set {key}: {e}"))?;
     let knob = set::numeric_keys(base).into_iter().find(|k| k.key == printed).ok_or_else(|| {
@@ -162,7 +161,8 @@ pub fn around(base: &Scenario, key: &str) -> Result<Vec<String>, String> {
     let allowed = |v: &String| set::apply(base, &[Setting { key: printed.clone(), value: v.clone() }]).is_ok();
     let current = value(0);
     let others = (-REACH..=REACH).filter(|&by| by != 0).map(value).filter(allowed);
-    Ok(std::iter::once(current).chain(others).collect())
+    let values = std::iter::once(current).chain(others).collect();
+    Ok((printed, values))
 }
 
 /// Plays a sweep job and renders its `sweep --json` document (and its files when asked).
@@ -171,10 +171,7 @@ pub fn sweep(job: &Job, start: SweepStart, write: bool, threads: usize) -> Resul
     if swept.record.unfinished() {
         return Err("stopped".to_owned());
     }
-    let (folder, names) = match write {
-        true => files(|dir| swept.write(dir)).map(|(f, n)| (Some(f), n))?,
-        false => (None, Vec::new()),
-    };
+    let (folder, names) = files(write, |dir| swept.write(dir))?;
     Ok((folder, names, swept.json()))
 }
 
@@ -188,9 +185,6 @@ pub fn sensitivity(job: &Job, t: Tornado, threads: usize) -> Result<Finished, St
     let s = sampled.ok_or("stopped")?;
     let shown: Vec<usize> = t.shown.iter().filter_map(|m| s.metric(m)).collect();
     let document = show::sensitivity::json(&t.scenario.run.name, &s, &shown);
-    let (folder, names) = match t.files {
-        true => files(|dir| study::write_sensitivity(&t.scenario, &t.scope, &s, dir)).map(|(f, n)| (Some(f), n))?,
-        false => (None, Vec::new()),
-    };
+    let (folder, names) = files(t.files, |dir| study::write_sensitivity(&t.scenario, &t.scope, &s, dir))?;
     Ok((folder, names, document))
 }
