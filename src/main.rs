@@ -227,8 +227,8 @@ fn new_sweep(args: &SweepArgs) -> Result<SweepStart, Failure> {
 fn resumed_sweep(dir: &Path, named: &[String]) -> Result<SweepStart, Failure> {
     let r = sweep::resume(&shipped(), dir).map_err(partial_failure)?;
     let named = if named.is_empty() { r.metrics } else { named.to_vec() };
-    study::sweep_metrics(&r.base, &named).map_err(bad_input)?;
-    Ok(SweepStart { base: r.base, axes: r.axes, named, points: r.points, counts: Some(r.counts) })
+    let shown = study::sweep_metrics(&r.base, &named).map_err(bad_input)?;
+    Ok(SweepStart { base: r.base, axes: r.axes, named, shown, points: r.points, counts: Some(r.counts) })
 }
 
 fn sensitivity(args: SensitivityArgs) -> Result<(), Failure> {

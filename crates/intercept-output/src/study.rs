@@ -20,12 +20,13 @@ use crate::runner;
 use crate::sensitivity::{self, Scope, Sensitivity, Step};
 use crate::sweep::{self, Axis, Counts, Point, SweepRecord};
 
-/// What a sweep starts from: its base scenario, axes, the metrics `--metric` named, its resolved points, and
-/// for a resumed sweep the counts it stopped at.
+/// What a sweep starts from: its base scenario, axes, the metrics `--metric` named and those its documents
+/// show ([`sweep_metrics`]), its resolved points, and for a resumed sweep the counts it stopped at.
 pub struct SweepStart {
     pub base: Scenario,
     pub axes: Vec<Axis>,
     pub named: Vec<String>,
+    pub shown: Vec<String>,
     pub points: Vec<(Vec<set::Setting>, Scenario)>,
     pub counts: Option<Counts>,
 }
@@ -46,8 +47,8 @@ impl SweepStart {
     pub fn new(base: Scenario, axes: Vec<Axis>, named: Vec<String>) -> Result<SweepStart, String> {
         sweep::check(&axes)?;
         let points = sweep::resolve(&base, &axes).map_err(|e| e.to_string())?;
-        sweep_metrics(&base, &named)?;
-        Ok(SweepStart { base, axes, named, points, counts: None })
+        let shown = sweep_metrics(&base, &named)?;
+        Ok(SweepStart { base, axes, named, shown, points, counts: None })
     }
 
     /// The trials still to play, every point counted.
@@ -58,14 +59,13 @@ impl SweepStart {
 
     /// Plays the points (on the current rayon pool) until done or `stop` is set, then sums them up.
     pub fn play(self, stop: Option<&AtomicBool>, progress: &(dyn Fn(u64) + Sync)) -> Swept {
-        let shown = sweep_metrics(&self.base, &self.named).expect("checked when the sweep was made");
         let plan = runner::plan(&self.base);
         let scenarios: Vec<&Scenario> = self.points.iter().map(|(_, s)| s).collect();
         let counts = self.counts.unwrap_or_else(|| Counts::new(&scenarios));
         let ran = sweep::run(&scenarios, &plan, counts, stop, progress);
         let record = SweepRecord::new(&self.base, &self.axes, &self.named, &plan, &ran.counts);
         let points = sweep::finish(&self.base, self.points, &ran.counts, &plan);
-        Swept { base: self.base, axes: self.axes, named: self.named, shown, record, points }
+        Swept { base: self.base, axes: self.axes, named: self.named, shown: self.shown, record, points }
     }
 }
 
