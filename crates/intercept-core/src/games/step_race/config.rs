@@ -54,12 +54,17 @@ fn whole_map() -> String {
     "7-7/7".to_owned()
 }
 
+/// A region as a box: `centre/radius`, or a square as a box of radius 0.
+pub fn region_box(text: &str) -> Result<InterceptBox, String> {
+    match text.contains('/') {
+        true => text.parse::<InterceptBox>(),
+        false => Ok(InterceptBox { centre: text.parse::<Square>()?, radius: 0 }),
+    }
+}
+
 /// A region's squares: a square, or `centre/radius` clipped to the map.
 pub fn region(text: &str) -> Result<Vec<Square>, String> {
-    let boxed = match text.contains('/') {
-        true => text.parse::<InterceptBox>()?,
-        false => InterceptBox { centre: text.parse::<Square>()?, radius: 0 },
-    };
+    let boxed = region_box(text)?;
     let all = (0..15).flat_map(|row| (0..15).map(move |col| Square { col, row }));
     Ok(all.filter(|q| boxed.contains(*q)).collect())
 }

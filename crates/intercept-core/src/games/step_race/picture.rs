@@ -9,7 +9,7 @@
 use std::collections::BTreeSet;
 
 use super::StepRace;
-use super::config::StepRaceConfig;
+use super::config::{StepRaceConfig, region_box};
 use super::race::{BoxFilter, InterceptBox, Leg, MAP, Square, best_catch};
 use crate::games::words::count;
 use crate::present::{Grid, Key, KeyShape, Mark, Outline, Picture, Route, Shade, Tone};
@@ -21,12 +21,9 @@ struct Region<'a> {
 }
 
 impl Region<'_> {
+    /// The region of a config the rule set resolved, so its text reads.
     fn of(text: &str) -> Region<'_> {
-        let boxed = match text.parse::<InterceptBox>() {
-            Ok(b) => b,
-            Err(_) => InterceptBox { centre: text.parse().unwrap_or(Square { col: 7, row: 7 }), radius: 0 },
-        };
-        Region { text, boxed }
+        Region { text, boxed: region_box(text).expect("a resolved config's regions read") }
     }
 
     fn whole_map(&self) -> bool {
