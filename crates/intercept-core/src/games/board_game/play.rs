@@ -152,8 +152,5 @@ fn id(p: &Position, t: Turn) -> String {
 }
 
 pub(super) fn side_name(c: Colour) -> &'static str {
-    match Side::of(c) {
-        Side::White => "white",
-        Side::Black => "black",
-    }
+    Side::of(c).name()
 }

@@ -15,21 +15,21 @@ const BALL: &str = "ball";
 pub fn palette() -> Palette {
     let roles = [(1, "passage stone (P)"), (2, "rest stone (R)"), (3, "double of 3 (D3)"), (4, "double of 4 (D4)")];
     let mut pieces = Vec::new();
-    for side in ["white", "black"] {
+    for side in Side::BOTH.map(Side::name) {
         for (size, role) in roles {
             let text = format!("{}{} {role}", side[..1].to_uppercase(), &side[1..]);
             pieces.push(PieceKind { id: format!("{side}-{size}"), text, side: Some(side.to_owned()) });
         }
     }
     pieces.push(PieceKind { id: BALL.to_owned(), text: "The ball".to_owned(), side: None });
-    Palette { pieces, sides: vec!["white".to_owned(), "black".to_owned()] }
+    Palette { pieces, sides: Side::BOTH.map(|s| s.name().to_owned()).to_vec() }
 }
 
 /// `wire` after `edit`, read back so that a cell name off the board or a stone on a goal is refused at once.
 pub fn edit(mut wire: Wire, edit: &Edit) -> Result<Wire, String> {
     match edit {
         Edit::Place { square, piece } => place(&mut wire, square, piece.as_deref())?,
-        Edit::ToMove { side } => wire.to_move = side_named(side)?,
+        Edit::ToMove { side } => wire.to_move = Side::named(side)?,
         Edit::Clear => wire.stacks.clear(),
     }
     let p = wire.read()?;
@@ -60,15 +60,7 @@ fn stack_named(id: &str) -> Result<(Side, u8), String> {
     };
     let (side, size) = id.split_once('-').ok_or_else(refuse)?;
     let size = size.parse().ok().filter(|s| (1..=4).contains(s)).ok_or_else(refuse)?;
-    Ok((side_named(side).map_err(|_| refuse())?, size))
-}
-
-fn side_named(name: &str) -> Result<Side, String> {
-    match name {
-        "white" => Ok(Side::White),
-        "black" => Ok(Side::Black),
-        _ => Err(format!("side {name:?} is not allowed; allowed: white, black")),
-    }
+    Ok((Side::named(side).map_err(|_| refuse())?, size))
 }
 
 /// Why no game can be played from `p`, if so: the ball already in a goal (I-18), a stone on a goal (I-17),

@@ -65,6 +65,25 @@ impl Side {
             Colour::Black => Side::Black,
         }
     }
+
+    /// Both sides, white first.
+    pub const BOTH: [Side; 2] = [Side::White, Side::Black];
+
+    /// The side's name, as positions write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::White => "white",
+            Side::Black => "black",
+        }
+    }
+
+    /// The side named `name`; refused in one line naming the two.
+    pub fn named(name: &str) -> Result<Side, String> {
+        Side::BOTH
+            .into_iter()
+            .find(|s| s.name() == name)
+            .ok_or_else(|| format!("side {name:?} is not allowed; allowed: white, black"))
+    }
 }
 
 impl Wire {
