@@ -25,13 +25,12 @@ pub fn set_key(text: &str, path: &[Part], literal: Option<&str>) -> Result<Strin
     };
     let root = DeTable::parse(text).map_err(|e| e.message().to_owned())?;
     let table = walk(root.get_ref(), parents);
-    let edited = match (table.map(|t| entry(t, last)), literal) {
-        (Some(Some(value)), Some(lit)) => splice(text, value.span(), lit),
-        (Some(Some(value)), None) => remove_line(text, value.span())?,
-        (Some(None), None) => text.to_owned(),
-        (Some(None), Some(lit)) => insert(text, table.expect("found"), last, lit)?,
-        (None, None) => text.to_owned(),
-        (None, Some(lit)) => append_table(text, parents, last, lit)?,
+    let edited = match (table, table.and_then(|t| entry(t, last)), literal) {
+        (_, Some(value), Some(lit)) => splice(text, value.span(), lit),
+        (_, Some(value), None) => remove_line(text, value.span())?,
+        (_, None, None) => text.to_owned(),
+        (Some(table), None, Some(lit)) => insert(text, table, last, lit)?,
+        (None, None, Some(lit)) => append_table(text, parents, last, lit)?,
     };
     check(text, &edited, path, literal)?;
     Ok(edited)
