@@ -2,15 +2,6 @@
 // GET /api/odds, answering from GET /api/odds/{rule_set} as a value changes. Nothing here knows a rule set.
 "use strict";
 
-const el = (tag, attrs = {}, ...children) => {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "text") node.textContent = v; else node.setAttribute(k, v);
-  }
-  for (const c of children) node.append(c);
-  return node;
-};
-
 const percent = (p) => (100 * p).toFixed(p > 0 && p < 0.001 ? 3 : 1) + "%";
 
 // A key of the answer in words: p_reach -> "chance to reach", p_intercept -> "chance to intercept".

@@ -3,10 +3,10 @@
 // line's message), then /api/exact (the headline answer and odds) and /api/picture. Monte Carlo runs as a job
 // polled for its progress (track), as are the what-if sweeps and tornado (whatif.js). A form edit sets its one
 // key in the TOML through /api/set, keeping the file's comments. Share puts the TOML, deflated, into the URL's
-// hash; Save puts it into the configs folder. Plain script, no framework; every page element is in editor.html.
+// hash; Save puts it into the configs folder. Plain script (dom.js's $ and el), no framework; every page element
+// is in editor.html.
 'use strict';
 
-const $ = (id) => document.getElementById(id);
 const ed = { schema: null, model: {}, table: null, name: 'scenario.toml', path: null, seq: 0, timer: null, job: null, patching: Promise.resolve(),
   jobs: new Set(), tornado: [] };
 
@@ -116,16 +116,6 @@ function toToml() {
 }
 
 // ---- the form ----
-
-function el(tag, attrs = {}, ...kids) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === 'text') e.textContent = v;
-    else if (v !== null && v !== undefined && v !== false) e.setAttribute(k, v === true ? '' : v);
-  }
-  e.append(...kids);
-  return e;
-}
 
 function buildForm() {
   const form = $('form');

@@ -7,7 +7,6 @@
 
 const table = document.body.dataset.ruleSet;
 const api = (what) => "/api/play/" + table + "/" + what;
-const $ = (id) => document.getElementById(id);
 let shown = null; // the position shown: {position, status, turns, svg}
 let past = []; // earlier positions shown, for taking back
 let filter = null; // the square picked on the board, or null

@@ -3,7 +3,7 @@
 // (progress, cancel), then draws the headline metric across the values (estimate, 95% interval, exact value
 // where the sweep document gives one, the current value marked) as an inline SVG chart and a table;
 // "tornado" adds the key to a list that POST /api/sensitivity moves one step each way, drawn as ranked bars
-// with their intervals. Uses the editor's helpers (editor.js: $, el, ed, dotted, track).
+// with their intervals. Uses dom.js ($, el) and the editor's helpers (editor.js: ed, dotted, track).
 'use strict';
 
 const SVG = 'http://www.w3.org/2000/svg';

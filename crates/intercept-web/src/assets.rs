@@ -10,6 +10,7 @@ use crate::error::{Answer, ApiError};
 /// Every asset the pages load, by name.
 const ASSETS: &[(&str, &str)] = &[
     ("style.css", include_str!("../assets/style.css")),
+    ("dom.js", include_str!("../assets/dom.js")),
     ("editor.css", include_str!("../assets/editor.css")),
     ("editor.js", include_str!("../assets/editor.js")),
     ("whatif.js", include_str!("../assets/whatif.js")),
