@@ -96,9 +96,7 @@ fn chain_with_distance(dir: &Path, distance: &str) -> PathBuf {
 
 /// `intercept-sim exact --json`'s exact chance the mission completes, as JSON writes it.
 fn expected_completed(file: &Path) -> String {
-    let out = Command::cargo_bin("intercept-sim").unwrap().args(["exact", "--json"]).arg(file).output().unwrap();
-    assert!(out.status.success());
-    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let doc = cli_json(&["exact", "--json", file.to_str().unwrap()]);
     let metrics = doc["metrics"].as_array().unwrap();
     let completed = metrics.iter().find(|m| m["metric"] == "mission.completed").unwrap();
     completed["exact"].to_string()
@@ -188,12 +186,9 @@ fn the_board_game_plays_end_to_end_in_chromium() {
 fn swept_point(values: &str, trials: &str, seed: &str, at: i64) -> String {
     let out = tempfile::tempdir().unwrap();
     let set = format!("naval.group.taranto.distance={values}");
+    let folder = out.path().join("o");
     let args = ["sweep", CHAIN, "--set", &set, "--trials", trials, "--seed", seed, "--json", "-q", "--out"];
-    let run =
-        Command::cargo_bin("intercept-sim").unwrap().current_dir(root()).args(args).arg(out.path().join("o")).output();
-    let run = run.unwrap();
-    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
-    let doc: Value = serde_json::from_slice(&run.stdout).unwrap();
+    let doc = cli_json(&[&args[..], &[folder.to_str().unwrap()]].concat());
     let points = doc["points"].as_array().unwrap();
     let point = points.iter().find(|p| p["settings"]["naval.group.taranto.distance"] == at).expect("the point");
     let m = &point["metrics"][0];
@@ -202,24 +197,9 @@ fn swept_point(values: &str, trials: &str, seed: &str, at: i64) -> String {
 
 #[test]
 fn what_if_sweeps_and_the_tornado_work_end_to_end_in_chromium() {
-    browser::chromium();
-    let e2e = root().join("tests/e2e");
-    node_modules(&e2e);
     // The values the editor offers around taranto's distance 8, the trials typed, and the config's seed.
     let (values, trials) = ("8, 6, 7, 9, 10", "2000");
     let point = swept_point(&values.replace(' ', ""), trials, "1941", 10);
-    let configs = configs_copy();
-    let (_server, url) = serve(configs.path());
-    let shots = root().join("docs/screenshots");
-    std::fs::create_dir_all(&shots).unwrap();
-    let out = Process::new("node")
-        .arg(e2e.join("whatif.mjs"))
-        .args([&url, values, trials, &point])
-        .env("SHOTS", &shots)
-        .current_dir(&e2e)
-        .output()
-        .expect("node runs (install Node.js: apt-get install -y nodejs npm)");
-    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    assert!(out.status.success(), "what-if failed in Chromium:\n{stdout}\n{stderr}");
+    let stdout = in_chromium("whatif.mjs", &[values, trials, &point]);
     assert!(stdout.contains("what-if end to end: ok"), "{stdout}");
 }

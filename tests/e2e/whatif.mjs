@@ -5,12 +5,12 @@
 // `sweep --json` for the same values, trials and seed. Two keys put into the tornado show as bars ranked by
 // their change. A form edit keeps the TOML's comments, and a finished Monte Carlo table does not make the
 // phone page scroll sideways. Any console error or page error fails it. Run by tests/workbench_e2e.rs:
-//   node whatif.mjs URL VALUES TRIALS POINT_JSON
+//   node whatif.mjs URL VALUES TRIALS POINT_JSON SCREENSHOT_DIR
 // VALUES: the values the sweep must offer ("8, 6, 7, 9, 10"); POINT_JSON: {"value", "estimate", "exact"} of
 // one point from the command line.
 import { atBothWidths, fail, noOverflow, watch } from './browser.mjs';
 
-const [base, values, trials, pointJson] = process.argv.slice(2);
+const [base, values, trials, pointJson, shots] = process.argv.slice(2);
 const point = JSON.parse(pointJson);
 
 
@@ -89,7 +89,7 @@ async function editor(browser, width) {
   await tornado(page, where);
   await monteCarlo(page, where);
   await noOverflow(page, `${where} editor with what-if`);
-  await page.locator('#whatif').screenshot({ path: `${process.env.SHOTS || '/tmp'}/whatif-${width > 600 ? 'desktop' : 'phone'}.png` });
+  await page.locator('#whatif').screenshot({ path: `${shots}/whatif-${width > 600 ? 'desktop' : 'phone'}.png` });
   await context.close();
 }
 
