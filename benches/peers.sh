@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# The engine beside the speed peers of ../shared/peers (programs written from the same rules: a tuned Numba loop
+# per rule set), alternately in one run, one thread each. Prints each round's nanoseconds per trial, then the
+# median ratio peer / engine: above 1, the engine is faster.
+#
+# The engine's figure is criterion's median of `floor/<config>/engine_one_thread` (benches/floor.rs), per trial;
+# the peer's is the `trials_per_s` of its sampling loop alone (Numba's compile excluded).
+#
+# usage: bash benches/peers.sh VENV [ROUNDS]
+#   VENV    a Python venv with numpy and numba (python3 -m venv VENV && VENV/bin/pip install numpy numba)
+#   ROUNDS  alternations, 3 by default
+#   PEERS   the peers' folder, ../shared/peers by default
+set -euo pipefail
+cd "$(dirname "$0")/.."
+VENV=${1:?usage: bash benches/peers.sh VENV [ROUNDS]}
+ROUNDS=${2:-3}
+PEERS=${PEERS:-../shared/peers}
+PY="$VENV/bin/python"
+TARGET=${CARGO_TARGET_DIR:-target}
+export NUMBA_CACHE_DIR=${NUMBA_CACHE_DIR:-$TARGET/numba-cache}
+
+# rule set's peer, config, trials a peer run
+CASES=(
+  "naval_numba_fast.py configs/naval/three-level-chain.toml 20000000"
+  "cavalry_numba_fast.py configs/cavalry/charge-on-pikes.toml 50000000"
+)
+
+# Nanoseconds a trial of the peer $1 on config $2 over $3 trials, on one thread.
+peer_ns() {
+  "$PY" "$PEERS/$1" "$2" --trials "$3" --threads 1 --json 2>/dev/null | tail -n 1 |
+    python3 -c 'import json, sys; print(1e9 / json.load(sys.stdin)["trials_per_s"])'
+}
+
+# Nanoseconds a trial of the engine on config $1, one thread: criterion's median over its trials per iteration.
+engine_ns() {
+  local name dir
+  name=$(basename "$1" .toml)
+  cargo bench -q --bench floor -- --noplot "floor/$name/engine_one_thread" >/dev/null 2>&1
+  dir="$TARGET/criterion/floor_$name/engine_one_thread/new"
+  python3 - "$dir" <<'EOF'
+import json, sys
+d = sys.argv[1]
+median = json.load(open(f"{d}/estimates.json"))["median"]["point_estimate"]
+trials = json.load(open(f"{d}/benchmark.json"))["throughput"]["Elements"]
+print(median / trials)
+EOF
+}
+
+cargo bench -q --bench floor --no-run 2>/dev/null
+for case in "${CASES[@]}"; do
+  read -r peer config trials <<<"$case"
+  "$PY" "$PEERS/$peer" "$config" --trials 10000 --threads 1 --json >/dev/null 2>&1 # compile once, not timed
+  ratios=()
+  for round in $(seq "$ROUNDS"); do
+    p=$(peer_ns "$peer" "$config" "$trials")
+    e=$(engine_ns "$config")
+    ratios+=("$(python3 -c "print($p / $e)")")
+    printf '%s round %d: peer %.1f ns, engine %.1f ns a trial\n' "$(basename "$config" .toml)" "$round" "$p" "$e"
+  done
+  median=$(printf '%s\n' "${ratios[@]}" | sort -g | python3 -c 'import sys; v = [float(x) for x in sys.stdin]; print(v[len(v) // 2])')
+  printf '%s: the engine is %.2fx the tuned peer (median of %d)\n' "$(basename "$config" .toml)" "$median" "$ROUNDS"
+done
