@@ -19,7 +19,7 @@ mod tape;
 
 use std::mem;
 
-use self::tape::{LEAF, MAX_LEN, Tape, UNSEEN};
+use self::tape::{LEAF, MAX_LEN, Tape};
 use crate::chance::{Chance, Dist, Sampler};
 use crate::metrics::{Recorder, SlotLog, Tally};
 use crate::model::Model;
@@ -68,19 +68,12 @@ impl PathMemo {
         if self.off {
             return model.trial(sampler, tally);
         }
-        let (mut from, mut at) = (UNSEEN, 0);
-        loop {
-            let link = self.tape.link(at);
-            if link & LEAF != 0 {
-                self.hits[(link & !LEAF) as usize] += 1;
-                return;
-            }
-            if link == UNSEEN {
-                let owner = self.tape.owner(at, from);
-                return self.learn(model, sampler, tally, owner, at);
-            }
-            from = link;
-            at = self.tape.step(at, sampler);
+        let (link, at, from) = self.tape.walk(sampler);
+        if link & LEAF != 0 {
+            self.hits[(link & !LEAF) as usize] += 1;
+        } else {
+            let owner = self.tape.owner(at, from);
+            self.learn(model, sampler, tally, owner, at);
         }
     }
 

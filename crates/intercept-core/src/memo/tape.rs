@@ -69,11 +69,26 @@ impl Tape {
         self.lines[at].0[0]
     }
 
-    /// One step from record `at`, whose link leads to a node: draws that node's outcome and returns the
+    /// Walks from the root record, drawing each node's outcome, to the first record whose link is a leaf or
+    /// unseen: returns that link, its record, and the link that led to the record's node ([`UNSEEN`] at the
+    /// root). Each step reads one line once.
+    #[inline]
+    pub(super) fn walk(&self, sampler: &mut Sampler) -> (u64, usize, u64) {
+        let (mut from, mut at) = (UNSEEN, 0);
+        loop {
+            let rec = &self.lines[at].0;
+            let link = rec[0];
+            if link & LEAF != 0 || link == UNSEEN {
+                return (link, at, from);
+            }
+            (from, at) = (link, self.step(rec, sampler));
+        }
+    }
+
+    /// One step from record `rec`, whose link leads to a node: draws that node's outcome and returns the
     /// record of the outcome picked.
     #[inline]
-    pub(super) fn step(&self, at: usize, sampler: &mut Sampler) -> usize {
-        let rec = &self.lines[at].0;
+    fn step(&self, rec: &[u64; 8], sampler: &mut Sampler) -> usize {
         let link = rec[0];
         let (z, e) = ((link >> 32) as usize & 0xFFF, (link >> 44) as usize & 0xFFF);
         let x = sampler.accepted(rec[1]);
