@@ -66,7 +66,7 @@ fn hash_turn(h: &mut u64, t: Turn) {
 fn game_hash(start: &Position, v: Variant, game: u64) -> u64 {
     let mut h = 0xcbf2_9ce4_8422_2325;
     let mut rng = chunk_rng(20, game);
-    let mut p = start.clone();
+    let mut p = *start;
     for _ in 0..200 {
         if p.winner().is_some() {
             break;

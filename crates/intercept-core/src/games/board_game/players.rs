@@ -8,7 +8,7 @@
 use crate::chance::Chance;
 
 use super::position::{Colour, Position};
-use super::turns::{Action, Turn, Variant};
+use super::turns::{Action, Turn, Variant, turns_into};
 
 /// Chooses a turn: an index into `turns`, which is never empty.
 /// Every random choice goes through the [`Chance`] interface, so a game is one trial of the engine.
@@ -33,10 +33,11 @@ pub struct Greedy;
 
 impl Player for Greedy {
     fn choose<C: Chance>(&self, p: &Position, turns: &[Turn], chance: &mut C) -> usize {
-        let scores: Vec<_> = turns.iter().map(|t| aim(p, t)).collect();
-        let best = scores.iter().min().copied().unwrap_or_default();
-        let nearest: Vec<usize> = (0..turns.len()).filter(|&i| scores[i] == best).collect();
-        nearest[chance.uniform(nearest.len())]
+        let best = turns.iter().map(|t| aim(p, t)).min().unwrap_or_default();
+        let ties = turns.iter().filter(|t| aim(p, t) == best).count();
+        let pick = chance.uniform(ties);
+        let mut nearest = (0..turns.len()).filter(|&i| aim(p, &turns[i]) == best);
+        nearest.nth(pick).expect("a turn of the best aim")
     }
 }
 
@@ -76,6 +77,11 @@ pub struct Game {
     pub steals: [u32; 2],
 }
 
+thread_local! {
+    /// The legal turns of the position a game is at, kept from game to game so a game allocates nothing.
+    static TURN_BUFFER: std::cell::Cell<Vec<Turn>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
 /// Plays `white` against `black` from `start` until a win or `limit` turns. `seen` hears each turn with the
 /// position it was played in (a replay prints them; a run ignores them).
 pub fn play_game<W: Player, B: Player, C: Chance>(
@@ -87,10 +93,12 @@ pub fn play_game<W: Player, B: Player, C: Chance>(
     chance: &mut C,
     seen: &mut dyn FnMut(&Position, Turn),
 ) -> Game {
-    let mut p = start.clone();
+    let mut p = *start;
     let mut game = Game { winner: None, turns: 0, steals: [0; 2] };
+    // The thread's turn buffer, taken for the game (an empty one if a game is already playing on it).
+    let mut turns = TURN_BUFFER.take();
     while game.turns < limit {
-        let turns = p.turns(v);
+        turns_into(&p, v, &mut turns);
         let i = match p.to_move {
             Colour::White => white.choose(&p, &turns, chance),
             Colour::Black => black.choose(&p, &turns, chance),
@@ -100,12 +108,13 @@ pub fn play_game<W: Player, B: Player, C: Chance>(
         if p.steals(turn) {
             game.steals[p.to_move.index()] += 1;
         }
-        p = p.play(turn);
+        p.play_in_place(turn);
         game.turns += 1;
         if let Some(w) = p.winner() {
             game.winner = Some(w);
             break;
         }
     }
+    TURN_BUFFER.set(turns);
     game
 }

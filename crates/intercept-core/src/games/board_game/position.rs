@@ -8,6 +8,8 @@
 
 use std::fmt;
 
+use super::board::{self, Board};
+
 /// A cell's number, `col + size * row`.
 pub type Cell = u8;
 
@@ -65,11 +67,13 @@ pub struct Piece {
     pub under: Option<Stack>,
 }
 
-/// A position: the board, the ball, the goals, and the side to move.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// A position: the board, the ball, the goals, and the side to move. It is `Copy` (a few hundred bytes, no
+/// heap), so a search or a playout plays a turn on a copy, or in place, without allocating.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
     pub size: u8,
-    cells: Vec<Option<Piece>>,
+    /// The board as a [`Board`]: a padded mailbox of encoded pieces.
+    pub(super) board: Board,
     pub ball: Cell,
     /// Each side's own goal, by [`Colour`]: the cell the other side scores in (C.2, I-18).
     goals: [Option<Cell>; 2],
@@ -102,8 +106,7 @@ impl Position {
         if cols.and_then(|c| c.parse::<u8>().ok()) != Some(size) || !(3..=15).contains(&size) {
             return Err(format!("{text:?}: the board must be square, 3 to 15 cells"));
         }
-        let mut p =
-            Position { size, cells: vec![None; size as usize * size as usize], ball: 0, goals: [None; 2], to_move };
+        let mut p = Position::blank(size, [None; 2], 0, to_move);
         let mut ball = None;
         for (i, line) in parts.next().unwrap_or_default().split('/').enumerate() {
             let row = size.checked_sub(1 + i as u8).ok_or("too many rows")?;
@@ -113,9 +116,9 @@ impl Position {
                 let cell = p.cell(col, row).ok_or_else(|| format!("row {} is too long", row + 1))?;
                 match c {
                     '.' => {}
-                    '1'..='5' => p.cells[cell as usize] = Some(plain(Colour::Black, c as u8 - b'0')),
-                    '6'..='9' => p.cells[cell as usize] = Some(plain(Colour::White, c as u8 - b'5')),
-                    '0' => p.cells[cell as usize] = Some(plain(Colour::White, 5)),
+                    '1'..='5' => p.set(cell, Some(plain(Colour::Black, c as u8 - b'0'))),
+                    '6'..='9' => p.set(cell, Some(plain(Colour::White, c as u8 - b'5'))),
+                    '0' => p.set(cell, Some(plain(Colour::White, 5))),
                     '[' => {
                         let slots: String = chars.by_ref().take_while(|&c| c != ']').collect();
                         if slots.contains('E') {
@@ -132,7 +135,7 @@ impl Position {
                             (0, x) => Some(plain(Colour::Black, x)),
                             _ => return Err(format!("[{slots}]: mixed stacks are not written this way")),
                         };
-                        p.cells[cell as usize] = stack;
+                        p.set(cell, stack);
                     }
                     _ => return Err(format!("{c:?} is not a diagram character")),
                 }
@@ -146,7 +149,7 @@ impl Position {
     /// An empty board of `size` cells a side with these goals (White's, then Black's) and the ball, `to_move`
     /// to move: what a position written out ([`super::wire`]) is read back onto.
     pub(crate) fn blank(size: u8, goals: [Option<Cell>; 2], ball: Cell, to_move: Colour) -> Position {
-        Position { size, cells: vec![None; usize::from(size) * usize::from(size)], ball, goals, to_move }
+        Position { size, board: Board::empty(size), ball, goals, to_move }
     }
 
     /// The cell at `col`, `row`, if on the board.
@@ -181,11 +184,26 @@ impl Position {
 
     /// What stands on `c`; nothing off the board (such as [`NO_BALL`]).
     pub fn at(&self, c: Cell) -> Option<Piece> {
-        self.cells.get(c as usize).copied().flatten()
+        if c >= self.size * self.size {
+            return None;
+        }
+        self.board.piece(self.board_index(c))
     }
 
     pub(crate) fn set(&mut self, c: Cell, piece: Option<Piece>) {
-        self.cells[c as usize] = piece;
+        let i = self.board_index(c);
+        self.board.set(i, piece);
+    }
+
+    /// The board's index of cell `c` (which must be on the board).
+    pub(super) fn board_index(&self, c: Cell) -> usize {
+        board::index(c % self.size, c / self.size)
+    }
+
+    /// The cell at the board's index `i` (which must be on the board).
+    pub(super) fn cell_at(&self, i: usize) -> Cell {
+        let (col, row) = board::col_row(i);
+        col + self.size * row
     }
 
     /// `side`'s own goal: the cell its opponent scores in.
@@ -230,7 +248,7 @@ impl Position {
     /// The stones of each side on the board: White's, then Black's (covered stacks included).
     pub fn stones(&self) -> [u32; 2] {
         let mut n = [0; 2];
-        for p in self.cells.iter().flatten() {
+        for p in self.cells().filter_map(|c| self.at(c)) {
             for s in std::iter::once(p.top).chain(p.under) {
                 n[s.colour.index()] += u32::from(s.size);
             }
