@@ -7,7 +7,7 @@
 
 use crate::chance::Chance;
 
-use super::position::{Colour, Position};
+use super::position::{Cell, Colour, Position};
 use super::turns::{Action, Turn, Variant, turns_into};
 
 /// Chooses a turn: an index into `turns`, which is never empty.
@@ -33,10 +33,11 @@ pub struct Greedy;
 
 impl Player for Greedy {
     fn choose<C: Chance>(&self, p: &Position, turns: &[Turn], chance: &mut C) -> usize {
-        let best = turns.iter().map(|t| aim(p, t)).min().unwrap_or_default();
-        let ties = turns.iter().filter(|t| aim(p, t) == best).count();
+        let aims = Aims::new(p);
+        let best = turns.iter().map(|t| aims.of(t)).min().unwrap_or_default();
+        let ties = turns.iter().filter(|t| aims.of(t) == best).count();
         let pick = chance.uniform(ties);
-        let mut nearest = (0..turns.len()).filter(|&i| aim(p, &turns[i]) == best);
+        let mut nearest = (0..turns.len()).filter(|&i| aims.of(&turns[i]) == best);
         nearest.nth(pick).expect("a turn of the best aim")
     }
 }
@@ -44,7 +45,7 @@ impl Player for Greedy {
 /// How good `t` looks to the greedy player, lower being better: the ball's distance from the goal the side
 /// to move attacks (0 for a win), then how far its stacks stand from the ball.
 pub fn aim(p: &Position, t: &Turn) -> (u8, u32) {
-    (goal_distance(p, t), crowding(p, t))
+    Aims::new(p).of(t)
 }
 
 /// How far `t` leaves the ball from the goal the side to move attacks: 0 for a win, and 0 on a board
@@ -53,17 +54,42 @@ pub fn goal_distance(p: &Position, t: &Turn) -> u8 {
     p.target().map_or(0, |goal| p.distance(t.ball_to.unwrap_or(p.ball), goal))
 }
 
-/// How far the side to move's stacks stand from the ball after `t`, all told: the greedy player's second
-/// aim, bringing its stones up to pass and receive. Only a move changes where they stand, and only the
-/// moving stack's cell (a covered enemy stack left behind is not ours), so no position is built.
-fn crowding(p: &Position, t: &Turn) -> u32 {
-    let ball = t.ball_to.unwrap_or(p.ball);
-    let away = |c| u32::from(p.distance(c, ball));
-    let mine = p.cells().filter(|&c| p.at(c).is_some_and(|x| x.top.colour == p.to_move));
-    let before: u32 = mine.map(away).sum();
-    match t.action {
-        Action::Move { from, to, .. } => before - away(from) + away(to),
-        Action::Resize { .. } | Action::Pass => before,
+/// The greedy player's [`aim`] for the turns of one position, with what every turn shares worked out once:
+/// the side to move's stacks and how far they stand from the ball where it lies.
+pub struct Aims<'a> {
+    p: &'a Position,
+    /// The side to move's stacks (covering stacks included).
+    mine: Vec<Cell>,
+    /// Their distances from the ball where it lies, all told.
+    crowd_here: u32,
+}
+
+impl<'a> Aims<'a> {
+    pub fn new(p: &'a Position) -> Aims<'a> {
+        let mine: Vec<Cell> = p.cells().filter(|&c| p.at(c).is_some_and(|x| x.top.colour == p.to_move)).collect();
+        let crowd_here = mine.iter().map(|&c| u32::from(p.distance(c, p.ball))).sum();
+        Aims { p, mine, crowd_here }
+    }
+
+    pub fn of(&self, t: &Turn) -> (u8, u32) {
+        (goal_distance(self.p, t), self.crowding(t))
+    }
+
+    /// How far the side to move's stacks stand from the ball after `t`, all told: the greedy player's
+    /// second aim, bringing its stones up to pass and receive. Only a move changes where they stand, and only
+    /// the moving stack's cell (a covered enemy stack left behind is not ours), so no position is built.
+    fn crowding(&self, t: &Turn) -> u32 {
+        let p = self.p;
+        let ball = t.ball_to.unwrap_or(p.ball);
+        let away = |c| u32::from(p.distance(c, ball));
+        let before = match t.ball_to {
+            None => self.crowd_here,
+            Some(_) => self.mine.iter().map(|&c| away(c)).sum(),
+        };
+        match t.action {
+            Action::Move { from, to, .. } => before - away(from) + away(to),
+            Action::Resize { .. } | Action::Pass => before,
+        }
     }
 }
 
