@@ -35,6 +35,10 @@ pub(super) struct Generator<'a> {
     covering: usize,
     /// Whether a passer of the side to move stands next to the ball before any action (I-13).
     passer_near: bool,
+    /// Whether a first transfer off an enemy stone must use the stack that moved (I-16, I-A7).
+    strict: bool,
+    /// The transfer chains with no action taken.
+    shared: Shared,
     v: Variant,
     /// Whether to list each action's transfers (false lists the actions alone).
     with_transfers: bool,
@@ -59,6 +63,8 @@ impl<'a> Generator<'a> {
             coverable: Squares::default(),
             covering: NONE,
             passer_near: false,
+            strict: false,
+            shared: Shared::new(),
             v,
             with_transfers: true,
             out,
@@ -78,7 +84,9 @@ impl<'a> Generator<'a> {
     /// What every stack's moves share: the cover in place, the stacks that may be covered, a passer by the
     /// ball.
     fn survey(&mut self) {
-        self.covering = cells(self.size).find(|&i| self.mine(i) && covers(self.b[i])).unwrap_or(NONE);
+        let last = board::index(self.size - 1, self.size - 1);
+        let covering = |i: &usize| self.b[*i] != OFF && covers(self.b[*i]) && self.b[*i] & 8 == self.me;
+        self.covering = (board::STRIDE..=last).find(covering).unwrap_or(NONE);
         if self.target != NONE {
             for d in DIRECTIONS {
                 let c = self.target.wrapping_add_signed(d);
@@ -90,6 +98,9 @@ impl<'a> Generator<'a> {
             }
         }
         self.passer_near = self.ball != NONE && DIRECTIONS.iter().any(|&d| self.passer(self.ball.wrapping_add_signed(d)));
+        let carrier = self.b[self.ball];
+        let stolen = self.ball != NONE && carrier != EMPTY && carrier & 8 != self.me;
+        self.strict = self.v.steal_requires_moved_piece && stolen;
     }
 
     fn cell(&self, i: usize) -> Cell {
@@ -148,22 +159,23 @@ impl Generator<'_> {
     pub(super) fn all(&mut self) {
         let start = self.out.len();
         for i in cells(self.size) {
-            if !self.mine(i) || i == self.ball {
+            let x = self.b[i];
+            if x == EMPTY || x & 8 != self.me || i == self.ball {
                 continue; // I-12: the ball carrier stays put; a covered stack never moves (I-20)
             }
             let n = self.moves(i);
             for k in 0..n {
                 let to = usize::from(self.moves[k]);
-                let (from, to, cover) = (self.cell(i), self.cell(to), self.b[to] != EMPTY);
-                self.action(Action::Move { from, to, cover });
+                let cover = self.b[to] != EMPTY;
+                self.action(Action::Move { from: self.cell(i), to: self.cell(to), cover }, [i, to]);
             }
             // I-11; I-12: a size-4 double carrying the ball keeps its size.
             if size(self.b[i]) >= 3 && !covers(self.b[i]) {
-                self.action(Action::Resize { at: self.cell(i) });
+                self.action(Action::Resize { at: self.cell(i) }, [NONE, i]);
             }
         }
         if self.out.len() == start || !self.v.action_mandatory {
-            self.action(Action::Pass);
+            self.action(Action::Pass, [NONE, NONE]);
         }
     }
 
@@ -196,52 +208,79 @@ impl Generator<'_> {
         self.moves[..n].iter().map(|&i| usize::from(i))
     }
 
-    /// Lists `action`, then, when a transfer may follow it, each cell its transfer chains can leave the ball on.
-    fn action(&mut self, action: Action) {
+    /// Lists `action`, then, when a transfer may follow it, each cell its transfer chains can leave the ball
+    /// on. `squares` are the squares the action changes: where a stack leaves, and where it arrives or
+    /// resizes (`NONE` for none).
+    fn action(&mut self, action: Action, squares: [usize; 2]) {
         self.out.push(Turn { action, ball_to: None });
         let resize = matches!(action, Action::Resize { .. });
-        if !self.with_transfers || (resize && !self.v.size_change_allows_transfer) || !self.may_transfer(action) {
+        if !self.with_transfers || (resize && !self.v.size_change_allows_transfer) || !self.may_transfer(squares[1]) {
             return;
         }
         self.action = action;
-        let undo = self.b;
-        let moved = self.apply(action);
-        self.chains(moved);
-        self.b = undo;
-    }
-
-    /// Whether a transfer may follow `action`. A transfer needs a passer next to the ball (I-13), and an
-    /// action changes only the cell it moves to or resizes, so with none beforehand only an action next to
-    /// the ball can make one.
-    fn may_transfer(&self, action: Action) -> bool {
-        let near = |c: Cell| board::distance(self.index(c), self.ball) == 1;
-        self.ball != NONE
-            && (self.passer_near
-                || match action {
-                    Action::Move { to, .. } => near(to),
-                    Action::Resize { at } => near(at),
-                    Action::Pass => false,
-                })
-    }
-
-    fn index(&self, c: Cell) -> usize {
-        board::index(c % self.size, c / self.size)
-    }
-
-    /// Plays `action` on the working board; returns the square of the stack that moved, if one did.
-    fn apply(&mut self, action: Action) -> usize {
-        match action {
-            Action::Move { from, to, cover } => {
-                let (from, to) = (self.index(from), self.index(to));
-                board::apply_move(&mut self.b, from, to, cover);
-                to
+        if !self.strict && self.passer_near && self.unaffected(squares) {
+            for k in 0..self.shared.n {
+                self.out.push(Turn { action, ball_to: Some(self.shared.ends[k]) });
             }
-            Action::Resize { at } => {
-                let at = self.index(at);
-                board::apply_resize(&mut self.b, at);
-                NONE
+            return;
+        }
+        let undo = squares.map(|i| self.b[i]);
+        if let Action::Move { cover, .. } = action {
+            board::apply_move(&mut self.b, squares[0], squares[1], cover);
+        } else if resize {
+            board::apply_resize(&mut self.b, squares[1]);
+        }
+        let moved = if resize { NONE } else { squares[1] };
+        self.chains(moved, false);
+        self.b[squares[1]] = undo[1];
+        self.b[squares[0]] = undo[0];
+    }
+
+    /// Whether a transfer may follow an action that moves to or resizes on `site`. A transfer needs a passer
+    /// next to the ball (I-13), and an action changes only the cell it moves to or resizes, so with none
+    /// beforehand only an action next to the ball can make one.
+    fn may_transfer(&self, site: usize) -> bool {
+        self.ball != NONE && (self.passer_near || (site != NONE && board::distance(site, self.ball) == 1))
+    }
+
+    /// Whether an action changing `squares` leaves the transfer chains as they are without it: no square
+    /// the chains read (within two of a cell they pass the ball from) changes. The chains without an action
+    /// are worked out the first time they are asked for.
+    fn unaffected(&mut self, squares: [usize; 2]) -> bool {
+        if !self.shared.ready {
+            self.shared.ready = true;
+            let action = self.action;
+            self.chains(NONE, true);
+            self.action = action;
+        }
+        !squares.iter().any(|&i| self.shared.zone.has(i))
+    }
+}
+
+/// The transfer chains of the position with no action taken: their ends, in order, and the squares they
+/// read, shared by every action that changes none of those.
+pub(super) struct Shared {
+    ready: bool,
+    ends: [Cell; MOST_MOVES],
+    n: usize,
+    /// Every square within two of a cell the ball is passed from.
+    zone: Squares,
+}
+
+impl Shared {
+    fn new() -> Shared {
+        Shared { ready: false, ends: [0; MOST_MOVES], n: 0, zone: Squares::default() }
+    }
+
+    /// Marks the squares a transfer from `at` reads: passers next to it, receivers two away.
+    fn read_around(&mut self, at: usize) {
+        for dr in -2..=2isize {
+            for dc in -2..=2isize {
+                let i = at as isize + dr * board::STRIDE as isize + dc;
+                if (0..SQUARES as isize).contains(&i) {
+                    self.zone.add(i as usize);
+                }
             }
-            Action::Pass => NONE,
         }
     }
 }
@@ -249,7 +288,7 @@ impl Generator<'_> {
 /// The board indices of the cells of a board `size` cells a side, in cell order.
 fn cells(size: u8) -> impl Iterator<Item = usize> {
     let n = usize::from(size);
-    (0..n).flat_map(move |row| (0..n).map(move |col| (row + 1) * board::STRIDE + col + 1))
+    (board::STRIDE + 1..(n + 1) * board::STRIDE).filter(move |i| (1..=n).contains(&(i % board::STRIDE)))
 }
 
 /// One stack's moves being searched.
@@ -353,34 +392,42 @@ impl Generator<'_> {
     /// the order a depth-first walk of the chains first reaches it (I-15); a chain stops at the goal
     /// (I-18). Under `steal_requires_moved_piece`, a first transfer off an enemy stone must use the stack
     /// that moved (I-16, I-A7).
-    fn chains(&mut self, moved: usize) {
+    fn chains(&mut self, moved: usize, shared: bool) {
         let mut visited = Squares::default();
         visited.add(self.ball);
         let mut ends = Squares::default();
-        let carrier = self.b[self.ball];
-        let stolen = carrier != EMPTY && carrier & 8 != self.me;
-        let strict = self.v.steal_requires_moved_piece && stolen;
+        if shared {
+            self.shared.read_around(self.ball);
+        }
         let first = self.transfers(self.ball, &visited);
         for &(passer, to) in &first.pairs[..first.n] {
             let (passer, to) = (usize::from(passer), usize::from(to));
-            if !strict || (moved != NONE && (moved == passer || moved == to)) {
-                self.follow(to, &mut visited, &mut ends);
+            if !self.strict || (moved != NONE && (moved == passer || moved == to)) {
+                self.follow(to, &mut visited, &mut ends, shared);
             }
         }
     }
 
     /// Records the ball arriving on `to` and every chain that goes on from there (I-15).
-    fn follow(&mut self, to: usize, visited: &mut Squares, ends: &mut Squares) {
+    fn follow(&mut self, to: usize, visited: &mut Squares, ends: &mut Squares, shared: bool) {
         if !ends.has(to) {
             ends.add(to);
-            let turn = Turn { action: self.action, ball_to: Some(self.cell(to)) };
-            self.out.push(turn);
+            let end = self.cell(to);
+            if shared {
+                self.shared.ends[self.shared.n] = end;
+                self.shared.n += 1;
+            } else {
+                self.out.push(Turn { action: self.action, ball_to: Some(end) });
+            }
         }
         if to != self.target {
             visited.add(to);
+            if shared {
+                self.shared.read_around(to);
+            }
             let next = self.transfers(to, visited);
             for &(_, r) in &next.pairs[..next.n] {
-                self.follow(usize::from(r), visited, ends);
+                self.follow(usize::from(r), visited, ends, shared);
             }
             visited.remove(to);
         }
