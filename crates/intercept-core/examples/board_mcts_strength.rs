@@ -45,8 +45,5 @@ fn main() {
     let ci = wilson(wins, decided, 1.959_964);
     println!("MCTS {budget} playouts against MCTS {BASE} playouts, depth {DEPTH}, {games} games (seed {seed}):");
     println!("  wins {wins}, losses {losses}, draws {draws} (no goal within {TURN_LIMIT} turns)");
-    println!(
-        "  share of decided games won: {:.3}, 95% Wilson interval [{:.3}, {:.3}]",
-        ci.estimate, ci.low, ci.high
-    );
+    println!("  share of decided games won: {:.3}, 95% Wilson interval [{:.3}, {:.3}]", ci.estimate, ci.low, ci.high);
 }

@@ -97,7 +97,8 @@ impl<'a> Generator<'a> {
                 }
             }
         }
-        self.passer_near = self.ball != NONE && DIRECTIONS.iter().any(|&d| self.passer(self.ball.wrapping_add_signed(d)));
+        self.passer_near =
+            self.ball != NONE && DIRECTIONS.iter().any(|&d| self.passer(self.ball.wrapping_add_signed(d)));
         let carrier = self.b[self.ball];
         let stolen = self.ball != NONE && carrier != EMPTY && carrier & 8 != self.me;
         self.strict = self.v.steal_requires_moved_piece && stolen;
@@ -106,12 +107,6 @@ impl<'a> Generator<'a> {
     fn cell(&self, i: usize) -> Cell {
         let (col, row) = board::col_row(i);
         col + self.size * row
-    }
-
-    /// Whether a stack of the side to move stands on `i`.
-    fn mine(&self, i: usize) -> bool {
-        let x = self.b[i];
-        x != EMPTY && x != OFF && x & 8 == self.me
     }
 
     /// Whether the side to move's stack on `i` may pass the ball: a passage stone or a size-3 double (I-4,

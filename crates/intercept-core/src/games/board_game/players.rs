@@ -58,17 +58,21 @@ pub fn goal_distance(p: &Position, t: &Turn) -> u8 {
 /// the side to move's stacks and how far they stand from the ball where it lies.
 pub struct Aims<'a> {
     p: &'a Position,
-    /// The side to move's stacks (covering stacks included).
-    mine: Vec<Cell>,
+    /// The side to move's stacks (covering stacks included): the first `stacks` of `mine`.
+    mine: [Cell; 225],
+    stacks: usize,
     /// Their distances from the ball where it lies, all told.
     crowd_here: u32,
 }
 
 impl<'a> Aims<'a> {
     pub fn new(p: &'a Position) -> Aims<'a> {
-        let mine: Vec<Cell> = p.cells().filter(|&c| p.at(c).is_some_and(|x| x.top.colour == p.to_move)).collect();
-        let crowd_here = mine.iter().map(|&c| u32::from(p.distance(c, p.ball))).sum();
-        Aims { p, mine, crowd_here }
+        let (mut mine, mut stacks) = ([0; 225], 0);
+        for c in p.stacks_of(p.to_move) {
+            (mine[stacks], stacks) = (c, stacks + 1);
+        }
+        let crowd_here = mine[..stacks].iter().map(|&c| u32::from(p.distance(c, p.ball))).sum();
+        Aims { p, mine, stacks, crowd_here }
     }
 
     pub fn of(&self, t: &Turn) -> (u8, u32) {
@@ -84,7 +88,7 @@ impl<'a> Aims<'a> {
         let away = |c| u32::from(p.distance(c, ball));
         let before = match t.ball_to {
             None => self.crowd_here,
-            Some(_) => self.mine.iter().map(|&c| away(c)).sum(),
+            Some(_) => self.mine[..self.stacks].iter().map(|&c| away(c)).sum(),
         };
         match t.action {
             Action::Move { from, to, .. } => before - away(from) + away(to),

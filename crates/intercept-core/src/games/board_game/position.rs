@@ -164,9 +164,17 @@ impl Position {
     }
 
     /// Chebyshev distance between two cells (I-13).
+    #[inline]
     pub fn distance(&self, a: Cell, b: Cell) -> u8 {
-        let (ac, ar, bc, br) = (a % self.size, a / self.size, b % self.size, b / self.size);
+        let ((ac, ar), (bc, br)) = (self.col_row(a), self.col_row(b));
         ac.abs_diff(bc).max(ar.abs_diff(br))
+    }
+
+    /// The column and row of `c` (`c % size`, `c / size`), looked up rather than divided: the search
+    /// measures distances for every turn it ranks.
+    #[inline]
+    fn col_row(&self, c: Cell) -> (u8, u8) {
+        COL_ROW[usize::from(self.size)][usize::from(c)]
     }
 
     /// A cell by name: `a1` is bottom left (C.1).
@@ -197,7 +205,8 @@ impl Position {
 
     /// The board's index of cell `c` (which must be on the board).
     pub(super) fn board_index(&self, c: Cell) -> usize {
-        board::index(c % self.size, c / self.size)
+        let (col, row) = self.col_row(c);
+        board::index(col, row)
     }
 
     /// The cell at the board's index `i` (which must be on the board).
@@ -240,6 +249,15 @@ impl Position {
         0..self.size * self.size
     }
 
+    /// The cells of `side`'s stacks (covering stacks included), in cell order.
+    pub fn stacks_of(&self, side: Colour) -> impl Iterator<Item = Cell> + '_ {
+        let bit = board::colour_bit(side);
+        self.cells().filter(move |&c| {
+            let x = self.board.0[self.board_index(c)];
+            x != board::EMPTY && x & 8 == bit
+        })
+    }
+
     /// The cell of the stack `side` covers, if any (I-21).
     pub fn cover_of(&self, side: Colour) -> Option<Cell> {
         self.cells().find(|&c| self.at(c).is_some_and(|p| p.top.colour == side && p.under.is_some()))
@@ -256,6 +274,21 @@ impl Position {
         n
     }
 }
+
+/// `(c % size, c / size)` for every board size up to 15 and every cell number.
+static COL_ROW: [[(u8, u8); 256]; 16] = {
+    let mut t = [[(0, 0); 256]; 16];
+    let mut size = 1;
+    while size < 16 {
+        let mut c = 0;
+        while c < 256 {
+            t[size][c] = ((c % size) as u8, (c / size) as u8);
+            c += 1;
+        }
+        size += 1;
+    }
+    t
+};
 
 fn plain(colour: Colour, size: u8) -> Piece {
     Piece { top: Stack { colour, size }, under: None }
