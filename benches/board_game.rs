@@ -1,58 +1,71 @@
-//! Random playouts of the board game Intercept per second from the start position (issue 7): uniformly
-//! random turns for both sides until a win or 200 turns, one generator per playout; and one decision of
-//! the shipped tree-search player.
+//! The board game Intercept's engine speed (issues 7 and 20): random playouts from the start position
+//! (uniformly random turns for both sides until a win or 200 turns, one generator per playout), reported in
+//! plies per second; and the tree-search player (MCTS, playouts of 6 turns) at 50 and 500 playouts a
+//! decision, from the start and from a position 40 random turns into a game, reported in playouts per
+//! second.
 //!
-//! Run with `cargo bench --bench board_game`; throughput is reported in playouts (elements) per second.
+//! Run with `cargo bench --bench board_game`; criterion's `thrpt` is plies (random playouts) or playouts
+//! (MCTS) per second. Compare the plies with OpenSpiel's Breakthrough 13×13 measured beside it
+//! (`../shared/peers/openspiel_bench.py`).
 
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use intercept_sim::chance::Sampler;
+use intercept_sim::chance::{Sampler, chunk_rng};
 use intercept_sim::games::board_game::mcts::Mcts;
-use intercept_sim::games::board_game::players::{Player, Random, play_game};
+use intercept_sim::games::board_game::players::{Random, play_game};
 use intercept_sim::games::board_game::position::Position;
 use intercept_sim::games::board_game::turns::Variant;
+use rand::Rng;
 
 const PLAYOUTS: u64 = 20;
 
+/// The plies of the benchmark's random playouts, all told.
+fn random_plies(start: &Position) -> u32 {
+    let v = Variant::default();
+    let game = |g| play_game(start, &Random, &Random, v, 200, &mut Sampler::at_trial(1, 1, g), &mut |_, _| {});
+    (0..PLAYOUTS).map(|g| game(g).turns).sum()
+}
+
 fn playouts(c: &mut Criterion) {
     let start = Position::start();
+    let plies = random_plies(&start);
     let mut group = c.benchmark_group("board_game");
-    group.sample_size(10).throughput(Throughput::Elements(PLAYOUTS));
-    group.bench_function("random_playouts_200_turns", |b| {
-        b.iter(|| {
-            let turns: u32 = (0..PLAYOUTS)
-                .map(|g| {
-                    play_game(
-                        &start,
-                        &Random,
-                        &Random,
-                        Variant::default(),
-                        200,
-                        &mut Sampler::at_trial(1, 1, g),
-                        &mut |_, _| {},
-                    )
-                    .turns
-                })
-                .sum();
-            black_box(turns)
-        })
-    });
+    group.sample_size(10).throughput(Throughput::Elements(u64::from(plies)));
+    group.bench_function("random_playout_plies", |b| b.iter(|| black_box(random_plies(&start))));
     group.finish();
 }
 
-/// One tree-search decision as the shipped MCTS player makes it (50 playouts of 6 turns) from the start.
-fn mcts_turn(c: &mut Criterion) {
-    let start = Position::start();
-    let turns = start.turns(Variant::default());
-    let mcts = Mcts { budget: 50, depth: 6, variant: Variant::default() };
+/// The position `turns` uniformly random turns into a seeded game.
+fn midgame(turns: u32) -> Position {
+    let mut rng = chunk_rng(20, 0);
+    let mut p = Position::start();
+    for _ in 0..turns {
+        let list = p.turns(Variant::default());
+        p = p.play(list[(rng.next_u64() % list.len() as u64) as usize]);
+    }
+    p
+}
+
+/// One tree-search decision of `budget` playouts of 6 turns (the shipped player's depth in the examples).
+fn mcts_playouts(c: &mut Criterion) {
+    let v = Variant::default();
     let mut group = c.benchmark_group("board_game");
-    group.sample_size(10).throughput(Throughput::Elements(1));
-    group.bench_function("mcts_turn_50_playouts", |b| {
-        b.iter(|| black_box(mcts.choose(&start, &turns, &mut Sampler::at_trial(1, 1, 0))))
-    });
+    group.sample_size(10);
+    for (name, p) in [("start", Position::start()), ("midgame", midgame(40))] {
+        let turns = p.turns(v);
+        for budget in [50, 500] {
+            let mcts = Mcts { budget, depth: 6, variant: v };
+            let chance = || Sampler::at_trial(1, 1, 0);
+            let playouts = mcts.search(&p, &turns, &mut chance()).playouts;
+            group.throughput(Throughput::Elements(u64::from(playouts.max(1))));
+            group.bench_function(format!("mcts_{name}_{budget}_playouts"), |b| {
+                b.iter(|| black_box(mcts.search(&p, &turns, &mut chance()).index))
+            });
+        }
+    }
     group.finish();
 }
 
-criterion_group!(benches, playouts, mcts_turn);
+criterion_group!(benches, playouts, mcts_playouts);
 criterion_main!(benches);

@@ -48,7 +48,7 @@ fn t1_transfers() {
     let from_d5 = passes(&p);
     assert!(from_d5.contains(&pair("c5", "b4")), "T-1a: d5 to b4 via c5: {from_d5:?}");
     assert!(!from_d5.iter().any(|(_, r)| r == "c6"), "T-1c: c6 is next to d5 (I-13): {from_d5:?}");
-    let mut q = p.clone();
+    let mut q = p;
     q.ball = p.named("b4").unwrap();
     let from_b4 = transfers(&q, &[p.ball, q.ball]);
     let named: Vec<_> = from_b4.iter().map(|&(a, b)| pair(&q.name(a), &q.name(b))).collect();
@@ -66,7 +66,7 @@ fn w1_the_winning_turn() {
     assert!(passes(&q).contains(&pair("c5", "c6")), "W-1c: b4 into the goal via the cover on c5");
     q.ball = q.named("c6").unwrap();
     assert_eq!(q.winner(), Some(Colour::White), "W-1c: White wins (I-18)");
-    let mut uncovered = p.clone();
+    let mut uncovered = p;
     uncovered.ball = p.named("b4").unwrap();
     assert!(!passes(&uncovered).iter().any(|(_, r)| r == "c6"), "W-1d: c5 is an enemy passage stone");
     let to_c5 = reach(&p, "d5");

@@ -10,11 +10,13 @@
 //! [`Mcts`] implements [`Player`]; its tree lives only for one choice. A turn that wins at once is taken
 //! without a search, since a won game needs no statistics.
 
+use std::cell::Cell as Slot;
+
 use crate::chance::Chance;
 
-use super::players::{Player, aim, goal_distance};
+use super::players::{Aims, Player};
 use super::position::{Colour, Position};
-use super::turns::{Turn, Variant};
+use super::turns::{Turn, Variant, turns_into};
 
 /// UCT with `budget` playouts per turn.
 #[derive(Clone, Copy, Debug)]
@@ -26,13 +28,44 @@ pub struct Mcts {
 }
 
 /// One node: the position after its turn, and the results of the playouts through it, counted for the
-/// side that played the turn into it.
+/// side that played the turn into it. Its turns live in the tree's arena, listed when the search first
+/// stands on the node, and are taken best ranked first, one more each time the node widens.
+#[derive(Clone, Copy)]
 struct Node {
     position: Position,
-    turns: Vec<Turn>,
-    children: Vec<usize>,
+    /// The node's turns in the arena, once listed: `turns..turns + len`.
+    turns: u32,
+    len: u32,
+    listed: bool,
+    /// The rank key of the last turn expanded (none yet: `None`).
+    last: Option<u64>,
+    children: u32,
+    first_child: u32,
+    last_child: u32,
+    next_sibling: u32,
     visits: u32,
     score: f64,
+}
+
+/// No node: the end of a list of children.
+const NIL: u32 = u32::MAX;
+
+/// A search's tree and buffers, kept by the thread from search to search so a search allocates nothing once
+/// they have grown.
+#[derive(Default)]
+struct Tree {
+    nodes: Vec<Node>,
+    /// Every node's turns, and each turn's rank key (lower first).
+    turns: Vec<Turn>,
+    keys: Vec<u64>,
+    /// The turns of the position a playout is at.
+    scratch: Vec<Turn>,
+    /// The nodes a playout passes through, root first.
+    path: Vec<u32>,
+}
+
+thread_local! {
+    static TREES: Slot<Tree> = Slot::new(Tree::default());
 }
 
 impl Player for Mcts {
@@ -57,20 +90,59 @@ impl Mcts {
         if let Some(win) = turns.iter().position(|t| wins(p, t)) {
             return Found { index: win, win_chance: 1.0, visits: 0, playouts: 0 };
         }
-        let order = self.candidates(p, turns);
-        let ranked_turns = order.iter().map(|&i| turns[i]).collect();
-        let root = Node { position: p.clone(), turns: ranked_turns, children: Vec::new(), visits: 0, score: 0.0 };
-        let mut tree = vec![root];
+        let mut tree = TREES.take();
+        let order = self.candidates(p, turns, &mut tree.scratch);
+        tree.nodes.clear();
+        tree.turns.clear();
+        tree.keys.clear();
+        tree.nodes.push(Node::new(*p));
+        // The root's turns are the candidates, ranked already: each one's key is its rank.
+        tree.turns.extend(order.iter().map(|&i| turns[i]));
+        tree.keys.extend(0..order.len() as u64);
+        let root = &mut tree.nodes[0];
+        (root.listed, root.len) = (true, order.len() as u32);
         for _ in 0..self.budget.max(1) {
             self.playout(&mut tree, chance);
         }
-        let root = &tree[0];
-        // Child i was expanded from the root's turn i, which is the caller's turn order[i].
-        let best = (0..root.children.len()).max_by_key(|&i| tree[root.children[i]].visits).unwrap_or(0);
-        let child = root.children.get(best).map(|&c| &tree[c]);
-        let (visits, score) = child.map_or((0, 0.0), |c| (c.visits, c.score));
-        let win_chance = if visits > 0 { score / f64::from(visits) } else { 0.5 };
-        Found { index: order[best], win_chance, visits, playouts: root.visits }
+        let found = found(&tree, &order);
+        TREES.set(tree);
+        found
+    }
+}
+
+/// The root's most visited child (the last of equals), as an index into the caller's turns, which the
+/// root's turn `i` is `order[i]` of.
+fn found(tree: &Tree, order: &[usize]) -> Found {
+    let root = &tree.nodes[0];
+    let (mut best, mut best_visits, mut rank) = (None, 0, 0);
+    let mut c = root.first_child;
+    while c != NIL {
+        let child = &tree.nodes[c as usize];
+        if best.is_none() || child.visits >= best_visits {
+            (best, best_visits) = (Some((rank, child)), child.visits);
+        }
+        (c, rank) = (child.next_sibling, rank + 1);
+    }
+    let (visits, score, rank) = best.map_or((0, 0.0, 0), |(rank, c)| (c.visits, c.score, rank));
+    let win_chance = if visits > 0 { score / f64::from(visits) } else { 0.5 };
+    Found { index: order[rank], win_chance, visits, playouts: root.visits }
+}
+
+impl Node {
+    fn new(position: Position) -> Node {
+        Node {
+            position,
+            turns: 0,
+            len: 0,
+            listed: false,
+            last: None,
+            children: 0,
+            first_child: NIL,
+            last_child: NIL,
+            next_sibling: NIL,
+            visits: 0,
+            score: 0.0,
+        }
     }
 }
 
@@ -78,38 +150,52 @@ impl Mcts {
     /// The root's turns the search weighs, best ranked first: those after which the opponent cannot score
     /// at once, when there are any ("anti-decisive" turns). Widening from greedy's favourites, the search
     /// might otherwise never look at the one turn that parries a threat.
-    fn candidates(&self, p: &Position, turns: &[Turn]) -> Vec<usize> {
+    fn candidates(&self, p: &Position, turns: &[Turn], scratch: &mut Vec<Turn>) -> Vec<usize> {
         let ranked = ranking(p, turns);
-        let safe: Vec<usize> = ranked.iter().copied().filter(|&i| !can_win(&p.play(turns[i]), self.variant)).collect();
+        let safe: Vec<usize> =
+            ranked.iter().copied().filter(|&i| !can_win(&p.play(turns[i]), self.variant, scratch)).collect();
         if safe.is_empty() { ranked } else { safe }
     }
 
-    fn node(&self, position: Position) -> Node {
-        let turns =
-            if position.winner().is_some() { Vec::new() } else { ranked(&position, position.turns(self.variant)) };
-        Node { position, turns, children: Vec::new(), visits: 0, score: 0.0 }
+    /// Lists node `at`'s turns in the arena with their rank keys, the first time the search stands on it:
+    /// none once the game is won.
+    fn list(&self, tree: &mut Tree, at: usize) {
+        let node = tree.nodes[at];
+        if node.listed {
+            return;
+        }
+        let start = tree.turns.len();
+        if node.position.winner().is_none() {
+            turns_into(&node.position, self.variant, &mut tree.scratch);
+            let aims = Aims::new(&node.position);
+            for (i, t) in tree.scratch.iter().enumerate() {
+                let (d, crowd) = aims.of(t);
+                tree.keys.push(u64::from(d) << 56 | u64::from(crowd) << 24 | i as u64);
+            }
+            tree.turns.extend_from_slice(&tree.scratch);
+        }
+        let node = &mut tree.nodes[at];
+        (node.listed, node.turns, node.len) = (true, start as u32, (tree.turns.len() - start) as u32);
     }
 
     /// One playout: select, expand, simulate, back up.
-    fn playout<C: Chance>(&self, tree: &mut Vec<Node>, chance: &mut C) {
-        let mut path = vec![0];
+    fn playout<C: Chance>(&self, tree: &mut Tree, chance: &mut C) {
+        tree.path.clear();
+        tree.path.push(0);
         let mut at = 0;
-        while !tree[at].turns.is_empty() && tree[at].children.len() >= widened(&tree[at]) {
-            at = self.select(tree, at);
-            path.push(at);
+        self.list(tree, at);
+        while tree.nodes[at].len > 0 && tree.nodes[at].children as usize >= widened(&tree.nodes[at]) {
+            at = select(tree, at);
+            self.list(tree, at);
+            tree.path.push(at as u32);
         }
-        if tree[at].children.len() < widened(&tree[at]) {
-            let turn = tree[at].turns[tree[at].children.len()];
-            let child = self.node(tree[at].position.play(turn));
-            tree.push(child);
-            let id = tree.len() - 1;
-            tree[at].children.push(id);
-            path.push(id);
-            at = id;
+        if (tree.nodes[at].children as usize) < widened(&tree.nodes[at]) {
+            at = expand(tree, at);
+            tree.path.push(at as u32);
         }
-        let white = self.simulate(&tree[at].position, chance);
-        for &n in &path {
-            let node = &mut tree[n];
+        let white = self.simulate(&tree.nodes[at].position, &mut tree.scratch, chance);
+        for &n in &tree.path {
+            let node = &mut tree.nodes[n as usize];
             // The side that played into a node is the one not to move there.
             let mover = node.position.to_move.other();
             node.visits += 1;
@@ -117,28 +203,17 @@ impl Mcts {
         }
     }
 
-    /// The child of `at` with the highest UCB1 value.
-    fn select(&self, tree: &[Node], at: usize) -> usize {
-        let log_n = f64::from(tree[at].visits.max(1)).ln();
-        let ucb = |&c: &usize| {
-            let n = &tree[c];
-            n.score / f64::from(n.visits) + (2.0 * log_n / f64::from(n.visits)).sqrt()
-        };
-        let children = &tree[at].children;
-        *children.iter().max_by(|a, b| ucb(a).total_cmp(&ucb(b))).expect("a child")
-    }
-
     /// White's result of random play from `p`: 1 a White win, 0 a Black win, and in between, when the
     /// depth runs out, by how much nearer the ball is to Black's goal than to White's.
-    fn simulate<C: Chance>(&self, p: &Position, chance: &mut C) -> f64 {
-        let mut p = p.clone();
+    fn simulate<C: Chance>(&self, p: &Position, turns: &mut Vec<Turn>, chance: &mut C) -> f64 {
+        let mut p = *p;
         for _ in 0..self.depth {
             if p.winner().is_some() {
                 break;
             }
-            let turns = p.turns(self.variant);
-            let i = forward(&p, &turns, chance);
-            p = p.play(turns[i]);
+            turns_into(&p, self.variant, turns);
+            let i = forward(&p, turns, chance);
+            p.play_in_place(turns[i]);
         }
         match p.winner() {
             Some(Colour::White) => 1.0,
@@ -146,6 +221,47 @@ impl Mcts {
             None => lean(&p),
         }
     }
+}
+
+/// Adds the child of `at` after its best ranked turn not yet expanded; returns the child.
+fn expand(tree: &mut Tree, at: usize) -> usize {
+    let node = tree.nodes[at];
+    let range = node.turns as usize..(node.turns + node.len) as usize;
+    let keys = &tree.keys[range.clone()];
+    // The least key above the last one expanded: the ranking's next turn, without sorting them all.
+    let next = (0..keys.len()).filter(|&k| node.last.is_none_or(|last| keys[k] > last)).min_by_key(|&k| keys[k]);
+    let k = next.expect("a turn not yet expanded");
+    let child = Node::new(node.position.play(tree.turns[range.start + k]));
+    let id = tree.nodes.len() as u32;
+    tree.nodes.push(child);
+    let parent = &mut tree.nodes[at];
+    parent.last = Some(keys[k]);
+    parent.children += 1;
+    if parent.first_child == NIL {
+        parent.first_child = id;
+    } else {
+        let last = parent.last_child as usize;
+        tree.nodes[last].next_sibling = id;
+    }
+    tree.nodes[at].last_child = id;
+    id as usize
+}
+
+/// The child of `at` with the highest UCB1 value (the last of equals).
+fn select(tree: &Tree, at: usize) -> usize {
+    let log_n = f64::from(tree.nodes[at].visits.max(1)).ln();
+    let ucb = |n: &Node| n.score / f64::from(n.visits) + (2.0 * log_n / f64::from(n.visits)).sqrt();
+    let (mut best, mut best_ucb) = (NIL, f64::NEG_INFINITY);
+    let mut c = tree.nodes[at].first_child;
+    while c != NIL {
+        let child = &tree.nodes[c as usize];
+        let u = ucb(child);
+        if best == NIL || u.total_cmp(&best_ucb).is_ge() {
+            (best, best_ucb) = (c, u);
+        }
+        c = child.next_sibling;
+    }
+    best as usize
 }
 
 /// 0.5 plus half the ball's lead towards Black's goal over White's, as a share of the board.
@@ -161,12 +277,13 @@ fn lean(p: &Position) -> f64 {
 /// first of all), ties broken uniformly. Plain random playouts almost never score, so they tell a search
 /// nothing about a position; this is greedy's first aim without its costlier second one.
 fn forward<C: Chance>(p: &Position, turns: &[Turn], chance: &mut C) -> usize {
-    if p.target().is_none() {
+    let Some(goal) = p.target() else {
         return chance.uniform(turns.len());
-    }
+    };
+    let here = p.distance(p.ball, goal);
     let (mut best, mut best_d, mut ties) = (0, u8::MAX, 0);
     for (i, t) in turns.iter().enumerate() {
-        let d = goal_distance(p, t);
+        let d = t.ball_to.map_or(here, |to| p.distance(to, goal));
         if d < best_d {
             (best, best_d, ties) = (i, d, 1);
         } else if d == best_d {
@@ -180,16 +297,13 @@ fn forward<C: Chance>(p: &Position, turns: &[Turn], chance: &mut C) -> usize {
     best
 }
 
-/// The indices of `turns`, best first by the greedy player's aim ([`aim`]), so the search widens from the
-/// turns a good player would look at first.
+/// The indices of `turns`, best first by the greedy player's aim ([`super::players::aim`]), so the search
+/// widens from the turns a good player would look at first.
 fn ranking(p: &Position, turns: &[Turn]) -> Vec<usize> {
-    let mut keyed: Vec<_> = turns.iter().enumerate().map(|(i, t)| (aim(p, t), i)).collect();
+    let aims = Aims::new(p);
+    let mut keyed: Vec<_> = turns.iter().enumerate().map(|(i, t)| (aims.of(t), i)).collect();
     keyed.sort_unstable();
     keyed.into_iter().map(|(_, i)| i).collect()
-}
-
-fn ranked(p: &Position, turns: Vec<Turn>) -> Vec<Turn> {
-    ranking(p, &turns).into_iter().map(|i| turns[i]).collect()
 }
 
 /// How fast a node widens: children per square root of its visits. Measured against the greedy player at
@@ -199,7 +313,7 @@ const WIDEN: f64 = 0.5;
 /// Progressive widening: a node visited n times may have 1 + √n children. With tens of legal turns a node
 /// and a budget of hundreds of playouts, plain UCT would try each root turn once and learn nothing.
 fn widened(node: &Node) -> usize {
-    (1 + (f64::from(node.visits).sqrt() * WIDEN) as usize).min(node.turns.len())
+    (1 + (f64::from(node.visits).sqrt() * WIDEN) as usize).min(node.len as usize)
 }
 
 /// Whether `t` puts the ball on the goal its side attacks (I-18).
@@ -208,6 +322,10 @@ fn wins(p: &Position, t: &Turn) -> bool {
 }
 
 /// Whether the side to move in `p` has a turn that wins at once.
-fn can_win(p: &Position, variant: Variant) -> bool {
-    p.target().is_some() && p.turns(variant).iter().any(|t| wins(p, t))
+fn can_win(p: &Position, variant: Variant, scratch: &mut Vec<Turn>) -> bool {
+    if p.target().is_none() {
+        return false;
+    }
+    turns_into(p, variant, scratch);
+    scratch.iter().any(|t| wins(p, t))
 }

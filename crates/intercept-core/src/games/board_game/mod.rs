@@ -13,7 +13,9 @@
 //! the seed and `g` alone. It reports who won, how long the game lasted and how often each side stole the
 //! ball. Its chance tree (every choice of every turn) is far too large to enumerate, so it is sampled only.
 
+mod board;
 pub mod config;
+mod generate;
 pub mod mcts;
 pub mod picture;
 pub mod play;

@@ -94,7 +94,7 @@ impl Play for BoardPlay {
         let steps = replay.turns.iter().enumerate().map(|(i, (p, t))| {
             serde_json::json!({ "position": json(&Wire::write(p, variant, i as u32, limit)), "turn": choice(p, *t) })
         });
-        let last = replay.turns.last().map_or_else(|| replay.start.clone(), |(p, t)| p.play(*t));
+        let last = replay.turns.last().map_or_else(|| replay.start, |(p, t)| p.play(*t));
         let end = json(&Wire::write(&last, variant, replay.game.turns, limit));
         Ok(
             serde_json::json!({ "game": game, "turns": steps.collect::<Vec<_>>(), "end": end, "result": replay.result() }),

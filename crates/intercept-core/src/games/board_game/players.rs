@@ -7,8 +7,8 @@
 
 use crate::chance::Chance;
 
-use super::position::{Colour, Position};
-use super::turns::{Action, Turn, Variant};
+use super::position::{Cell, Colour, Position};
+use super::turns::{Action, Turn, Variant, turns_into};
 
 /// Chooses a turn: an index into `turns`, which is never empty.
 /// Every random choice goes through the [`Chance`] interface, so a game is one trial of the engine.
@@ -33,17 +33,19 @@ pub struct Greedy;
 
 impl Player for Greedy {
     fn choose<C: Chance>(&self, p: &Position, turns: &[Turn], chance: &mut C) -> usize {
-        let scores: Vec<_> = turns.iter().map(|t| aim(p, t)).collect();
-        let best = scores.iter().min().copied().unwrap_or_default();
-        let nearest: Vec<usize> = (0..turns.len()).filter(|&i| scores[i] == best).collect();
-        nearest[chance.uniform(nearest.len())]
+        let aims = Aims::new(p);
+        let best = turns.iter().map(|t| aims.of(t)).min().unwrap_or_default();
+        let ties = turns.iter().filter(|t| aims.of(t) == best).count();
+        let pick = chance.uniform(ties);
+        let mut nearest = (0..turns.len()).filter(|&i| aims.of(&turns[i]) == best);
+        nearest.nth(pick).expect("a turn of the best aim")
     }
 }
 
 /// How good `t` looks to the greedy player, lower being better: the ball's distance from the goal the side
 /// to move attacks (0 for a win), then how far its stacks stand from the ball.
 pub fn aim(p: &Position, t: &Turn) -> (u8, u32) {
-    (goal_distance(p, t), crowding(p, t))
+    Aims::new(p).of(t)
 }
 
 /// How far `t` leaves the ball from the goal the side to move attacks: 0 for a win, and 0 on a board
@@ -52,17 +54,46 @@ pub fn goal_distance(p: &Position, t: &Turn) -> u8 {
     p.target().map_or(0, |goal| p.distance(t.ball_to.unwrap_or(p.ball), goal))
 }
 
-/// How far the side to move's stacks stand from the ball after `t`, all told: the greedy player's second
-/// aim, bringing its stones up to pass and receive. Only a move changes where they stand, and only the
-/// moving stack's cell (a covered enemy stack left behind is not ours), so no position is built.
-fn crowding(p: &Position, t: &Turn) -> u32 {
-    let ball = t.ball_to.unwrap_or(p.ball);
-    let away = |c| u32::from(p.distance(c, ball));
-    let mine = p.cells().filter(|&c| p.at(c).is_some_and(|x| x.top.colour == p.to_move));
-    let before: u32 = mine.map(away).sum();
-    match t.action {
-        Action::Move { from, to, .. } => before - away(from) + away(to),
-        Action::Resize { .. } | Action::Pass => before,
+/// The greedy player's [`aim`] for the turns of one position, with what every turn shares worked out once:
+/// the side to move's stacks and how far they stand from the ball where it lies.
+pub struct Aims<'a> {
+    p: &'a Position,
+    /// The side to move's stacks (covering stacks included): the first `stacks` of `mine`.
+    mine: [Cell; 225],
+    stacks: usize,
+    /// Their distances from the ball where it lies, all told.
+    crowd_here: u32,
+}
+
+impl<'a> Aims<'a> {
+    pub fn new(p: &'a Position) -> Aims<'a> {
+        let (mut mine, mut stacks) = ([0; 225], 0);
+        for c in p.stacks_of(p.to_move) {
+            (mine[stacks], stacks) = (c, stacks + 1);
+        }
+        let crowd_here = mine[..stacks].iter().map(|&c| u32::from(p.distance(c, p.ball))).sum();
+        Aims { p, mine, stacks, crowd_here }
+    }
+
+    pub fn of(&self, t: &Turn) -> (u8, u32) {
+        (goal_distance(self.p, t), self.crowding(t))
+    }
+
+    /// How far the side to move's stacks stand from the ball after `t`, all told: the greedy player's
+    /// second aim, bringing its stones up to pass and receive. Only a move changes where they stand, and only
+    /// the moving stack's cell (a covered enemy stack left behind is not ours), so no position is built.
+    fn crowding(&self, t: &Turn) -> u32 {
+        let p = self.p;
+        let ball = t.ball_to.unwrap_or(p.ball);
+        let away = |c| u32::from(p.distance(c, ball));
+        let before = match t.ball_to {
+            None => self.crowd_here,
+            Some(_) => self.mine[..self.stacks].iter().map(|&c| away(c)).sum(),
+        };
+        match t.action {
+            Action::Move { from, to, .. } => before - away(from) + away(to),
+            Action::Resize { .. } | Action::Pass => before,
+        }
     }
 }
 
@@ -76,6 +107,11 @@ pub struct Game {
     pub steals: [u32; 2],
 }
 
+thread_local! {
+    /// The legal turns of the position a game is at, kept from game to game so a game allocates nothing.
+    static TURN_BUFFER: std::cell::Cell<Vec<Turn>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
 /// Plays `white` against `black` from `start` until a win or `limit` turns. `seen` hears each turn with the
 /// position it was played in (a replay prints them; a run ignores them).
 pub fn play_game<W: Player, B: Player, C: Chance>(
@@ -87,10 +123,12 @@ pub fn play_game<W: Player, B: Player, C: Chance>(
     chance: &mut C,
     seen: &mut dyn FnMut(&Position, Turn),
 ) -> Game {
-    let mut p = start.clone();
+    let mut p = *start;
     let mut game = Game { winner: None, turns: 0, steals: [0; 2] };
+    // The thread's turn buffer, taken for the game (an empty one if a game is already playing on it).
+    let mut turns = TURN_BUFFER.take();
     while game.turns < limit {
-        let turns = p.turns(v);
+        turns_into(&p, v, &mut turns);
         let i = match p.to_move {
             Colour::White => white.choose(&p, &turns, chance),
             Colour::Black => black.choose(&p, &turns, chance),
@@ -100,12 +138,13 @@ pub fn play_game<W: Player, B: Player, C: Chance>(
         if p.steals(turn) {
             game.steals[p.to_move.index()] += 1;
         }
-        p = p.play(turn);
+        p.play_in_place(turn);
         game.turns += 1;
         if let Some(w) = p.winner() {
             game.winner = Some(w);
             break;
         }
     }
+    TURN_BUFFER.set(turns);
     game
 }

@@ -8,6 +8,8 @@
 
 use std::fmt;
 
+use super::board::{self, Board};
+
 /// A cell's number, `col + size * row`.
 pub type Cell = u8;
 
@@ -65,11 +67,13 @@ pub struct Piece {
     pub under: Option<Stack>,
 }
 
-/// A position: the board, the ball, the goals, and the side to move.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// A position: the board, the ball, the goals, and the side to move. It is `Copy` (a few hundred bytes, no
+/// heap), so a search or a playout plays a turn on a copy, or in place, without allocating.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
     pub size: u8,
-    cells: Vec<Option<Piece>>,
+    /// The board as a [`Board`]: a padded mailbox of encoded pieces.
+    pub(super) board: Board,
     pub ball: Cell,
     /// Each side's own goal, by [`Colour`]: the cell the other side scores in (C.2, I-18).
     goals: [Option<Cell>; 2],
@@ -102,8 +106,7 @@ impl Position {
         if cols.and_then(|c| c.parse::<u8>().ok()) != Some(size) || !(3..=15).contains(&size) {
             return Err(format!("{text:?}: the board must be square, 3 to 15 cells"));
         }
-        let mut p =
-            Position { size, cells: vec![None; size as usize * size as usize], ball: 0, goals: [None; 2], to_move };
+        let mut p = Position::blank(size, [None; 2], 0, to_move);
         let mut ball = None;
         for (i, line) in parts.next().unwrap_or_default().split('/').enumerate() {
             let row = size.checked_sub(1 + i as u8).ok_or("too many rows")?;
@@ -113,9 +116,9 @@ impl Position {
                 let cell = p.cell(col, row).ok_or_else(|| format!("row {} is too long", row + 1))?;
                 match c {
                     '.' => {}
-                    '1'..='5' => p.cells[cell as usize] = Some(plain(Colour::Black, c as u8 - b'0')),
-                    '6'..='9' => p.cells[cell as usize] = Some(plain(Colour::White, c as u8 - b'5')),
-                    '0' => p.cells[cell as usize] = Some(plain(Colour::White, 5)),
+                    '1'..='5' => p.set(cell, Some(plain(Colour::Black, c as u8 - b'0'))),
+                    '6'..='9' => p.set(cell, Some(plain(Colour::White, c as u8 - b'5'))),
+                    '0' => p.set(cell, Some(plain(Colour::White, 5))),
                     '[' => {
                         let slots: String = chars.by_ref().take_while(|&c| c != ']').collect();
                         if slots.contains('E') {
@@ -132,7 +135,7 @@ impl Position {
                             (0, x) => Some(plain(Colour::Black, x)),
                             _ => return Err(format!("[{slots}]: mixed stacks are not written this way")),
                         };
-                        p.cells[cell as usize] = stack;
+                        p.set(cell, stack);
                     }
                     _ => return Err(format!("{c:?} is not a diagram character")),
                 }
@@ -146,7 +149,7 @@ impl Position {
     /// An empty board of `size` cells a side with these goals (White's, then Black's) and the ball, `to_move`
     /// to move: what a position written out ([`super::wire`]) is read back onto.
     pub(crate) fn blank(size: u8, goals: [Option<Cell>; 2], ball: Cell, to_move: Colour) -> Position {
-        Position { size, cells: vec![None; usize::from(size) * usize::from(size)], ball, goals, to_move }
+        Position { size, board: Board::empty(size), ball, goals, to_move }
     }
 
     /// The cell at `col`, `row`, if on the board.
@@ -161,9 +164,17 @@ impl Position {
     }
 
     /// Chebyshev distance between two cells (I-13).
+    #[inline]
     pub fn distance(&self, a: Cell, b: Cell) -> u8 {
-        let (ac, ar, bc, br) = (a % self.size, a / self.size, b % self.size, b / self.size);
+        let ((ac, ar), (bc, br)) = (self.col_row(a), self.col_row(b));
         ac.abs_diff(bc).max(ar.abs_diff(br))
+    }
+
+    /// The column and row of `c` (`c % size`, `c / size`), looked up rather than divided: the search
+    /// measures distances for every turn it ranks.
+    #[inline]
+    fn col_row(&self, c: Cell) -> (u8, u8) {
+        COL_ROW[usize::from(self.size)][usize::from(c)]
     }
 
     /// A cell by name: `a1` is bottom left (C.1).
@@ -181,11 +192,27 @@ impl Position {
 
     /// What stands on `c`; nothing off the board (such as [`NO_BALL`]).
     pub fn at(&self, c: Cell) -> Option<Piece> {
-        self.cells.get(c as usize).copied().flatten()
+        if c >= self.size * self.size {
+            return None;
+        }
+        self.board.piece(self.board_index(c))
     }
 
     pub(crate) fn set(&mut self, c: Cell, piece: Option<Piece>) {
-        self.cells[c as usize] = piece;
+        let i = self.board_index(c);
+        self.board.set(i, piece);
+    }
+
+    /// The board's index of cell `c` (which must be on the board).
+    pub(super) fn board_index(&self, c: Cell) -> usize {
+        let (col, row) = self.col_row(c);
+        board::index(col, row)
+    }
+
+    /// The cell at the board's index `i` (which must be on the board).
+    pub(super) fn cell_at(&self, i: usize) -> Cell {
+        let (col, row) = board::col_row(i);
+        col + self.size * row
     }
 
     /// `side`'s own goal: the cell its opponent scores in.
@@ -222,6 +249,15 @@ impl Position {
         0..self.size * self.size
     }
 
+    /// The cells of `side`'s stacks (covering stacks included), in cell order.
+    pub fn stacks_of(&self, side: Colour) -> impl Iterator<Item = Cell> + '_ {
+        let bit = board::colour_bit(side);
+        self.cells().filter(move |&c| {
+            let x = self.board.0[self.board_index(c)];
+            x != board::EMPTY && x & 8 == bit
+        })
+    }
+
     /// The cell of the stack `side` covers, if any (I-21).
     pub fn cover_of(&self, side: Colour) -> Option<Cell> {
         self.cells().find(|&c| self.at(c).is_some_and(|p| p.top.colour == side && p.under.is_some()))
@@ -230,7 +266,7 @@ impl Position {
     /// The stones of each side on the board: White's, then Black's (covered stacks included).
     pub fn stones(&self) -> [u32; 2] {
         let mut n = [0; 2];
-        for p in self.cells.iter().flatten() {
+        for p in self.cells().filter_map(|c| self.at(c)) {
             for s in std::iter::once(p.top).chain(p.under) {
                 n[s.colour.index()] += u32::from(s.size);
             }
@@ -238,6 +274,21 @@ impl Position {
         n
     }
 }
+
+/// `(c % size, c / size)` for every board size up to 15 and every cell number.
+static COL_ROW: [[(u8, u8); 256]; 16] = {
+    let mut t = [[(0, 0); 256]; 16];
+    let mut size = 1;
+    while size < 16 {
+        let mut c = 0;
+        while c < 256 {
+            t[size][c] = ((c % size) as u8, (c / size) as u8);
+            c += 1;
+        }
+        size += 1;
+    }
+    t
+};
 
 fn plain(colour: Colour, size: u8) -> Piece {
     Piece { top: Stack { colour, size }, under: None }

@@ -50,8 +50,8 @@ impl Replay {
     pub fn of(model: &BoardGame, seed: u64, chunk_size: u64, index: u64) -> Replay {
         let mut chance = Sampler::at_trial(seed, chunk_size, index);
         let mut turns = Vec::new();
-        let (first, game) = model.game(&mut chance, &mut |p, t| turns.push((p.clone(), t)));
-        let start = model.start(first).clone();
+        let (first, game) = model.game(&mut chance, &mut |p, t| turns.push((*p, t)));
+        let start = *model.start(first);
         Replay { index, first, start, turns, game, seats: model.seats, boards: true }
     }
 

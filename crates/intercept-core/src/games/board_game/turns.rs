@@ -3,16 +3,17 @@
 //!
 //! [`moves_from`] lists where one stack may go (I-5..I-10, I-19..I-23); [`transfers`] lists the single
 //! transfers from the ball's cell (I-13..I-17); [`turns`] puts them together into every distinct [`Turn`],
-//! and [`Position::play`] plays one. Two jump sequences that land on the same cell make the same move,
+//! and [`Position::play`] plays one; [`turns_into`] lists them into a buffer the caller keeps, and
+//! [`Position::play_in_place`] plays one without a copy, so a playout allocates nothing a ply. The
+//! generator itself is [`super::generate`], on the position's fixed-size board ([`super::board`]). Two jump sequences that land on the same cell make the same move,
 //! since nothing is captured (I-6), and two transfer chains that leave the ball on the same cell make the
 //! same turn, so a turn is identified by its action and the ball's final cell.
 
 use serde::{Deserialize, Serialize};
 
-use super::position::{Cell, Colour, NO_BALL, Piece, Position};
-
-/// The eight directions (I-1).
-const DIRECTIONS: [(i8, i8); 8] = [(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)];
+use super::board::{self, Squares};
+use super::generate::Generator;
+use super::position::{Cell, Colour, Position};
 
 /// The turn's action (I-2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -56,289 +57,100 @@ impl Default for Variant {
 
 /// Where the stack on `from` may move (I-5..I-10), each destination once, with whether it covers.
 pub fn moves_from(p: &Position, from: Cell) -> Vec<(Cell, bool)> {
-    moves_covering(p, from, p.cover_of(p.to_move))
-}
-
-/// [`moves_from`], given the cell the side to move already covers, if any (I-21).
-fn moves_covering(p: &Position, from: Cell, covering: Option<Cell>) -> Vec<(Cell, bool)> {
-    let Some(mover) = p.at(from) else { return Vec::new() };
     // I-12: the ball carrier stays put; a covered stack lies under its coverer and never moves (I-20).
-    if from == p.ball || mover.top.colour != p.to_move {
+    if from == p.ball || !p.at(from).is_some_and(|x| x.top.colour == p.to_move) {
         return Vec::new();
     }
-    let can_cover = covering.is_none_or(|c| c == from);
-    let mut search = Search { p, from, mover, can_cover, landed: vec![from], found: Vec::new() };
-    for d in DIRECTIONS {
-        search.step(d);
-    }
-    search.jumps(from);
-    if mover.top.is_double() {
-        for d in DIRECTIONS {
-            search.slide_then_jump(d);
-        }
-    }
-    search.found
+    let mut none = Vec::new();
+    let mut g = Generator::new(p, Variant::default(), &mut none);
+    let n = g.moves(p.board_index(from));
+    g.destinations(n).map(|to| (p.cell_at(to), p.board.0[to] != board::EMPTY)).collect()
 }
 
-/// The stacks `by` may cover, wherever its stacks stand (I-19, I-22): see [`coverable`].
+/// The stacks `by` may cover, wherever its stacks stand (I-19, I-22): an enemy stack, not covered, not
+/// carrying the ball, next to its owner's goal.
 pub fn cover_targets(p: &Position, by: Colour) -> Vec<Cell> {
-    p.cells().filter(|&c| coverable_by(p, by, c)).collect()
-}
-
-/// Whether the stack on `c` may be covered by the side to move (I-19, I-22).
-fn coverable(p: &Position, c: Cell) -> bool {
-    coverable_by(p, p.to_move, c)
-}
-
-/// Whether `by` may cover the stack on `c`: an enemy stack, not covered, not carrying the ball, next to its
-/// owner's goal.
-fn coverable_by(p: &Position, by: Colour, c: Cell) -> bool {
-    let Some(piece) = p.at(c) else { return false };
     let enemy = by.other();
-    let Some(goal) = p.goal_of(enemy) else { return false };
-    piece.top.colour == enemy && piece.under.is_none() && c != p.ball && p.distance(c, goal) == 1
-}
-
-/// Whether the stack `mover` may jump the piece on `over` (I-6, I-8, I-9, I-23).
-fn jumpable(p: &Position, mover: Piece, over: Cell) -> bool {
-    let Some(piece) = p.at(over) else { return false };
-    if over == p.ball {
-        return false; // I-8: nobody jumps the ball carrier
-    }
-    match (mover.top.is_double(), piece.top.is_double()) {
-        (_, false) => true,
-        // I-9: the double jumps the enemy double (its own is itself).
-        (true, true) => piece.top.colour != mover.top.colour,
-        (false, true) => false,
-    }
-}
-
-/// The moves of one stack: its steps, and the landings of its jump sequences, each once.
-struct Search<'a> {
-    p: &'a Position,
-    from: Cell,
-    mover: Piece,
-    /// Whether the mover may still cover a stack (I-21).
-    can_cover: bool,
-    /// The cells a jump sequence has landed on, which keeps it from looping (I-7).
-    landed: Vec<Cell>,
-    found: Vec<(Cell, bool)>,
-}
-
-impl Search<'_> {
-    fn add(&mut self, to: Cell, cover: bool) {
-        if !self.found.contains(&(to, cover)) {
-            self.found.push((to, cover));
-        }
-    }
-
-    /// A step in direction `d` to an open cell (I-5), or onto a stack to cover it (I-19).
-    fn step(&mut self, d: (i8, i8)) {
-        let Some(to) = self.p.towards(self.from, d) else { return };
-        if self.p.is_open(to) {
-            self.add(to, false);
-        } else if self.can_cover && coverable(self.p, to) {
-            self.add(to, true);
-        }
-    }
-
-    /// Every landing of a jump sequence from `at` (I-6, I-7): each landing is a move; a covering landing
-    /// ends the sequence (I-22).
-    fn jumps(&mut self, at: Cell) {
-        for d in DIRECTIONS {
-            let Some(over) = self.p.towards(at, d) else { continue };
-            if over == self.from || !jumpable(self.p, self.mover, over) {
-                continue;
-            }
-            if let Some(to) = self.p.towards(over, d) {
-                self.land(to);
-            }
-        }
-    }
-
-    /// Lands a jump on `to`: an open cell continues the sequence, a coverable stack ends it.
-    fn land(&mut self, to: Cell) {
-        if self.landed.contains(&to) {
-            return;
-        }
-        if self.p.is_open(to) {
-            self.add(to, false);
-            self.landed.push(to);
-            self.jumps(to);
-        } else if self.can_cover && coverable(self.p, to) {
-            self.add(to, true);
-        }
-    }
-
-    /// The double's slide over one or more empty cells in direction `d`, then a jump the same way (I-9,
-    /// I-10).
-    fn slide_then_jump(&mut self, d: (i8, i8)) {
-        let p = self.p;
-        let mut at = self.from;
-        let mut slid = 0;
-        while let Some(next) = p.towards(at, d).filter(|&c| p.is_open(c)) {
-            at = next;
-            slid += 1;
-        }
-        let over = p.towards(at, d).filter(|&c| slid > 0 && jumpable(p, self.mover, c));
-        if let Some(to) = over.and_then(|o| p.towards(o, d)) {
-            self.land(to);
-        }
-    }
+    let coverable = |c: Cell, goal: Cell| {
+        p.at(c).is_some_and(|x| x.top.colour == enemy && x.under.is_none()) && c != p.ball && p.distance(c, goal) == 1
+    };
+    let Some(goal) = p.goal_of(enemy) else { return Vec::new() };
+    p.cells().filter(|&c| coverable(c, goal)).collect()
 }
 
 /// Every single transfer of the side to move from the ball's cell, as (passer, receiver), skipping
 /// receivers in `visited` (I-13..I-17, I-A6).
 pub fn transfers(p: &Position, visited: &[Cell]) -> Vec<(Cell, Cell)> {
-    transfers_at(p, p.ball, visited)
-}
-
-/// [`transfers`] with the ball on `ball`.
-fn transfers_at(p: &Position, ball: Cell, visited: &[Cell]) -> Vec<(Cell, Cell)> {
-    let me = p.to_move;
-    if ball == NO_BALL {
+    if p.ball >= p.size * p.size {
         return Vec::new();
     }
-    let receives = |c: Cell| match p.at(c) {
-        Some(x) => x.top.colour == me && x.top.is_rest_type(),
-        None => p.target() == Some(c), // I-17: only the adversary's goal
-    };
-    let mut found = Vec::new();
-    for passer in around(p, ball).filter(|&c| p.passer(c)) {
-        let receivers = around(p, passer).filter(|&r| p.distance(ball, r) == 2 && !visited.contains(&r));
-        found.extend(receivers.filter(|&r| receives(r)).map(|r| (passer, r)));
-    }
-    found
-}
-
-/// The eight neighbours of `c` on the board.
-fn around(p: &Position, c: Cell) -> impl Iterator<Item = Cell> + '_ {
-    DIRECTIONS.iter().filter_map(move |&d| p.towards(c, d))
+    let mut none = Vec::new();
+    let g = Generator::new(p, Variant::default(), &mut none);
+    let mut seen = Squares::default();
+    visited.iter().for_each(|&c| seen.add(p.board_index(c)));
+    let t = g.transfers(p.board_index(p.ball), &seen);
+    t.pairs[..t.n].iter().map(|&(a, b)| (p.cell_at(a.into()), p.cell_at(b.into()))).collect()
 }
 
 /// Every distinct turn of the side to move (I-2): each action, then no transfer or each final cell of a
 /// transfer chain.
 pub fn turns(p: &Position, v: Variant) -> Vec<Turn> {
     let mut out = Vec::new();
-    let mut all = actions(p);
-    if !v.action_mandatory && all != [Action::Pass] {
-        all.push(Action::Pass);
-    }
-    let passer_near = around(p, p.ball).any(|c| p.passer(c));
-    for action in all {
-        out.push(Turn { action, ball_to: None });
-        if matches!(action, Action::Resize { .. }) && !v.size_change_allows_transfer {
-            continue;
-        }
-        if !may_transfer(p, action, passer_near) {
-            continue;
-        }
-        let after = p.acted(action);
-        let moved = match action {
-            Action::Move { to, .. } => Some(to),
-            _ => None,
-        };
-        for end in chain_ends(&after, moved, v) {
-            out.push(Turn { action, ball_to: Some(end) });
-        }
-    }
+    turns_into(p, v, &mut out);
     out
 }
 
-/// Whether a transfer may follow `action`. A transfer needs a passage-type stone of the side to move next
-/// to the ball (I-13), and an action changes only the cell it moves to or resizes, so with no such stone
-/// beforehand only an action on a cell next to the ball can make one. Most turns of a game with the ball
-/// lying alone need no position built to know they have no transfer.
-fn may_transfer(p: &Position, action: Action, passer_near: bool) -> bool {
-    passer_near
-        || match action {
-            Action::Move { to, .. } => p.distance(to, p.ball) == 1,
-            Action::Resize { at } => p.distance(at, p.ball) == 1,
-            Action::Pass => false,
-        }
+/// [`turns`] into `out`, which is cleared first: a caller that keeps `out` from position to position
+/// allocates nothing once it has grown to the longest list.
+pub fn turns_into(p: &Position, v: Variant, out: &mut Vec<Turn>) {
+    out.clear();
+    Generator::new(p, v, out).all();
 }
 
 /// Every action of the side to move; `Pass` alone when there is none (I-A2).
 pub fn actions(p: &Position) -> Vec<Action> {
     let mut out = Vec::new();
-    let covering = p.cover_of(p.to_move);
-    for from in p.cells() {
-        out.extend(moves_covering(p, from, covering).into_iter().map(|(to, cover)| Action::Move { from, to, cover }));
-        let mine = p.at(from).filter(|x| x.top.colour == p.to_move && x.under.is_none());
-        // I-11; I-12: a size-4 double carrying the ball keeps its size.
-        if mine.is_some_and(|x| x.top.is_double()) && from != p.ball {
-            out.push(Action::Resize { at: from });
-        }
-    }
-    if out.is_empty() {
-        out.push(Action::Pass);
-    }
-    out
-}
-
-/// Every cell a transfer chain can leave the ball on, each once (I-15); a chain stops at the goal (I-18).
-/// Under `steal_requires_moved_piece`, a first transfer off an enemy stone must use the stack that moved.
-fn chain_ends(p: &Position, moved: Option<Cell>, v: Variant) -> Vec<Cell> {
-    let mut ends = Vec::new();
-    let mut visited = vec![p.ball];
-    let stolen = p.ball_on_enemy();
-    let allowed = |(passer, to): (Cell, Cell)| {
-        !(v.steal_requires_moved_piece && stolen) || moved.is_some_and(|m| m == passer || m == to)
-    };
-    for (_, to) in transfers_at(p, p.ball, &visited).into_iter().filter(|&t| allowed(t)) {
-        follow(p, to, &mut visited, &mut ends);
-    }
-    ends
-}
-
-/// Records the ball arriving on `to` and every chain that goes on from there (I-15).
-fn follow(p: &Position, to: Cell, visited: &mut Vec<Cell>, ends: &mut Vec<Cell>) {
-    if !ends.contains(&to) {
-        ends.push(to);
-    }
-    if p.target() != Some(to) {
-        visited.push(to);
-        extend_chain(p, to, visited, ends);
-        visited.pop();
-    }
-}
-
-fn extend_chain(p: &Position, at: Cell, visited: &mut Vec<Cell>, ends: &mut Vec<Cell>) {
-    for (_, to) in transfers_at(p, at, visited) {
-        follow(p, to, visited, ends);
-    }
+    Generator::new(p, Variant::default(), &mut out).actions_only().all();
+    out.into_iter().map(|t| t.action).collect()
 }
 
 impl Position {
     /// The position after `action`, the same side still to move (for its transfers).
     pub fn acted(&self, action: Action) -> Position {
-        let mut p = self.clone();
+        let mut p = *self;
+        p.act(action);
+        p
+    }
+
+    /// Plays `action` in place.
+    fn act(&mut self, action: Action) {
         match action {
             Action::Move { from, to, cover } => {
-                let moving = p.at(from).expect("a stack to move");
-                // The coverer leaves the covered stack behind, free again (I-21).
-                p.set(from, moving.under.map(|top| Piece { top, under: None }));
-                let under = if cover { p.at(to).map(|x| x.top) } else { None };
-                p.set(to, Some(Piece { top: moving.top, under }));
+                let (from, to) = (self.board_index(from), self.board_index(to));
+                board::apply_move(&mut self.board.0, from, to, cover);
             }
             Action::Resize { at } => {
-                let mut piece = p.at(at).expect("the double");
-                piece.top.size = 7 - piece.top.size;
-                p.set(at, Some(piece));
+                let at = self.board_index(at);
+                board::apply_resize(&mut self.board.0, at);
             }
             Action::Pass => {}
         }
-        p
     }
 
     /// The position after a whole turn, the other side to move.
     pub fn play(&self, turn: Turn) -> Position {
-        let mut p = self.acted(turn.action);
-        if let Some(to) = turn.ball_to {
-            p.ball = to;
-        }
-        p.to_move = p.to_move.other();
+        let mut p = *self;
+        p.play_in_place(turn);
         p
+    }
+
+    /// Plays a whole turn in place: the action, the ball to its last cell, the other side to move.
+    pub fn play_in_place(&mut self, turn: Turn) {
+        self.act(turn.action);
+        if let Some(to) = turn.ball_to {
+            self.ball = to;
+        }
+        self.to_move = self.to_move.other();
     }
 
     /// The side that has won: the ball on a goal cell is its attacker's win (I-18).

@@ -1,0 +1,430 @@
+//! The legal-turn generator behind [`super::turns`]: every distinct turn of a position (I-2), listed in one
+//! fixed order, written into a buffer the caller keeps, so a playout allocates nothing a ply.
+//!
+//! A [`Generator`] works on a copy of the position's [`super::board::Board`] by board index. For each square
+//! in cell order it lists the stack's moves ([`Generator::moves`]: steps, then the landings of its jump
+//! sequences depth first, then the double's slides and jumps, each destination once, I-5..I-10,
+//! I-19..I-23), then the double's size change (I-11); then, for each action, it plays the action in place,
+//! lists the cells the transfer chains can leave the ball on ([`Generator::chains`], I-13..I-18), and takes
+//! the action back. The order is the turns' order everywhere (a seeded game picks turns by index), pinned by
+//! `tests/board_perft.rs`.
+
+use super::board::{self, DIRECTIONS, EMPTY, OFF, SQUARES, Squares, covers, size};
+use super::position::{Cell, Colour, Position};
+use super::turns::{Action, Turn, Variant};
+
+/// The board index standing for "none" (no ball, no goal): a ring square, never a cell.
+const NONE: usize = 0;
+
+/// The most destinations of one stack: every cell of the largest board.
+const MOST_MOVES: usize = 15 * 15;
+
+/// One position's turn generator.
+pub(super) struct Generator<'a> {
+    b: [u8; SQUARES],
+    size: u8,
+    /// The colour bit of the side to move.
+    me: u8,
+    ball: usize,
+    goals: [usize; 2],
+    /// The goal the side to move attacks (I-18).
+    target: usize,
+    /// The enemy stacks the side to move may cover (I-19, I-22).
+    coverable: Squares,
+    /// The square of the stack the side to move covers with, if any (I-21).
+    covering: usize,
+    /// Whether a passer of the side to move stands next to the ball before any action (I-13).
+    passer_near: bool,
+    /// Whether a first transfer off an enemy stone must use the stack that moved (I-16, I-A7).
+    strict: bool,
+    /// The transfer chains with no action taken.
+    shared: Shared,
+    v: Variant,
+    /// Whether to list each action's transfers (false lists the actions alone).
+    with_transfers: bool,
+    out: &'a mut Vec<Turn>,
+    /// The action whose transfer chains are being listed.
+    action: Action,
+    /// One stack's destinations, in the order found.
+    moves: [u16; MOST_MOVES],
+}
+
+impl<'a> Generator<'a> {
+    pub(super) fn new(p: &Position, v: Variant, out: &'a mut Vec<Turn>) -> Generator<'a> {
+        let on_board = |c: Option<Cell>| c.filter(|&c| c < p.size * p.size).map_or(NONE, |c| p.board_index(c));
+        let goals = [on_board(p.goal_of(Colour::White)), on_board(p.goal_of(Colour::Black))];
+        let mut g = Generator {
+            b: p.board.0,
+            size: p.size,
+            me: board::colour_bit(p.to_move),
+            ball: on_board(Some(p.ball)),
+            goals,
+            target: goals[p.to_move.other().index()],
+            coverable: Squares::default(),
+            covering: NONE,
+            passer_near: false,
+            strict: false,
+            shared: Shared::new(),
+            v,
+            with_transfers: true,
+            out,
+            action: Action::Pass,
+            moves: [0; MOST_MOVES],
+        };
+        g.survey();
+        g
+    }
+
+    /// The actions alone, without their transfers.
+    pub(super) fn actions_only(mut self) -> Self {
+        self.with_transfers = false;
+        self
+    }
+
+    /// What every stack's moves share: the cover in place, the stacks that may be covered, a passer by the
+    /// ball.
+    fn survey(&mut self) {
+        let last = board::index(self.size - 1, self.size - 1);
+        let covering = |i: &usize| self.b[*i] != OFF && covers(self.b[*i]) && self.b[*i] & 8 == self.me;
+        self.covering = (board::STRIDE..=last).find(covering).unwrap_or(NONE);
+        if self.target != NONE {
+            for d in DIRECTIONS {
+                let c = self.target.wrapping_add_signed(d);
+                let x = self.b[c];
+                // An enemy stack, not covered, not carrying the ball, next to its owner's goal (I-19, I-22).
+                if x != EMPTY && x != OFF && x & 8 != self.me && !covers(x) && c != self.ball {
+                    self.coverable.add(c);
+                }
+            }
+        }
+        self.passer_near =
+            self.ball != NONE && DIRECTIONS.iter().any(|&d| self.passer(self.ball.wrapping_add_signed(d)));
+        let carrier = self.b[self.ball];
+        let stolen = self.ball != NONE && carrier != EMPTY && carrier & 8 != self.me;
+        self.strict = self.v.steal_requires_moved_piece && stolen;
+    }
+
+    fn cell(&self, i: usize) -> Cell {
+        let (col, row) = board::col_row(i);
+        col + self.size * row
+    }
+
+    /// Whether the side to move's stack on `i` may pass the ball: a passage stone or a size-3 double (I-4,
+    /// I-13).
+    #[inline]
+    fn passer(&self, i: usize) -> bool {
+        let low = self.b[i] & 0xF;
+        low == self.me | 1 || low == self.me | 3
+    }
+
+    /// Whether the ball may be passed to `i`: a rest stone or size-4 double of the side to move, or the goal
+    /// it attacks, the only empty cell a transfer reaches (I-13, I-17).
+    #[inline]
+    fn receives(&self, i: usize) -> bool {
+        match self.b[i] {
+            EMPTY => i == self.target,
+            x => {
+                let low = x & 0xF;
+                low == self.me | 2 || low == self.me | 4
+            }
+        }
+    }
+
+    /// Whether a stone may enter `i`: on the board, no stone, no goal (I-17), and not the ball lying alone.
+    #[inline]
+    fn open(&self, i: usize) -> bool {
+        self.b[i] == EMPTY && i != self.ball && i != self.goals[0] && i != self.goals[1]
+    }
+
+    /// Whether a stack, a double or not, may jump the piece on `over` (I-6, I-8, I-9, I-23).
+    #[inline]
+    fn jumpable(&self, double: bool, over: usize) -> bool {
+        let x = self.b[over];
+        if x == EMPTY || x == OFF || over == self.ball {
+            return false; // I-8: nobody jumps the ball carrier
+        }
+        // I-9: only the double jumps a double, and only the enemy's (its own is itself).
+        size(x) < 3 || (double && x & 8 != self.me)
+    }
+}
+
+impl Generator<'_> {
+    /// Every turn of the side to move, in order (I-2): each stack's moves then its size change, a pass when
+    /// there is no action (or always, I-A2 switched), each action followed by its transfer chains' ends.
+    pub(super) fn all(&mut self) {
+        let start = self.out.len();
+        for i in cells(self.size) {
+            let x = self.b[i];
+            if x == EMPTY || x & 8 != self.me || i == self.ball {
+                continue; // I-12: the ball carrier stays put; a covered stack never moves (I-20)
+            }
+            let n = self.moves(i);
+            for k in 0..n {
+                let to = usize::from(self.moves[k]);
+                let cover = self.b[to] != EMPTY;
+                self.action(Action::Move { from: self.cell(i), to: self.cell(to), cover }, [i, to]);
+            }
+            // I-11; I-12: a size-4 double carrying the ball keeps its size.
+            if size(self.b[i]) >= 3 && !covers(self.b[i]) {
+                self.action(Action::Resize { at: self.cell(i) }, [NONE, i]);
+            }
+        }
+        if self.out.len() == start || !self.v.action_mandatory {
+            self.action(Action::Pass, [NONE, NONE]);
+        }
+    }
+
+    /// The stack on `from`'s destinations, each once, into `self.moves`: its steps, its jump sequences'
+    /// landings, and the double's slides with a jump; returns how many.
+    pub(super) fn moves(&mut self, from: usize) -> usize {
+        let mut s = Search {
+            from,
+            double: size(self.b[from]) >= 3,
+            can_cover: self.covering == NONE || self.covering == from,
+            found: Squares::default(),
+            landed: Squares::default(),
+            n: 0,
+        };
+        s.landed.add(from);
+        for d in DIRECTIONS {
+            s.step(self, from.wrapping_add_signed(d));
+        }
+        s.jumps(self, from);
+        if s.double {
+            for d in DIRECTIONS {
+                s.slide_then_jump(self, d);
+            }
+        }
+        s.n
+    }
+
+    /// The first `n` destinations found by [`Generator::moves`], as board indices.
+    pub(super) fn destinations(&self, n: usize) -> impl Iterator<Item = usize> + '_ {
+        self.moves[..n].iter().map(|&i| usize::from(i))
+    }
+
+    /// Lists `action`, then, when a transfer may follow it, each cell its transfer chains can leave the ball
+    /// on. `squares` are the squares the action changes: where a stack leaves, and where it arrives or
+    /// resizes (`NONE` for none).
+    fn action(&mut self, action: Action, squares: [usize; 2]) {
+        self.out.push(Turn { action, ball_to: None });
+        let resize = matches!(action, Action::Resize { .. });
+        if !self.with_transfers || (resize && !self.v.size_change_allows_transfer) || !self.may_transfer(squares[1]) {
+            return;
+        }
+        self.action = action;
+        if !self.strict && self.passer_near && self.unaffected(squares) {
+            for k in 0..self.shared.n {
+                self.out.push(Turn { action, ball_to: Some(self.shared.ends[k]) });
+            }
+            return;
+        }
+        let undo = squares.map(|i| self.b[i]);
+        if let Action::Move { cover, .. } = action {
+            board::apply_move(&mut self.b, squares[0], squares[1], cover);
+        } else if resize {
+            board::apply_resize(&mut self.b, squares[1]);
+        }
+        let moved = if resize { NONE } else { squares[1] };
+        self.chains(moved, false);
+        self.b[squares[1]] = undo[1];
+        self.b[squares[0]] = undo[0];
+    }
+
+    /// Whether a transfer may follow an action that moves to or resizes on `site`. A transfer needs a passer
+    /// next to the ball (I-13), and an action changes only the cell it moves to or resizes, so with none
+    /// beforehand only an action next to the ball can make one.
+    fn may_transfer(&self, site: usize) -> bool {
+        self.ball != NONE && (self.passer_near || (site != NONE && board::distance(site, self.ball) == 1))
+    }
+
+    /// Whether an action changing `squares` leaves the transfer chains as they are without it: no square
+    /// the chains read (within two of a cell they pass the ball from) changes. The chains without an action
+    /// are worked out the first time they are asked for.
+    fn unaffected(&mut self, squares: [usize; 2]) -> bool {
+        if !self.shared.ready {
+            self.shared.ready = true;
+            let action = self.action;
+            self.chains(NONE, true);
+            self.action = action;
+        }
+        !squares.iter().any(|&i| self.shared.zone.has(i))
+    }
+}
+
+/// The transfer chains of the position with no action taken: their ends, in order, and the squares they
+/// read, shared by every action that changes none of those.
+pub(super) struct Shared {
+    ready: bool,
+    ends: [Cell; MOST_MOVES],
+    n: usize,
+    /// Every square within two of a cell the ball is passed from.
+    zone: Squares,
+}
+
+impl Shared {
+    fn new() -> Shared {
+        Shared { ready: false, ends: [0; MOST_MOVES], n: 0, zone: Squares::default() }
+    }
+
+    /// Marks the squares a transfer from `at` reads: passers next to it, receivers two away.
+    fn read_around(&mut self, at: usize) {
+        for dr in -2..=2isize {
+            for dc in -2..=2isize {
+                let i = at as isize + dr * board::STRIDE as isize + dc;
+                if (0..SQUARES as isize).contains(&i) {
+                    self.zone.add(i as usize);
+                }
+            }
+        }
+    }
+}
+
+/// The board indices of the cells of a board `size` cells a side, in cell order.
+fn cells(size: u8) -> impl Iterator<Item = usize> {
+    let n = usize::from(size);
+    (board::STRIDE + 1..(n + 1) * board::STRIDE).filter(move |i| (1..=n).contains(&(i % board::STRIDE)))
+}
+
+/// One stack's moves being searched.
+struct Search {
+    from: usize,
+    double: bool,
+    /// Whether the mover may still cover a stack (I-21).
+    can_cover: bool,
+    found: Squares,
+    /// The cells a jump sequence has landed on, which keeps it from looping (I-7).
+    landed: Squares,
+    n: usize,
+}
+
+impl Search {
+    fn add(&mut self, g: &mut Generator, to: usize) {
+        if !self.found.has(to) {
+            self.found.add(to);
+            g.moves[self.n] = to as u16;
+            self.n += 1;
+        }
+    }
+
+    /// A step to `to`, an open cell (I-5), or onto a stack to cover it (I-19).
+    fn step(&mut self, g: &mut Generator, to: usize) {
+        if g.open(to) || (self.can_cover && g.coverable.has(to)) {
+            self.add(g, to);
+        }
+    }
+
+    /// Every landing of a jump sequence from `at` (I-6, I-7): each landing is a move; a covering landing
+    /// ends the sequence (I-22).
+    fn jumps(&mut self, g: &mut Generator, at: usize) {
+        for d in DIRECTIONS {
+            let over = at.wrapping_add_signed(d);
+            if over != self.from && g.jumpable(self.double, over) {
+                self.land(g, over.wrapping_add_signed(d));
+            }
+        }
+    }
+
+    /// Lands a jump on `to`: an open cell continues the sequence, a coverable stack ends it.
+    fn land(&mut self, g: &mut Generator, to: usize) {
+        if self.landed.has(to) {
+            return;
+        }
+        if g.open(to) {
+            self.add(g, to);
+            self.landed.add(to);
+            self.jumps(g, to);
+        } else if self.can_cover && g.coverable.has(to) {
+            self.add(g, to);
+        }
+    }
+
+    /// The double's slide over one or more empty cells in direction `d`, then a jump the same way (I-9,
+    /// I-10).
+    fn slide_then_jump(&mut self, g: &mut Generator, d: isize) {
+        let mut at = self.from.wrapping_add_signed(d);
+        if !g.open(at) {
+            return;
+        }
+        while g.open(at.wrapping_add_signed(d)) {
+            at = at.wrapping_add_signed(d);
+        }
+        let over = at.wrapping_add_signed(d);
+        if g.jumpable(true, over) {
+            self.land(g, over.wrapping_add_signed(d));
+        }
+    }
+}
+
+/// The single transfers from a ball on `at`: (passer, receiver) squares, receivers in `visited` skipped
+/// (I-13..I-17, I-A6). At most 32: four passers on a side of `at` reach three cells two away, four on a
+/// corner five.
+pub(super) struct Transfers {
+    pub pairs: [(u16, u16); 32],
+    pub n: usize,
+}
+
+impl Generator<'_> {
+    pub(super) fn transfers(&self, at: usize, visited: &Squares) -> Transfers {
+        let mut t = Transfers { pairs: [(0, 0); 32], n: 0 };
+        for d in DIRECTIONS {
+            let passer = at.wrapping_add_signed(d);
+            if !self.passer(passer) {
+                continue;
+            }
+            for e in DIRECTIONS {
+                let r = passer.wrapping_add_signed(e);
+                if board::distance(at, r) == 2 && !visited.has(r) && self.receives(r) {
+                    t.pairs[t.n] = (passer as u16, r as u16);
+                    t.n += 1;
+                }
+            }
+        }
+        t
+    }
+
+    /// Every cell a transfer chain can leave the ball on, each listed once as a turn of `self.action` in
+    /// the order a depth-first walk of the chains first reaches it (I-15); a chain stops at the goal
+    /// (I-18). Under `steal_requires_moved_piece`, a first transfer off an enemy stone must use the stack
+    /// that moved (I-16, I-A7).
+    fn chains(&mut self, moved: usize, shared: bool) {
+        let mut visited = Squares::default();
+        visited.add(self.ball);
+        let mut ends = Squares::default();
+        if shared {
+            self.shared.read_around(self.ball);
+        }
+        let first = self.transfers(self.ball, &visited);
+        for &(passer, to) in &first.pairs[..first.n] {
+            let (passer, to) = (usize::from(passer), usize::from(to));
+            if !self.strict || (moved != NONE && (moved == passer || moved == to)) {
+                self.follow(to, &mut visited, &mut ends, shared);
+            }
+        }
+    }
+
+    /// Records the ball arriving on `to` and every chain that goes on from there (I-15).
+    fn follow(&mut self, to: usize, visited: &mut Squares, ends: &mut Squares, shared: bool) {
+        if !ends.has(to) {
+            ends.add(to);
+            let end = self.cell(to);
+            if shared {
+                self.shared.ends[self.shared.n] = end;
+                self.shared.n += 1;
+            } else {
+                self.out.push(Turn { action: self.action, ball_to: Some(end) });
+            }
+        }
+        if to != self.target {
+            visited.add(to);
+            if shared {
+                self.shared.read_around(to);
+            }
+            let next = self.transfers(to, visited);
+            for &(_, r) in &next.pairs[..next.n] {
+                self.follow(usize::from(r), visited, ends, shared);
+            }
+            visited.remove(to);
+        }
+    }
+}
