@@ -41,13 +41,20 @@ impl Naval {
             self.turn_back(t, m, arrived);
             return;
         }
-        self.submarines_attack(t, arrived & self.submarines, chance);
+        // Most meetings have no submarine and no group deferring to them: the masks are tested here, so
+        // that a meeting without them makes no call.
+        if arrived & self.submarines != 0 {
+            self.submarines_attack(t, arrived & self.submarines, chance);
+        }
         if surface {
-            let deferring = if kind == Encounter::Planned { self.defer_to(t, m, &mut arrived) } else { 0 };
+            let may_defer = kind == Encounter::Planned && m.deferring != 0;
+            let deferring = if may_defer { self.defer_to(t, m, &mut arrived) } else { 0 };
             let mut battle = Battle { meeting: m, kind, arrived };
             let (rounds, intercepting_won) = self.fight(t, &mut battle, chance, rec);
             self.settle(t, m, battle.arrived, intercepting_won, rounds, kind);
-            self.after_deferral(t, deferring);
+            if deferring != 0 {
+                self.after_deferral(t, deferring);
+            }
         }
     }
 
@@ -65,12 +72,15 @@ impl Naval {
     }
 
     /// `force` sails to a combat: it may be attacked by air, losing factors, and turn back (N-13). Returns
-    /// whether it arrives.
+    /// whether it arrives. Inlined: every force sailing to every combat passes here, and most are not attacked.
+    #[inline(always)]
     fn sails<C: Chance>(&self, t: &mut Trial, force: Force, chance: &mut C) -> bool {
         if !chance.happens(&self.nodes.air_attack) {
             return true;
         }
-        self.lose(t, force, self.nodes.air_losses);
+        if self.nodes.air_losses > 0 {
+            self.lose(t, force, self.nodes.air_losses);
+        }
         !chance.happens(&self.nodes.turn_back)
     }
 

@@ -19,6 +19,31 @@ pub(super) struct GroupMetrics {
     pub abandoned: Option<Metric>,
 }
 
+/// The groups' yes/no facts, one list of metrics per fact indexed by group, in the order [`Trial`]'s masks
+/// are reported: a trial reports a fact by walking the bits of its mask, one hit per group it holds for,
+/// instead of asking every group about every fact.
+///
+/// [`Trial`]: super::play::Trial
+#[derive(Clone, Debug)]
+pub(super) struct GroupFacts(pub Vec<Vec<Metric>>);
+
+impl GroupFacts {
+    /// Reached, fought, won, joined late, joined deferred, inverted, and abandoned where it is registered.
+    pub fn new(groups: &[GroupMetrics]) -> GroupFacts {
+        let fact = |f: fn(&GroupMetrics) -> Option<Metric>| groups.iter().map(f).collect::<Option<Vec<_>>>();
+        let facts = [
+            fact(|m| Some(m.reached)),
+            fact(|m| Some(m.fought)),
+            fact(|m| Some(m.won)),
+            fact(|m| Some(m.joined_late)),
+            fact(|m| Some(m.joined_deferred)),
+            fact(|m| Some(m.inverted)),
+            fact(|m| m.abandoned),
+        ];
+        GroupFacts(facts.into_iter().flatten().collect())
+    }
+}
+
 #[derive(Clone, Copy, Debug)]
 pub(super) struct MissionMetrics {
     pub intercepted: Metric,
