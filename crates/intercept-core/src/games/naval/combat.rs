@@ -130,19 +130,25 @@ impl Naval {
 
     /// After a round that is not the last: groups closing in roll (N-15), and groups deferring to this
     /// combat close on it (N-14.3). Combats fought at once, further on or after a delayed roll give no one
-    /// rounds to close in.
+    /// rounds to close in. The rolls are calls made only when some group rolls: most rounds have none, and
+    /// the round loop stays small.
     fn between_rounds<C: Chance, R: Recorder>(&self, t: &mut Trial, b: &mut Battle, chance: &mut C, rec: &mut R) {
+        let m = b.meeting;
         if matches!(b.kind, Encounter::Planned | Encounter::Home) {
-            self.delayed_rolls(t, b.meeting, &mut b.arrived, chance, rec);
+            let closing = m.members & !t.there & t.alive & !t.joined_late & !t.abandoned & !self.submarines;
+            if closing != 0 {
+                self.delayed_rolls(t, closing, &mut b.arrived, chance, rec);
+            }
         }
-        if b.kind == Encounter::Planned {
-            self.deferring_rolls(t, b.meeting, &mut b.arrived, chance);
+        if b.kind == Encounter::Planned && m.deferring & t.deferred != 0 {
+            self.deferring_rolls(t, m, &mut b.arrived, chance);
         }
     }
 
     /// One round under the strength model: the intercepting side wins it with the chance of the band its
     /// ratio of factors falls in; every group of the losing side, and the force met if it lost, loses
     /// `combat.losses_percent` of its factors. Returns whether the intercepting side won the round.
+    #[inline(never)]
     fn round_by_strength<C: Chance>(&self, t: &mut Trial, m: &Meeting, arrived: u32, chance: &mut C) -> bool {
         let fighters = arrived & !self.submarines;
         let (attackers, defenders) = (fighters & m.against, fighters & !m.against);
