@@ -151,7 +151,9 @@ impl Naval {
     }
 
     /// Group `i` rolls its move toward its hex (N-8), with the dice its target's present size gives
-    /// (N-5.8). Its first roll is the one `movement` counts. Returns whether it reached.
+    /// (N-5.8). Its first roll is the one `movement` counts. Returns whether it reached. Inlined: it is the
+    /// body of the rolling loops, and most of a call would be saving registers.
+    #[inline(always)]
     pub(super) fn roll_group<C: Chance, R: Recorder>(
         &self,
         t: &mut Trial,
