@@ -97,7 +97,9 @@ impl Iterator for Each {
         if self.0 == 0 {
             return None;
         }
-        let i = self.0.trailing_zeros() as usize;
+        // Masked to tell the compiler what it cannot see: a set bit of a `u32` is below `MAX_GROUPS`, so a
+        // table of `MAX_GROUPS` entries needs no bounds check.
+        let i = self.0.trailing_zeros() as usize & (MAX_GROUPS - 1);
         self.0 &= self.0 - 1;
         Some(i)
     }
