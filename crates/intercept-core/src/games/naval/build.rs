@@ -34,7 +34,9 @@ impl Naval {
             mission_factors: cfg.mission.factors as u16,
             tracks_factors: cfg.combat.model == CombatModel::Strength || super::metrics::losses_possible(cfg),
             levels: by_level(&groups),
-            aimed_at: (0..groups.len()).map(|j| out_leg(&groups) & mask(&groups, |g| g.target == Force::Group(j))).collect(),
+            aimed_at: (0..groups.len())
+                .map(|j| out_leg(&groups) & mask(&groups, |g| g.target == Force::Group(j)))
+                .collect(),
             mission_aimed: out_leg(&groups) & mask(&groups, |g| g.target == Force::Mission),
             below: (0..groups.len()).map(|j| below(&groups, j)).collect(),
             met_at,

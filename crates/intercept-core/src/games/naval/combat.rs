@@ -202,4 +202,3 @@ impl Naval {
 fn unhoisted(node: &Dist) -> &Dist {
     std::hint::black_box(node)
 }
-

@@ -3,8 +3,8 @@
 //! (retargeting, abandoning, losses, air attacks going home) are registered only when it uses it, so a
 //! scenario's outputs list only what can happen in it.
 
-use super::config::{Abandon, CombatModel, NavalConfig};
 use super::MAX_GROUPS;
+use super::config::{Abandon, CombatModel, NavalConfig};
 use crate::metrics::{Metric, Metrics};
 
 #[derive(Clone, Copy, Debug)]
