@@ -1,5 +1,7 @@
 //! Naval trials per second through the full engine on the shipped three-level chain (with the path memo, and
-//! with the rules run for every trial), and the time `exact` takes to solve each shipped naval scenario.
+//! with the rules run for every trial), the rules alone on one thread (`naval_rules_every_trial`: the chain,
+//! and the 14-group `benches/data/grand-armada.toml`, too large for the path memo, so its rules run every
+//! trial), and the time `exact` takes to solve each shipped naval scenario.
 //!
 //! Run with `cargo bench --bench naval`.
 
@@ -41,6 +43,24 @@ fn three_level(c: &mut Criterion) {
     g.finish();
 }
 
+/// The rules run for every trial, no path memo, one chunk after another on this thread: the cost of a trial
+/// of the rules themselves.
+fn rules_every_trial(c: &mut Criterion) {
+    const RULES_TRIALS: u64 = 1 << 20;
+    let mut g = c.benchmark_group("naval_rules_every_trial");
+    g.throughput(Throughput::Elements(RULES_TRIALS));
+    g.sample_size(10);
+    for path in ["configs/naval/three-level-chain.toml", "benches/data/grand-armada.toml"] {
+        let s = scenario(Path::new(path));
+        let model = &s.resolved::<NavalRules>().expect("a naval config").model;
+        let plan = Plan { trials: RULES_TRIALS, seed: 1, chunk_size: 65_536 };
+        let name = Path::new(path).file_stem().unwrap().to_string_lossy().into_owned();
+        let run = || (0..plan.chunks()).map(|i| engine::run_chunk(model, &plan, i).counts[0]).sum::<u64>();
+        g.bench_function(name, |b| b.iter(|| black_box(run())));
+    }
+    g.finish();
+}
+
 fn exact_each(c: &mut Criterion) {
     let mut paths: Vec<PathBuf> =
         std::fs::read_dir("configs/naval").expect("configs").map(|e| e.unwrap().path()).collect();
@@ -55,5 +75,5 @@ fn exact_each(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, three_level, exact_each);
+criterion_group!(benches, three_level, rules_every_trial, exact_each);
 criterion_main!(benches);

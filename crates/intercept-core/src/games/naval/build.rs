@@ -3,8 +3,8 @@
 //! reads (fellows, closers, counter-interceptors that wait for delayed rolls, subtrees of the chain).
 
 use super::config::{CombatModel, DelayedCounter, Leg, MaxRange, NavalConfig, OnFail};
-use super::metrics::{GroupMetrics, MissionMetrics};
-use super::{Defer, Force, Group, MAX_GROUPS, Meeting, Move, Naval, Nodes, Place, Readings, dice};
+use super::metrics::{GroupFacts, GroupMetrics, MissionMetrics};
+use super::{Defer, Force, Group, Level, MAX_GROUPS, Meeting, Move, Naval, Nodes, Place, Readings, dice};
 use crate::chance::Dist;
 use crate::metrics::Metrics;
 
@@ -33,7 +33,11 @@ impl Naval {
             mission_name: cfg.mission.name.clone(),
             mission_factors: cfg.mission.factors as u16,
             tracks_factors: cfg.combat.model == CombatModel::Strength || super::metrics::losses_possible(cfg),
-            roll_order: by_level(&groups),
+            levels: by_level(&groups),
+            aimed_at: (0..groups.len())
+                .map(|j| out_leg(&groups) & mask(&groups, |g| g.target == Force::Group(j)))
+                .collect(),
+            mission_aimed: out_leg(&groups) & mask(&groups, |g| g.target == Force::Mission),
             below: (0..groups.len()).map(|j| below(&groups, j)).collect(),
             met_at,
             mission_meeting: meetings.iter().position(|m| m.place == mission_out),
@@ -46,6 +50,7 @@ impl Naval {
             waits,
             submarines: mask(&groups, |g| g.submarine),
             withheld: mask(&groups, |g| g.withheld),
+            facts: GroupFacts::new(&groups.iter().map(|g| g.m).collect::<Vec<_>>()),
             groups,
             nodes: Nodes::new(cfg),
             readings: Readings::new(cfg),
@@ -143,10 +148,26 @@ fn level_of(groups: &[Group], force: Force) -> usize {
     }
 }
 
-fn by_level(groups: &[Group]) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..groups.len()).filter(|&i| !groups[i].aim.returning()).collect();
-    order.sort_by_key(|&i| groups[i].level);
-    order
+/// The out-leg groups of each level, shallowest first, with the groups they target (N-10.1, N-11.1).
+fn by_level(groups: &[Group]) -> Vec<Level> {
+    let deepest = groups.iter().map(|g| g.level).max().unwrap_or(0);
+    let level = |l: usize| {
+        let members = out_leg(groups) & mask(groups, |g| g.level == l);
+        let targets = each_bit(members).fold(0, |m, i| match groups[i].target {
+            Force::Group(j) => m | 1 << j,
+            Force::Mission => m,
+        });
+        Level { members, targets }
+    };
+    (1..=deepest).map(level).collect()
+}
+
+fn out_leg(groups: &[Group]) -> u32 {
+    mask(groups, |g| !g.aim.returning())
+}
+
+fn each_bit(mask: u32) -> impl Iterator<Item = usize> {
+    (0..MAX_GROUPS).filter(move |&i| has(mask, i))
 }
 
 /// The out-leg groups whose chain of targets runs through group `j`.
@@ -158,7 +179,7 @@ fn below(groups: &[Group], j: usize) -> u32 {
             Force::Mission => return false,
         }
     };
-    mask(groups, |g| !g.aim.returning()) & (0..groups.len()).filter(|&i| under(i)).fold(0, |m, i| m | 1 << i)
+    out_leg(groups) & (0..groups.len()).filter(|&i| under(i)).fold(0, |m, i| m | 1 << i)
 }
 
 fn has(mask: u32, i: usize) -> bool {

@@ -15,18 +15,18 @@ use crate::chance::Chance;
 use crate::metrics::Recorder;
 
 impl Naval {
-    /// After a round of the combat at `m`: every member that fell short and closes in rolls one die (N-15.1);
-    /// counter-interceptors waiting for it get their chance (N-15.3); it joins from the next round if it
-    /// arrives and is still afloat, and may give up if it does not.
+    /// After a round of the combat at `m`: every member of `closing` (those that fell short and close in,
+    /// not yet there) rolls one die (N-15.1); counter-interceptors waiting for it get their chance (N-15.3);
+    /// it joins from the next round if it arrives and is still afloat, and may give up if it does not.
+    #[inline(never)]
     pub(super) fn delayed_rolls<C: Chance, R: Recorder>(
         &self,
         t: &mut Trial,
-        m: &Meeting,
+        closing: u32,
         arrived: &mut u32,
         chance: &mut C,
         rec: &mut R,
     ) {
-        let closing = m.members & !t.there & t.alive & !t.joined_late & !t.abandoned & !self.submarines;
         for i in each(closing) {
             if !self.at_sea(t, i) {
                 continue;
@@ -100,6 +100,7 @@ impl Naval {
 
     /// After a round that is not the last, deferring groups not yet there roll one die toward the combat and
     /// join from the next round if they arrive (N-14.3).
+    #[inline(never)]
     pub(super) fn deferring_rolls<C: Chance>(&self, t: &mut Trial, m: &Meeting, arrived: &mut u32, chance: &mut C) {
         for i in each(m.deferring & t.deferred & t.alive & !t.joined_deferred) {
             let left = self.to_combat(t, i);

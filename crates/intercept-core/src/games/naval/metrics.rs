@@ -3,6 +3,7 @@
 //! (retargeting, abandoning, losses, air attacks going home) are registered only when it uses it, so a
 //! scenario's outputs list only what can happen in it.
 
+use super::MAX_GROUPS;
 use super::config::{Abandon, CombatModel, NavalConfig};
 use crate::metrics::{Metric, Metrics};
 
@@ -17,6 +18,36 @@ pub(super) struct GroupMetrics {
     pub rolled: Metric,
     pub movement: Metric,
     pub abandoned: Option<Metric>,
+}
+
+/// The groups' yes/no facts, one table of metrics per fact indexed by group, in the order [`Trial`]'s masks
+/// are reported: a trial reports a fact by walking the bits of its mask, one hit per group it holds for,
+/// instead of asking every group about every fact. A table has an entry for every bit of a mask, so a hit
+/// needs no bounds check; entries past the last group repeat its metric and are never read.
+///
+/// [`Trial`]: super::play::Trial
+#[derive(Clone, Debug)]
+pub(super) struct GroupFacts(pub Vec<[Metric; MAX_GROUPS]>);
+
+impl GroupFacts {
+    /// Reached, fought, won, joined late, joined deferred, inverted, and abandoned where it is registered.
+    pub fn new(groups: &[GroupMetrics]) -> GroupFacts {
+        let fact = |f: fn(&GroupMetrics) -> Option<Metric>| {
+            let metrics = groups.iter().map(f).collect::<Option<Vec<_>>>()?;
+            let last = *metrics.last()?;
+            Some(std::array::from_fn(|i| metrics.get(i).copied().unwrap_or(last)))
+        };
+        let facts = [
+            fact(|m| Some(m.reached)),
+            fact(|m| Some(m.fought)),
+            fact(|m| Some(m.won)),
+            fact(|m| Some(m.joined_late)),
+            fact(|m| Some(m.joined_deferred)),
+            fact(|m| Some(m.inverted)),
+            fact(|m| m.abandoned),
+        ];
+        GroupFacts(facts.into_iter().flatten().collect())
+    }
 }
 
 #[derive(Clone, Copy, Debug)]

@@ -25,7 +25,7 @@ pub use set::NavalRules;
 
 use self::config::{Abandon, CombatModel, HomeAfter, OnFail, Placement};
 use self::dice::DiceCount;
-use self::metrics::{GroupMetrics, MissionMetrics};
+use self::metrics::{GroupFacts, GroupMetrics, MissionMetrics};
 use crate::chance::{Chance, Dist};
 use crate::metrics::{Metrics, Recorder};
 use crate::model::Model;
@@ -125,6 +125,13 @@ struct Meeting {
     intercepting: u32,
 }
 
+/// The out-leg groups of one level, and the groups they target (a level up).
+#[derive(Clone, Copy, Debug)]
+struct Level {
+    members: u32,
+    targets: u32,
+}
+
 /// The chance nodes of combat, air attack and submarine attack, and the numbers of the combat model
 /// (N-13, N-16, N-19).
 #[derive(Clone, Debug)]
@@ -165,8 +172,13 @@ pub struct Naval {
     pub groups: Vec<Group>,
     /// Whether any force can lose factors, so a trial must track them (N-13, N-16.4).
     tracks_factors: bool,
-    /// Out-leg group indices in rolling order: by level, then as listed (N-10.1, N-11.1).
-    roll_order: Vec<usize>,
+    /// The out-leg groups of each level, shallowest first, that roll in that order; within a level, as
+    /// listed (N-10.1, N-11.1).
+    levels: Vec<Level>,
+    /// `aimed_at[j]`: the out-leg groups whose target is group `j`.
+    aimed_at: Vec<u32>,
+    /// The out-leg groups whose target is the mission.
+    mission_aimed: u32,
     meetings: Vec<Meeting>,
     /// Meetings with a force on its way out, deepest first (N-12).
     resolve_order: Vec<usize>,
@@ -191,6 +203,7 @@ pub struct Naval {
     nodes: Nodes,
     readings: Readings,
     m: MissionMetrics,
+    facts: GroupFacts,
 }
 
 impl Naval {

@@ -81,12 +81,28 @@ pub(super) fn set(mask: &mut u32, i: usize, yes: bool) {
 }
 
 /// The groups in `mask`, in listed order (lowest index first).
-pub(super) fn each(mut mask: u32) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        let i = mask.trailing_zeros() as usize;
-        mask &= mask.wrapping_sub(1);
-        (i < 32).then_some(i)
-    })
+pub(super) fn each(mask: u32) -> Each {
+    Each(mask)
+}
+
+/// The iterator of [`each`]: tests for an empty mask before counting zeros, the one branch a loop over a
+/// mask needs.
+pub(super) struct Each(u32);
+
+impl Iterator for Each {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        // Masked to tell the compiler what it cannot see: a set bit of a `u32` is below `MAX_GROUPS`, so a
+        // table of `MAX_GROUPS` entries needs no bounds check.
+        let i = self.0.trailing_zeros() as usize & (MAX_GROUPS - 1);
+        self.0 &= self.0 - 1;
+        Some(i)
+    }
 }
 
 impl Naval {
@@ -111,24 +127,35 @@ impl Naval {
         self.roll_among(t, u32::MAX, chance, rec);
     }
 
-    /// The groups of `among` roll in rolling order, each if its target is at sea and it does not wait.
+    /// The groups of `among` roll level by level, each if its target is at sea and it does not wait. Within a
+    /// level no roll changes whether another group of the level may roll: that depends on its target, a
+    /// level up, so the level's rollers are one mask.
     pub(super) fn roll_among<C: Chance, R: Recorder>(&self, t: &mut Trial, among: u32, chance: &mut C, rec: &mut R) {
-        for &i in &self.roll_order {
-            if has(among, i) && !self.waits_for_delay(t, i) && self.force_at_sea(t, self.groups[i].target) {
+        for level in &self.levels {
+            for i in each(level.members & among & self.free_to_roll(t, level.targets)) {
                 self.roll_group(t, i, chance, rec);
             }
         }
     }
 
-    /// Whether counter-interceptor `i` waits: its target fell short, so it gets its chance after each of
-    /// the target's delayed rolls instead of now (N-15.3).
-    fn waits_for_delay(&self, t: &Trial, i: usize) -> bool {
-        let Force::Group(j) = self.groups[i].target else { return false };
-        has(self.waits, i) && !has(t.reached, j)
+    /// The out-leg groups aimed at the mission or at a group of `targets` that is at sea (N-10.5), less the
+    /// counter-interceptors aimed at one that fell short: they get their chance after each of its delayed
+    /// rolls instead (N-15.3).
+    fn free_to_roll(&self, t: &Trial, targets: u32) -> u32 {
+        let mut free = self.mission_aimed;
+        for j in each(targets & t.rolled) {
+            if self.at_sea(t, j) {
+                let waiting = if has(t.reached, j) { 0 } else { self.waits };
+                free |= self.aimed_at[j] & !waiting;
+            }
+        }
+        free
     }
 
     /// Group `i` rolls its move toward its hex (N-8), with the dice its target's present size gives
-    /// (N-5.8). Its first roll is the one `movement` counts. Returns whether it reached.
+    /// (N-5.8). Its first roll is the one `movement` counts. Returns whether it reached. Inlined: it is the
+    /// body of the rolling loops, and most of a call would be saving registers.
+    #[inline(always)]
     pub(super) fn roll_group<C: Chance, R: Recorder>(
         &self,
         t: &mut Trial,
@@ -174,12 +201,6 @@ impl Naval {
     pub(super) fn at_sea(&self, t: &Trial, i: usize) -> bool {
         let closes_in = has(self.closes_in, i) && self.intercepted(t, i);
         has(t.rolled, i) && (has(t.reached, i) || closes_in)
-    }
-
-    /// Whether `force` can be met at sea: the mission always, a group if [`Naval::at_sea`].
-    fn force_at_sea(&self, t: &Trial, force: Force) -> bool {
-        let Force::Group(i) = force else { return true };
-        self.at_sea(t, i)
     }
 
     /// Whether `force` is on its way home: after a defeat, a turn-back, an abort or an abandoned delayed
@@ -239,14 +260,12 @@ impl Naval {
         // Back in port, units that fought, or reached a force that had turned back, are inverted unless
         // withheld (N-18).
         let inverted = (t.fought | t.target_gone) & !self.withheld;
-        for (i, g) in self.groups.iter().enumerate() {
-            rec.flag(g.m.reached, has(t.reached, i));
-            rec.flag(g.m.fought, has(t.fought, i));
-            rec.flag(g.m.won, has(t.won, i));
-            rec.flag(g.m.joined_late, has(t.joined_late, i));
-            rec.flag(g.m.joined_deferred, has(t.joined_deferred, i));
-            rec.flag(g.m.inverted, has(inverted, i));
-            flag(rec, g.m.abandoned, has(t.abandoned, i));
+        let facts = [t.reached, t.fought, t.won, t.joined_late, t.joined_deferred, inverted, t.abandoned];
+        // Abandoned is last: a scenario that cannot abandon registers no metric for it, and never sets it.
+        for (mask, metrics) in facts.into_iter().zip(&self.facts.0) {
+            for i in each(mask) {
+                rec.hit(metrics[i]);
+            }
         }
     }
 }
