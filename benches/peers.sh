@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The engine beside the speed peers of ../shared/peers (programs written from the same rules: a tuned Numba loop
 # per rule set), alternately in one run, one thread each. Prints each round's nanoseconds per trial, then the
-# median ratio peer / engine: above 1, the engine is faster.
+# median ratio peer / engine: above 1, the engine is faster. Last, the cost a trial of grand-armada (14 groups,
+# beyond exact) over the three-level chain's.
 #
 # The engine's figure is criterion's median of `floor/<config>/engine_one_thread` (benches/floor.rs), per trial;
 # the peer's is the `trials_per_s` of its sampling loop alone (Numba's compile excluded).
@@ -31,19 +32,23 @@ peer_ns() {
     python3 -c 'import json, sys; print(1e9 / json.load(sys.stdin)["trials_per_s"])'
 }
 
-# Nanoseconds a trial of the engine on config $1, one thread: criterion's median over its trials per iteration.
-engine_ns() {
-  local name dir
-  name=$(basename "$1" .toml)
-  cargo bench -q --bench floor -- --noplot "floor/$name/engine_one_thread" >/dev/null 2>&1
-  dir="$TARGET/criterion/floor_$name/engine_one_thread/new"
-  python3 - "$dir" <<'EOF'
+# Criterion's median nanoseconds per element of the benchmark whose results are in folder $1.
+per_element() {
+  python3 - "$TARGET/criterion/$1/new" <<'EOF'
 import json, sys
 d = sys.argv[1]
 median = json.load(open(f"{d}/estimates.json"))["median"]["point_estimate"]
 trials = json.load(open(f"{d}/benchmark.json"))["throughput"]["Elements"]
 print(median / trials)
 EOF
+}
+
+# Nanoseconds a trial of the engine on config $1, one thread.
+engine_ns() {
+  local name
+  name=$(basename "$1" .toml)
+  cargo bench -q --bench floor -- --noplot "floor/$name/engine_one_thread" >/dev/null 2>&1
+  per_element "floor_$name/engine_one_thread"
 }
 
 cargo bench -q --bench floor --no-run 2>/dev/null
@@ -60,3 +65,10 @@ for case in "${CASES[@]}"; do
   median=$(printf '%s\n' "${ratios[@]}" | sort -g | python3 -c 'import sys; v = [float(x) for x in sys.stdin]; print(v[len(v) // 2])')
   printf '%s: the engine is %.2fx the tuned peer (median of %d)\n' "$(basename "$config" .toml)" "$median" "$ROUNDS"
 done
+
+# The 14-group scenario beyond exact (benches/data/grand-armada.toml, rules every trial: the path memo has too
+# many paths) against the three-level chain through the whole engine, both on one thread, in one bench run.
+cargo bench -q --bench naval -- --noplot "naval_rules_every_trial/grand-armada|naval_three_level_chain/engine_one_thread" >/dev/null 2>&1
+armada=$(per_element naval_rules_every_trial/grand-armada)
+chain=$(per_element naval_three_level_chain/engine_one_thread)
+printf 'grand-armada: %.1f ns a trial, %.1fx the three-level chain (%.1f ns)\n' "$armada" "$(python3 -c "print($armada / $chain)")" "$chain"
