@@ -21,6 +21,16 @@ export function watch(page, where) {
   });
 }
 
+/** A page of its own context at `width` (a phone's height below 600 px), watched for errors, open at `url`. */
+export async function openAt(browser, width, url) {
+  const where = `${width} px`;
+  const context = await browser.newContext({ viewport: { width, height: width > 600 ? 1000 : 844 } });
+  const page = await context.newPage();
+  watch(page, where);
+  await page.goto(url);
+  return { context, page, where };
+}
+
 export async function noOverflow(page, where) {
   const [scroll, inner] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
   if (scroll > inner) fail(`${where}: the page scrolls sideways (${scroll} px wide in a ${inner} px window)`);

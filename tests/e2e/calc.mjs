@@ -4,7 +4,7 @@
 // gives (both computed by tests/workbench_e2e.rs and handed over as JSON), no sideways scrolling, screenshots.
 // Any console error or page error fails it. Run by tests/workbench_e2e.rs:
 //   node calc.mjs URL EXPECTED_JSON SCREENSHOT_DIR
-import { atBothWidths, fail, noOverflow, watch } from './browser.mjs';
+import { atBothWidths, fail, noOverflow, openAt } from './browser.mjs';
 
 const [base, expectedJson, shots] = process.argv.slice(2);
 const expected = JSON.parse(expectedJson);
@@ -63,11 +63,7 @@ async function cavalry(page, where) {
 }
 
 async function calc(browser, width) {
-  const where = `${width} px`;
-  const context = await browser.newContext({ viewport: { width, height: width > 600 ? 1000 : 844 } });
-  const page = await context.newPage();
-  watch(page, where);
-  await page.goto(base.replace(/\/$/, '') + '/calc');
+  const { context, page, where } = await openAt(browser, width, base.replace(/\/$/, '') + '/calc');
   await page.locator('#naval-dice').waitFor();
   await naval(page, where);
   await cavalry(page, where);

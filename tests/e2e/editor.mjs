@@ -5,7 +5,7 @@
 // link opened in a fresh browser context, saved into the configs folder (and over it, once confirmed), no sideways scrolling, screenshots. Any console error or page
 // error fails it. Run by tests/workbench_e2e.rs:
 //   node editor.mjs URL EXPECTED_COMPLETED "BAD_MESSAGE" SCREENSHOT_DIR
-import { allow, atBothWidths, fail, noOverflow, watch } from './browser.mjs';
+import { allow, atBothWidths, fail, noOverflow, openAt, watch } from './browser.mjs';
 
 const [base, expectedText, badMessage, shots] = process.argv.slice(2);
 const expected = Number(expectedText);
@@ -20,11 +20,7 @@ async function ready(page) {
 }
 
 async function editor(browser, width) {
-  const where = `${width} px`;
-  const context = await browser.newContext({ viewport: { width, height: width > 600 ? 1000 : 844 } });
-  const page = await context.newPage();
-  watch(page, where);
-  await page.goto(base);
+  const { context, page, where } = await openAt(browser, width, base);
   await noOverflow(page, `${where} start page`);
   await page.click('a[href="/edit?path=naval/three-level-chain.toml"]');
   await ready(page);

@@ -8,7 +8,7 @@
 //   node play.mjs URL RULE_SET EXPECTED_JSON SCREENSHOT_DIR
 // EXPECTED_JSON: {"config": PATH_IN_CONFIGS, "game": N, "result": TEXT, "turns": COUNT,
 //                 "square": SQUARE, "turn": TURN_ID, "place": {"piece": ID, "square": SQUARE}, "refused": TEXT}
-import { allow, atBothWidths, fail, noOverflow, watch } from './browser.mjs';
+import { allow, atBothWidths, fail, noOverflow, openAt } from './browser.mjs';
 
 const [base, table, expectedJson, shots] = process.argv.slice(2);
 const expected = JSON.parse(expectedJson);
@@ -154,11 +154,7 @@ async function replay(page, where) {
 }
 
 async function game(browser, width) {
-  const where = `${width} px`;
-  const context = await browser.newContext({ viewport: { width, height: width > 600 ? 1000 : 844 } });
-  const page = await context.newPage();
-  watch(page, where);
-  await page.goto(`${base.replace(/\/$/, '')}/play/${table}`);
+  const { context, page, where } = await openAt(browser, width, `${base.replace(/\/$/, '')}/play/${table}`);
   await statusIs(page, /^white to move · 0 turns played/, where);
   await idle(page);
   await playATurn(page, where);

@@ -8,7 +8,7 @@
 //   node whatif.mjs URL VALUES TRIALS POINT_JSON SCREENSHOT_DIR
 // VALUES: the values the sweep must offer ("8, 6, 7, 9, 10"); POINT_JSON: {"value", "estimate", "exact"} of
 // one point from the command line.
-import { atBothWidths, fail, noOverflow, watch } from './browser.mjs';
+import { atBothWidths, fail, noOverflow, openAt } from './browser.mjs';
 
 const [base, values, trials, pointJson, shots] = process.argv.slice(2);
 const point = JSON.parse(pointJson);
@@ -78,11 +78,7 @@ async function monteCarlo(page, where) {
 }
 
 async function editor(browser, width) {
-  const where = `${width} px`;
-  const context = await browser.newContext({ viewport: { width, height: width > 600 ? 1000 : 844 } });
-  const page = await context.newPage();
-  watch(page, where);
-  await page.goto(base.replace(/\/$/, '') + '/edit?path=naval/three-level-chain.toml');
+  const { context, page, where } = await openAt(browser, width, base.replace(/\/$/, '') + '/edit?path=naval/three-level-chain.toml');
   await page.waitForSelector('#answer[data-state="ready"]');
   await keepsComments(page, where);
   await sweep(page, where);

@@ -54,10 +54,7 @@ pub async fn start_sweep(
     raw: RawQuery,
     text: Result<String, StringRejection>,
 ) -> Answer {
-    let text = body(text)?;
-    let (overrides, name, rest) = run_query(raw.0, &["key", "values", "metric", "files"])?;
-    let work = off_runtime(move || {
-        let base = scenario(&text, &name, whatif_trials(overrides))?;
+    queue_whatif(&s, raw, text, &["key", "values", "metric", "files"], "trials × points", |base, rest| {
         let (key, values, metric, files) = sweep_query(&rest)?;
         let values = match values {
             Some(values) => values,
@@ -67,8 +64,7 @@ pub async fn start_sweep(
         let start = SweepStart::new(base, axes, metric).map_err(ApiError::unprocessable)?;
         Ok(Work::Sweep { start: Box::new(start), files })
     })
-    .await?;
-    enqueue(&s, work, "trials × points")
+    .await
 }
 
 /// `POST /api/sensitivity?only=K&only=L,M&trials=N&seed=S&name=FILE&files=1`.
@@ -77,10 +73,7 @@ pub async fn start_sensitivity(
     raw: RawQuery,
     text: Result<String, StringRejection>,
 ) -> Answer {
-    let text = body(text)?;
-    let (overrides, name, rest) = run_query(raw.0, &["only", "metric", "files"])?;
-    let work = off_runtime(move || {
-        let scenario = scenario(&text, &name, whatif_trials(overrides))?;
+    queue_whatif(&s, raw, text, &["only", "metric", "files"], "trials × (1 + steps)", |scenario, rest| {
         let only: Vec<String> = listed(&rest, "only");
         let shown = study::shown_metrics(&scenario, &listed(&rest, "metric")).map_err(ApiError::unprocessable)?;
         let (scope, steps) =
@@ -88,8 +81,24 @@ pub async fn start_sensitivity(
         let files = flag(&rest)?;
         Ok(Work::Sensitivity(Box::new(Tornado { scenario, scope, steps, shown, files })))
     })
-    .await?;
-    enqueue(&s, work, "trials × (1 + steps)")
+    .await
+}
+
+/// Queues the what-if job that `make` builds from the posted config and the rest of the query (whose names
+/// beyond a run's are `extra`): the config is resolved off the runtime with the query's trials, seed and name,
+/// [`WHATIF_TRIALS`] when it names none. `counted` says what the trials limit counts.
+async fn queue_whatif(
+    s: &crate::State,
+    raw: RawQuery,
+    text: Result<String, StringRejection>,
+    extra: &[&str],
+    counted: &str,
+    make: impl FnOnce(Scenario, Vec<(String, String)>) -> Answer<Work> + Send + 'static,
+) -> Answer {
+    let text = body(text)?;
+    let (overrides, name, rest) = run_query(raw.0, extra)?;
+    let work = off_runtime(move || make(scenario(&text, &name, whatif_trials(overrides))?, rest)).await?;
+    enqueue(s, work, counted)
 }
 
 /// `POST /api/sweep/values?key=K&name=FILE`: the key as sweeps print it and the values a sweep of it takes
