@@ -3,7 +3,7 @@
 //! ([`forward`]); a game not yet won there is scored by how near each side's goal the ball lies ([`lean`]).
 //!
 //! With tens of legal turns per position and a budget of a few hundred playouts, plain UCT would try each
-//! root turn about once. So each node's turns are ranked by the greedy player's aim ([`aim`]) and a node
+//! root turn about once. So each node's turns are ranked by the greedy player's aim ([`Aims`](super::players::Aims)) and a node
 //! widens progressively ([`widened`]): the search looks hardest at the turns a greedy player likes and checks
 //! them against the replies, which is what greedy lacks.
 //!
@@ -297,7 +297,7 @@ fn forward<C: Chance>(p: &Position, turns: &[Turn], chance: &mut C) -> usize {
     best
 }
 
-/// The indices of `turns`, best first by the greedy player's aim ([`super::players::aim`]), so the search
+/// The indices of `turns`, best first by the greedy player's aim ([`super::players::Aims`]), so the search
 /// widens from the turns a good player would look at first.
 fn ranking(p: &Position, turns: &[Turn]) -> Vec<usize> {
     let aims = Aims::new(p);

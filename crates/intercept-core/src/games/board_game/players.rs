@@ -34,18 +34,17 @@ pub struct Greedy;
 impl Player for Greedy {
     fn choose<C: Chance>(&self, p: &Position, turns: &[Turn], chance: &mut C) -> usize {
         let aims = Aims::new(p);
-        let best = turns.iter().map(|t| aims.of(t)).min().unwrap_or_default();
-        let ties = turns.iter().filter(|t| aims.of(t) == best).count();
+        // The best aim and how many turns share it, in one pass: no list is built.
+        let (best, ties) =
+            turns.iter().map(|t| aims.of(t)).fold(((u8::MAX, u32::MAX), 0), |(best, n), a| match a.cmp(&best) {
+                std::cmp::Ordering::Less => (a, 1),
+                std::cmp::Ordering::Equal => (best, n + 1),
+                std::cmp::Ordering::Greater => (best, n),
+            });
         let pick = chance.uniform(ties);
         let mut nearest = (0..turns.len()).filter(|&i| aims.of(&turns[i]) == best);
         nearest.nth(pick).expect("a turn of the best aim")
     }
-}
-
-/// How good `t` looks to the greedy player, lower being better: the ball's distance from the goal the side
-/// to move attacks (0 for a win), then how far its stacks stand from the ball.
-pub fn aim(p: &Position, t: &Turn) -> (u8, u32) {
-    Aims::new(p).of(t)
 }
 
 /// How far `t` leaves the ball from the goal the side to move attacks: 0 for a win, and 0 on a board
@@ -54,7 +53,8 @@ pub fn goal_distance(p: &Position, t: &Turn) -> u8 {
     p.target().map_or(0, |goal| p.distance(t.ball_to.unwrap_or(p.ball), goal))
 }
 
-/// The greedy player's [`aim`] for the turns of one position, with what every turn shares worked out once:
+/// The greedy player's aim for the turns of one position (lower is better: the ball's distance from the goal
+/// the side to move attacks, 0 for a win, then how far its stacks stand from the ball), with what every turn shares worked out once:
 /// the side to move's stacks and how far they stand from the ball where it lies.
 pub struct Aims<'a> {
     p: &'a Position,
