@@ -3,9 +3,9 @@
 //! ([`forward`]); a game not yet won there is scored by how near each side's goal the ball lies ([`lean`]).
 //!
 //! With tens of legal turns per position and a budget of a few hundred playouts, plain UCT would try each
-//! root turn about once. So each node's turns are ranked by the greedy player's aim ([`Aims`](super::players::Aims)) and a node
-//! widens progressively ([`widened`]): the search looks hardest at the turns a greedy player likes and checks
-//! them against the replies, which is what greedy lacks.
+//! root turn about once. So each node's turns are ranked by the greedy player's aim
+//! ([`Aims`](super::players::Aims)) and a node widens progressively ([`widened`]): the search looks hardest at
+//! the turns a greedy player likes and checks them against the replies, which is what greedy lacks.
 //!
 //! [`Mcts`] implements [`Player`]; its tree lives only for one choice. A turn that wins at once is taken
 //! without a search, since a won game needs no statistics.
