@@ -40,7 +40,7 @@ fn model(src: &str) -> Cavalry {
 }
 
 fn plan() -> Plan {
-    Plan { trials: TRIALS, seed: 1, chunk_size: 65_536 }
+    Plan { trials: TRIALS, seed: 1, chunk_size: 65_536, draws: Default::default() }
 }
 
 /// The same trial by hand: one d10, success on 0-5, reaction fire on success. Returns (successes, fires).

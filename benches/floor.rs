@@ -6,13 +6,17 @@
 //! through the engine. Both run on one thread, so their ratio is the engine's cost over the floor. The
 //! draws per trial of each scenario are printed on stderr.
 //!
+//! The same pair for `[run] draws = "packed"`: `packed_floor` replays the 64-bit words each trial of the
+//! packed sampler read (`next_trial`, then the words after the first), and `packed_one_thread` runs the
+//! trials through the engine with the packed sampler.
+//!
 //! Run with `cargo bench --bench floor`.
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use intercept_sim::chance::{Chance, Dist, Sampler, chunk_rng};
+use intercept_sim::chance::{self, Chance, Dist, PackedSampler, Sampler, chunk_rng};
 use intercept_sim::config::{self, Overrides, Scenario};
 use intercept_sim::engine::Plan;
 use intercept_sim::games::card_game::CardGameRules;
@@ -93,6 +97,52 @@ fn floor(plan: &Plan, draws: &Draws) -> u64 {
     acc
 }
 
+/// How many words each trial of `plan` reads under the packed sampler, trial by trial.
+fn packed_words<M: Model>(model: &M, plan: &Plan) -> Vec<u32> {
+    let mut words = Vec::new();
+    let mut tally = Tally::new(model.metrics());
+    for i in 0..plan.chunks() {
+        let mut sampler = PackedSampler::in_chunk(plan.seed, i, 0);
+        for _ in 0..plan.chunk_len(i) {
+            let before = sampler.words();
+            sampler.next_trial();
+            model.trial(&mut sampler, &mut tally);
+            words.push((sampler.words() - before) as u32);
+        }
+    }
+    words
+}
+
+fn packed_words_as<S: RuleSet + std::fmt::Debug>(s: &Scenario, plan: &Plan) -> Option<Vec<u32>> {
+    s.resolved::<S>().map(|r| packed_words(&r.model, plan))
+}
+
+/// [`packed_words`] of the scenario's model, whichever of the benchmarked rule sets it is.
+fn words(s: &Scenario, plan: &Plan) -> Vec<u32> {
+    packed_words_as::<CavalryRules>(s, plan)
+        .or_else(|| packed_words_as::<NavalRules>(s, plan))
+        .or_else(|| packed_words_as::<StepRaceRules>(s, plan))
+        .or_else(|| packed_words_as::<CardGameRules>(s, plan))
+        .expect("a rule set of the shipped configs")
+}
+
+/// The recorded words of the packed sampler read again on the same streams.
+fn packed_floor(plan: &Plan, words: &[u32]) -> u64 {
+    let mut acc = 0;
+    for i in 0..plan.chunks() {
+        let mut sampler = PackedSampler::in_chunk(plan.seed, i, 0);
+        let first = plan.first_trial(i) as usize;
+        for &n in &words[first..first + plan.chunk_len(i) as usize] {
+            sampler.next_trial();
+            acc ^= sampler.first_word();
+            for _ in 1..n {
+                acc ^= sampler.word();
+            }
+        }
+    }
+    acc
+}
+
 fn shipped_configs() -> Vec<PathBuf> {
     let mut paths: Vec<PathBuf> = ["configs/cavalry", "configs/naval", "configs/step-race", "configs/card-game"]
         .iter()
@@ -107,19 +157,26 @@ fn scenario(path: &Path) -> Scenario {
 }
 
 fn each_scenario(c: &mut Criterion) {
-    let plan = Plan { trials: TRIALS, seed: 1, chunk_size: 65_536 };
+    let plan = Plan { trials: TRIALS, seed: 1, chunk_size: 65_536, draws: Default::default() };
     let one_thread = rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("a pool");
     for path in shipped_configs() {
         let s = scenario(&path);
         let name = path.file_stem().expect("a file").to_string_lossy().into_owned();
         let draws = draws(&s, &plan);
-        eprintln!("{name}: {:.2} draws per trial", draws.ranges.len() as f64 / TRIALS as f64);
+        let packed = Plan { draws: chance::Draws::Packed, ..plan };
+        let words = words(&s, &packed);
+        let read = words.iter().map(|&n| u64::from(n)).sum::<u64>() as f64 / TRIALS as f64;
+        eprintln!("{name}: {:.2} draws per trial; packed: {read:.2} words", draws.ranges.len() as f64 / TRIALS as f64);
         let mut g = c.benchmark_group(format!("floor/{name}"));
         g.throughput(Throughput::Elements(TRIALS));
         g.sample_size(10);
         g.bench_function("generator_floor", |b| b.iter(|| black_box(floor(&plan, &draws))));
         g.bench_function("engine_one_thread", |b| {
             b.iter(|| black_box(one_thread.install(|| runner::tally(&s, &plan))))
+        });
+        g.bench_function("packed_floor", |b| b.iter(|| black_box(packed_floor(&packed, &words))));
+        g.bench_function("packed_one_thread", |b| {
+            b.iter(|| black_box(one_thread.install(|| runner::tally(&s, &packed))))
         });
         g.finish();
     }

@@ -26,7 +26,7 @@ fn scenario(path: &Path) -> Scenario {
 fn three_level(c: &mut Criterion) {
     let s = scenario(Path::new("configs/naval/three-level-chain.toml"));
     let model = &s.resolved::<NavalRules>().expect("a naval config").model;
-    let plan = Plan { trials: TRIALS, seed: 1, chunk_size: 65_536 };
+    let plan = Plan { trials: TRIALS, seed: 1, chunk_size: 65_536, draws: Default::default() };
     let mut g = c.benchmark_group("naval_three_level_chain");
     g.throughput(Throughput::Elements(TRIALS));
     g.sample_size(10);
@@ -53,7 +53,7 @@ fn rules_every_trial(c: &mut Criterion) {
     for path in ["configs/naval/three-level-chain.toml", "benches/data/grand-armada.toml"] {
         let s = scenario(Path::new(path));
         let model = &s.resolved::<NavalRules>().expect("a naval config").model;
-        let plan = Plan { trials: RULES_TRIALS, seed: 1, chunk_size: 65_536 };
+        let plan = Plan { trials: RULES_TRIALS, seed: 1, chunk_size: 65_536, draws: Default::default() };
         let name = Path::new(path).file_stem().unwrap().to_string_lossy().into_owned();
         let run = || (0..plan.chunks()).map(|i| engine::run_chunk(model, &plan, i).counts[0]).sum::<u64>();
         g.bench_function(name, |b| b.iter(|| black_box(run())));

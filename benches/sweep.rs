@@ -33,7 +33,7 @@ fn scenario(path: &Path) -> Scenario {
 
 fn sweep_against_run(c: &mut Criterion) {
     let s = scenario(Path::new("configs/naval/three-level-chain.toml"));
-    let plan = Plan { trials: TRIALS, seed: 1, chunk_size: 65_536 };
+    let plan = Plan { trials: TRIALS, seed: 1, chunk_size: 65_536, draws: Default::default() };
     let axis = Axis { key: "naval.combat.p_end_after_round".to_owned(), values: VALUES.map(str::to_owned).to_vec() };
     let resolved = sweep::resolve(&s, &[axis]).expect("swept values in range");
     let points: Vec<&Scenario> = resolved.iter().map(|(_, p)| p).collect();

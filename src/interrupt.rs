@@ -42,7 +42,8 @@ fn quit() {
 /// The failure an interrupted run ends with (exit status 130), saying how to go on.
 pub fn stopped(record: &RunRecord, dir: &Path) -> Failure {
     // The trials of the chunks the run was asked for: all of them, or a shard's share.
-    let plan = Plan { trials: record.config.run.trials as u64, seed: record.seed, chunk_size: record.chunk_size };
+    let run = &record.config.run;
+    let plan = Plan { trials: run.trials as u64, seed: record.seed, chunk_size: record.chunk_size, draws: run.draws };
     let wanted = plan.trials_in(record.wanted.from..record.wanted.to);
     let message = format!(
         "interrupted after {} of {wanted} trials; {} holds them as a partial result. Go on with: intercept-sim run --resume {}",

@@ -18,8 +18,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 
-use crate::chance::{Sampler, chunk_rng};
-use crate::memo::{self, PathMemo};
+use crate::chance::{Draws, PackedSampler, Sampler, Source};
+use crate::memo::{self, PathMemo, Walk};
 use crate::metrics::{Recorder, Tally};
 use crate::model::Model;
 
@@ -41,6 +41,8 @@ pub struct Plan {
     pub trials: u64,
     pub seed: u64,
     pub chunk_size: u64,
+    /// Which sampler the trials draw with.
+    pub draws: Draws,
 }
 
 impl Plan {
@@ -190,19 +192,35 @@ fn stop_if(enough: Option<Enough>, total: &Tally) -> ControlFlow<()> {
 
 /// One chunk's counts, walking `memo` where it knows the path: the same counts as [`run_chunk`].
 pub fn run_chunk_memo<M: Model>(model: &M, plan: &Plan, i: u64, memo: &mut PathMemo) -> Tally {
-    let mut tally = chunk_counts(model, plan, i, |sampler, tally| memo.trial(model, sampler, tally));
+    match plan.draws {
+        Draws::Paired => chunk_memo::<M, Sampler>(model, plan, i, memo),
+        Draws::Packed => chunk_memo::<M, PackedSampler>(model, plan, i, memo),
+    }
+}
+
+fn chunk_memo<M: Model, S: Walk>(model: &M, plan: &Plan, i: u64, memo: &mut PathMemo) -> Tally {
+    let mut tally = chunk_counts(model, plan, i, |sampler: &mut S, tally| memo.trial(model, sampler, tally));
     memo.flush(&mut tally, plan.chunk_len(i));
     completed(model, tally)
 }
 
 /// One chunk's counts, running the rules for every trial.
 pub fn run_chunk<M: Model>(model: &M, plan: &Plan, i: u64) -> Tally {
-    completed(model, chunk_counts(model, plan, i, |sampler, tally| model.trial(sampler, tally)))
+    let counts = match plan.draws {
+        Draws::Paired => chunk_counts(model, plan, i, |s: &mut Sampler, tally| model.trial(s, tally)),
+        Draws::Packed => chunk_counts(model, plan, i, |s: &mut PackedSampler, tally| model.trial(s, tally)),
+    };
+    completed(model, counts)
 }
 
 /// Plays chunk `i`'s trials with `play`, each on its own stream of the chunk's sampler.
-fn chunk_counts<M: Model>(model: &M, plan: &Plan, i: u64, mut play: impl FnMut(&mut Sampler, &mut Tally)) -> Tally {
-    let mut sampler = Sampler::new(chunk_rng(plan.seed, i));
+fn chunk_counts<M: Model, S: Source>(
+    model: &M,
+    plan: &Plan,
+    i: u64,
+    mut play: impl FnMut(&mut S, &mut Tally),
+) -> Tally {
+    let mut sampler = S::in_chunk(plan.seed, i, 0);
     let mut tally = Tally::new(model.metrics());
     tally.trials = plan.chunk_len(i);
     for _ in 0..tally.trials {
@@ -266,9 +284,16 @@ pub fn run_chunk_rows<M: Model>(model: &M, plan: &Plan, i: u64) -> (Tally, Trial
 
 /// One slice's counts and rows: the trials of its chunk it covers, on the same streams as the whole chunk.
 pub fn run_slice_rows<M: Model>(model: &M, plan: &Plan, s: Slice) -> (Tally, TrialRows) {
+    match plan.draws {
+        Draws::Paired => slice_rows::<M, Sampler>(model, plan, s),
+        Draws::Packed => slice_rows::<M, PackedSampler>(model, plan, s),
+    }
+}
+
+fn slice_rows<M: Model, S: Source>(model: &M, plan: &Plan, s: Slice) -> (Tally, TrialRows) {
     let metrics = model.metrics();
     let owners = metrics.slot_owners();
-    let mut sampler = Sampler::in_chunk(plan.seed, s.chunk, s.skip);
+    let mut sampler = S::in_chunk(plan.seed, s.chunk, s.skip);
     let mut rec = RowRecorder {
         owners: &owners,
         tally: Tally::new(metrics),

@@ -142,7 +142,8 @@ pub fn precise_enough(metrics: &Metrics, tally: &Tally, target: f64) -> bool {
 
 /// The chunking of the scenario's trials.
 pub fn plan(scenario: &Scenario) -> Plan {
-    Plan { trials: scenario.run.trials, seed: scenario.run.seed, chunk_size: scenario.run.chunk_size }
+    let run = &scenario.run;
+    Plan { trials: run.trials, seed: run.seed, chunk_size: run.chunk_size, draws: run.draws }
 }
 
 fn record(scenario: &Scenario, run: RunFacts, exact_leaves: Option<u64>, summary: Summary, tally: Tally) -> RunRecord {

@@ -32,7 +32,7 @@ fn few_differing_trials_of_a_naval_step_are_covered() {
     let seeds = 200;
     let (mut covered, mut differing) = (0, Vec::new());
     for seed in 0..seeds {
-        let plan = Plan { trials: 60_000, seed, chunk_size: base.run.chunk_size };
+        let plan = Plan { trials: 60_000, seed, chunk_size: base.run.chunk_size, draws: Default::default() };
         let run = paired::run(&base, &[&stepped], &plan, &|_| {});
         let sums = run.pairs[0][m].expect("both scenarios have the metric");
         covered += u32::from(sums.interval(1).contains(exact));

@@ -4,6 +4,7 @@
 
 use std::path::Path;
 
+use intercept_core::chance::Draws;
 use intercept_core::config::{self, Overrides};
 use intercept_core::games::cavalry::CavalryRules;
 use intercept_core::games::naval::NavalRules;
@@ -12,13 +13,18 @@ use intercept_core::metrics::Tally;
 use intercept_core::runner::{self, SampleOptions};
 
 fn successes(trials: u64, threads: usize) -> Vec<(String, Option<u64>)> {
+    successes_drawing(trials, threads, Draws::Paired)
+}
+
+fn successes_drawing(trials: u64, threads: usize, draws: Draws) -> Vec<(String, Option<u64>)> {
     let overrides = Overrides { trials: Some(trials), seed: Some(42) };
-    let scenario = config::load(
+    let mut scenario = config::load(
         &shipped(),
         Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../configs/cavalry/charge-on-pikes.toml")),
         overrides,
     )
     .expect("valid");
+    scenario.run.draws = draws;
     let opts = SampleOptions { threads: Some(threads), ..SampleOptions::default() };
     let record = runner::sample(&scenario, &opts, &|_| {});
     record.summary.metrics.iter().map(|r| (r.metric.clone(), r.successes)).collect()
@@ -42,9 +48,28 @@ fn charge_on_pikes_seed_42_is_pinned() {
     }
 }
 
+/// The packed sampler ([run] draws = "packed") is part of what a seed means too: its own pinned counts.
+#[test]
+fn charge_on_pikes_seed_42_packed_is_pinned() {
+    let got = successes_drawing(100_000, 2, Draws::Packed);
+    let want = [
+        ("cavalry.intercepted", 80_006),
+        ("cavalry.interceptor.lifeguard.succeeded", 59_962),
+        ("cavalry.interceptor.rupert-horse.succeeded", 49_810),
+        ("target.hedgehog_formed", 41_907),
+        ("target.morale_lost", 18_055),
+    ];
+    for (metric, count) in want {
+        let row = got.iter().find(|(m, _)| m == metric).unwrap_or_else(|| panic!("no {metric}"));
+        assert_eq!(row.1, Some(count), "{metric}");
+    }
+}
+
 #[test]
 fn thread_count_does_not_change_counts() {
     assert_eq!(successes(200_000, 1), successes(200_000, 3));
+    let packed = |threads| successes_drawing(200_000, threads, Draws::Packed);
+    assert_eq!(packed(1), packed(3));
 }
 
 #[test]
@@ -55,7 +80,7 @@ fn chunks_merge_to_the_whole_run() {
         Overrides::default(),
     )
     .unwrap();
-    let plan = intercept_core::engine::Plan { trials: 150_000, seed: 5, chunk_size: 40_000 };
+    let plan = intercept_core::engine::Plan { trials: 150_000, seed: 5, chunk_size: 40_000, draws: Default::default() };
     let model = &scenario.resolved::<CavalryRules>().expect("a cavalry config").model;
     let whole = runner::tally(&scenario, &plan);
     let mut merged = Tally::new(scenario.rules.metrics());
@@ -81,7 +106,7 @@ fn slices_of_a_chunk_are_the_chunk() {
     )
     .unwrap();
     let model = &scenario.resolved::<NavalRules>().expect("a naval config").model;
-    let plan = Plan { trials: 100_000, seed: 7, chunk_size: 3 * SLICE_TRIALS + 5 };
+    let plan = Plan { trials: 100_000, seed: 7, chunk_size: 3 * SLICE_TRIALS + 5, draws: Default::default() };
     for chunk in 0..plan.chunks() {
         let (whole_tally, whole) = engine::run_chunk_rows(model, &plan, chunk);
         let mut tally = Tally::new(scenario.rules.metrics());
@@ -109,11 +134,14 @@ fn the_path_memo_changes_no_count() {
     /// Compares the memo with the rules on `scenario` if its rule set is `S`; says whether it was.
     fn compare<S: RuleSet + std::fmt::Debug>(scenario: &Scenario, plan: &Plan) -> bool {
         let Some(resolved) = scenario.resolved::<S>() else { return false };
-        for budget in [BUDGET_BYTES, 2_000, 0] {
-            let mut memo = PathMemo::new(budget);
+        for (budget, draws) in
+            [BUDGET_BYTES, 2_000, 0].into_iter().flat_map(|b| [(b, Draws::Paired), (b, Draws::Packed)])
+        {
+            let (mut memo, plan) = (PathMemo::new(budget), Plan { draws, ..*plan });
             for i in 0..plan.chunks() {
-                let direct = engine::run_chunk(&resolved.model, plan, i);
-                assert_eq!(engine::run_chunk_memo(&resolved.model, plan, i, &mut memo), direct, "budget {budget}");
+                let direct = engine::run_chunk(&resolved.model, &plan, i);
+                let memo = engine::run_chunk_memo(&resolved.model, &plan, i, &mut memo);
+                assert_eq!(memo, direct, "budget {budget}, {draws:?}");
             }
         }
         true
@@ -127,7 +155,7 @@ fn the_path_memo_changes_no_count() {
         for entry in std::fs::read_dir(dir).expect("configs") {
             let path = entry.expect("entry").path();
             let scenario = config::load(&shipped(), &path, Overrides::default()).expect("valid");
-            let plan = Plan { trials: 30_000, seed: 9, chunk_size: 10_000 };
+            let plan = Plan { trials: 30_000, seed: 9, chunk_size: 10_000, draws: Default::default() };
             let compared = compare::<CavalryRules>(&scenario, &plan)
                 || compare::<NavalRules>(&scenario, &plan)
                 || compare::<StepRaceRules>(&scenario, &plan)

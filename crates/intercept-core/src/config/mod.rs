@@ -82,6 +82,7 @@ pub struct RunSettings {
     pub seed: u64,
     pub chunk_size: u64,
     pub max_exact_leaves: u64,
+    pub draws: crate::chance::Draws,
 }
 
 /// A resolved scenario: everything a run needs, checked before any work starts.
@@ -238,6 +239,7 @@ fn resolve_run(run: &RunConfig) -> Result<RunSettings, Invalid> {
             in_range(run.max_exact_leaves, 1, MOST_EXACT_LEAVES, || path("max_exact_leaves"))?;
             run.max_exact_leaves as u64
         },
+        draws: run.draws,
         name,
     })
 }

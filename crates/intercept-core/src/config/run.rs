@@ -1,7 +1,9 @@
 //! [`RunConfig`]: the `[run]` table of every config, as written, with its defaults: how many trials, which
-//! seed, the chunking that is part of what a seed means, and the largest tree `exact` walks.
+//! seed, the chunking and the sampler that are part of what a seed means, and the largest tree `exact` walks.
 
 use serde::{Deserialize, Serialize};
+
+use crate::chance::Draws;
 
 /// `[run]`: how many trials, which seed, and where results go.
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
@@ -22,6 +24,15 @@ pub struct RunConfig {
     /// The largest chance tree `exact` (and the exact column of `run`) will walk.
     #[serde(default = "default_max_exact_leaves")]
     pub max_exact_leaves: i64,
+    /// How trials draw: "paired" (one draw per chance node, so sweeps and sensitivity runs pair their points
+    /// closely) or "packed" (one number cut node by node: fastest; scenarios that differ in one node part ways
+    /// for the rest of the trial). Part of what a seed means.
+    #[serde(default, skip_serializing_if = "is_paired")]
+    pub draws: Draws,
+}
+
+fn is_paired(d: &Draws) -> bool {
+    *d == Draws::Paired
 }
 
 impl Default for RunConfig {
@@ -32,6 +43,7 @@ impl Default for RunConfig {
             seed: default_seed(),
             chunk_size: default_chunk_size(),
             max_exact_leaves: default_max_exact_leaves(),
+            draws: Draws::Paired,
         }
     }
 }

@@ -7,7 +7,9 @@
 //! each node's outcome from the trial's stream of the [`Sampler`] exactly as the rules would have, and counts one hit at the
 //! leaf it ends in; the rules themselves run only when a walk leaves the known tree. [`PathMemo::flush`] turns
 //! the hits into slot counts at the end of a chunk. The tree is stored as a [`tape`] of cache lines, one per
-//! edge, so a step of a walk is one line read.
+//! edge, so a step of a walk is one line read. For the packed sampler, once trials have walked about as
+//! much as it costs, the tape is also flattened into a [`table`] of the leaf each first word of a trial ends
+//! in, so most trials of a known tree cost one look-up and no walk.
 //!
 //! Draws, outcomes and counts are those of running the rules every time (tested on every shipped config), so
 //! results never depend on the memo: not on which thread ran which chunk before, nor on whether it is full.
@@ -15,17 +17,23 @@
 //! nothing and are left out, as the sampler skips them. A byte budget bounds the memo; past it new paths run
 //! without being remembered, and a memo that keeps missing switches itself off and runs the rules directly.
 
+mod table;
 mod tape;
 
 use std::mem;
 
+use self::table::{LeafTable, WALK};
+pub(crate) use self::tape::Walk;
 use self::tape::{LEAF, MAX_LEN, Tape};
-use crate::chance::{Chance, Dist, Sampler};
+use crate::chance::{Chance, Dist};
 use crate::metrics::{Recorder, SlotLog, Tally};
 use crate::model::Model;
 
 /// The default memory budget of one memo.
 pub const BUDGET_BYTES: usize = 8 << 20;
+
+/// The most segments a leaf table may have (12 bytes each).
+const TABLE_SEGMENTS: usize = 1 << 20;
 
 /// The walked part of one model's chance tree, with the hits of the current chunk.
 #[derive(Debug)]
@@ -43,6 +51,11 @@ pub struct PathMemo {
     /// Trials of this chunk the memo was too full to remember.
     misses: u64,
     off: bool,
+    /// The leaf table (packed trials only: their first word decides their leaf), the tape's length when it
+    /// was built, and the trials walked since.
+    table: Option<LeafTable>,
+    tabled: usize,
+    walks: u64,
 }
 
 impl PathMemo {
@@ -59,16 +72,30 @@ impl PathMemo {
             full: budget == 0,
             misses: 0,
             off: false,
+            table: None,
+            tabled: 0,
+            walks: 0,
         }
     }
 
     /// Plays one trial of `model`, drawing from `sampler`. Counts go to `tally` now, or at [`PathMemo::flush`].
     #[inline]
-    pub fn trial<M: Model>(&mut self, model: &M, sampler: &mut Sampler, tally: &mut Tally) {
+    pub(crate) fn trial<M: Model, S: Walk>(&mut self, model: &M, sampler: &mut S, tally: &mut Tally) {
         if self.off {
             return model.trial(sampler, tally);
         }
-        let (link, at, from) = self.tape.walk(sampler);
+        if let (Some(table), Some(first)) = (&self.table, sampler.first_word()) {
+            let leaf = table.find(first);
+            if leaf != WALK {
+                self.hits[leaf as usize] += 1;
+                return;
+            }
+        }
+        if sampler.first_word().is_some() {
+            self.walks += 1;
+            self.retable();
+        }
+        let (link, at, from) = sampler.walk(&self.tape);
         if link & LEAF != 0 {
             self.hits[(link & !LEAF) as usize] += 1;
         } else {
@@ -90,9 +117,18 @@ impl PathMemo {
         self.misses = 0;
     }
 
+    /// Rebuilds the leaf table when the tape has grown since it was built and the trials walked since cost
+    /// about as much as building it again (a step of the build for each line, a quarter of a walk).
+    fn retable(&mut self) {
+        if self.walks >= (self.tape.len() as u64 / 4).max(256) && self.tape.len() != self.tabled {
+            self.table = LeafTable::build(&self.tape, TABLE_SEGMENTS);
+            (self.tabled, self.walks) = (self.tape.len(), 0);
+        }
+    }
+
     /// The walk left the known tree at record `at` of the node at head line `node`: run the rules, replaying
     /// the outcomes walked so far, and remember the rest of the path if there is room.
-    fn learn<M: Model>(&mut self, model: &M, sampler: &mut Sampler, tally: &mut Tally, node: usize, at: usize) {
+    fn learn<M: Model, S: Walk>(&mut self, model: &M, sampler: &mut S, tally: &mut Tally, node: usize, at: usize) {
         self.tape.trace(node, at, &mut self.path);
         let mut log = mem::take(&mut self.log);
         log.clear();
@@ -121,9 +157,9 @@ impl PathMemo {
 
 /// The chance source of a trial that left the known tree: it replays the walked outcomes, then draws from
 /// the sampler, adding each new node to the memo while `remember` holds.
-struct Learner<'a> {
+struct Learner<'a, S> {
     memo: &'a mut PathMemo,
-    sampler: &'a mut Sampler,
+    sampler: &'a mut S,
     depth: usize,
     /// The node (head line) and record the next new node hangs from.
     node: usize,
@@ -131,7 +167,7 @@ struct Learner<'a> {
     remember: bool,
 }
 
-impl Chance for Learner<'_> {
+impl<S: Chance> Chance for Learner<'_, S> {
     fn pick(&mut self, dist: &Dist) -> usize {
         if let Some(only) = dist.certain() {
             return only;
@@ -154,7 +190,7 @@ impl Chance for Learner<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chance::chunk_rng;
+    use crate::chance::{PackedSampler, Sampler};
     use crate::metrics::{Metrics, Recorder};
 
     /// Two dice; a second roll only after a six, so paths differ in length.
@@ -192,13 +228,22 @@ mod tests {
         metrics.distribution("second", 5);
         for weights in [vec![0, 0, 1, 2, 0, 3], vec![1, 0, 0, 0, 0, 1], vec![u64::MAX / 3, 5, u64::MAX / 2, 0, 0, 0]] {
             let model = Dice { metrics: metrics.clone(), die: Dist::from_weights(&weights) };
-            let direct = counts(&model, None);
-            assert_eq!(counts(&model, Some(&mut PathMemo::new(BUDGET_BYTES))), direct, "{weights:?}");
+            for packed in [false, true] {
+                let direct = counts(&model, None, packed);
+                let memo = &mut PathMemo::new(BUDGET_BYTES);
+                assert_eq!(counts(&model, Some(memo), packed), direct, "{weights:?}");
+                assert_eq!(counts(&model, Some(memo), packed), direct, "{weights:?}, warm");
+            }
         }
     }
 
-    fn counts(model: &Dice, memo: Option<&mut PathMemo>) -> Vec<u64> {
-        let mut sampler = Sampler::new(chunk_rng(7, 0));
+    /// Chunk 0's counts under either sampler, with the memo or running the rules.
+    fn counts(model: &Dice, memo: Option<&mut PathMemo>, packed: bool) -> Vec<u64> {
+        if packed { counts_with::<PackedSampler>(model, memo) } else { counts_with::<Sampler>(model, memo) }
+    }
+
+    fn counts_with<S: Walk>(model: &Dice, memo: Option<&mut PathMemo>) -> Vec<u64> {
+        let mut sampler = S::in_chunk(7, 0, 0);
         let mut tally = Tally::new(model.metrics());
         match memo {
             Some(memo) => {
@@ -219,19 +264,61 @@ mod tests {
     #[test]
     fn a_memo_counts_what_the_rules_count() {
         let model = dice();
-        let direct = counts(&model, None);
-        let mut memo = PathMemo::new(BUDGET_BYTES);
-        assert_eq!(counts(&model, Some(&mut memo)), direct);
-        assert_eq!(memo.leaves.len(), 11, "5 one-roll paths and 6 two-roll paths");
-        assert_eq!(counts(&model, Some(&mut memo)), direct, "a warm memo, as a thread's next chunk sees it");
+        for packed in [false, true] {
+            let direct = counts(&model, None, packed);
+            let mut memo = PathMemo::new(BUDGET_BYTES);
+            assert_eq!(counts(&model, Some(&mut memo), packed), direct);
+            assert_eq!(memo.leaves.len(), 11, "5 one-roll paths and 6 two-roll paths");
+            assert_eq!(
+                counts(&model, Some(&mut memo), packed),
+                direct,
+                "a warm memo, as a thread's next chunk sees it"
+            );
+            assert_eq!(memo.table.is_some(), packed, "only packed trials are looked up");
+        }
     }
 
     #[test]
     fn a_full_memo_still_counts_right() {
         let model = dice();
-        let direct = counts(&model, None);
-        for budget in [0, 40, 100] {
-            assert_eq!(counts(&model, Some(&mut PathMemo::new(budget))), direct, "budget {budget}");
+        for packed in [false, true] {
+            let direct = counts(&model, None, packed);
+            for budget in [0, 40, 100] {
+                assert_eq!(counts(&model, Some(&mut PathMemo::new(budget)), packed), direct, "budget {budget}");
+            }
+        }
+    }
+
+    /// Nodes whose rare outcome reads 40 or 62 bits: paths read beyond the first word, so leaves end part-way
+    /// through first words. Wherever the table names a leaf, walking from that first word ends there.
+    #[test]
+    fn the_leaf_table_names_the_leaf_the_walk_ends_in() {
+        let mut metrics = Metrics::default();
+        metrics.distribution("first", 5);
+        metrics.distribution("second", 5);
+        for weights in [vec![1, 1 << 40, 3], vec![1, 1 << 62], vec![3, 1, 2, 0, 5, 1]] {
+            let model = Dice { metrics: metrics.clone(), die: Dist::from_weights(&weights) };
+            let mut memo = PathMemo::new(BUDGET_BYTES);
+            let mut sampler = PackedSampler::in_chunk(1, 0, 0);
+            let mut tally = Tally::new(model.metrics());
+            let firsts: Vec<u64> =
+                (0..4000u64).flat_map(|i| [i, u64::MAX - i, i << 40, i.wrapping_mul(0x9E37_79B9_7F4A_7C15)]).collect();
+            for &x in &firsts {
+                sampler.start(x);
+                memo.trial(&model, &mut sampler, &mut tally);
+            }
+            let table = LeafTable::build(&memo.tape, TABLE_SEGMENTS).expect("a small table");
+            let mut named = 0;
+            for x in table.starts().iter().flat_map(|&s| [s.wrapping_sub(1), s, s + 1]).chain(firsts) {
+                let leaf = table.find(x);
+                sampler.start(x);
+                let (link, ..) = sampler.walk(&memo.tape);
+                if leaf != WALK {
+                    assert_eq!(link, LEAF | u64::from(leaf), "{weights:?}: first word {x:#x}");
+                    named += 1;
+                }
+            }
+            assert!(named > 1000, "{weights:?}: the table named {named} leaves");
         }
     }
 }

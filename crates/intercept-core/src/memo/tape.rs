@@ -17,8 +17,12 @@
 //! directly. Zero weights before the first live outcome (which would need a threshold of -1) are counted in
 //! `z` instead. The last cumulative weight, the total, is left out, as a draw is always below it, and unused
 //! slots hold `u64::MAX`, which no draw exceeds.
+//!
+//! The packed sampler ([`PackedSampler`]) reads the same thresholds as the ends of each outcome's part of its
+//! interval: threshold `t` ends at `floor(w (t + 1) / 2^64)`, the boundary [`Dist::decode`] cuts at, and an
+//! unused slot ends at `w`, where no outcome starts. [`Walk`] is how either sampler takes a step.
 
-use crate::chance::{Dist, Sampler};
+use crate::chance::{Dist, PackedSampler, Part, Sampler, Source};
 
 /// A link to nowhere yet.
 pub(super) const UNSEEN: u64 = 0;
@@ -39,8 +43,41 @@ struct Line([u64; 8]);
 
 const BLANK: Line = Line([UNSEEN, u64::MAX, u64::MAX, u64::MAX, u64::MAX, u64::MAX, u64::MAX, u64::MAX]);
 
+/// A sampler the memo can walk its tape with.
+pub(crate) trait Walk: Source {
+    /// Walks `tape` from the root record, drawing each node's outcome ([`Tape::walk`]).
+    fn walk(&mut self, tape: &Tape) -> (u64, usize, u64);
+    /// The trial's first word, when the trial's leaf is a function of it alone unless it reads further: what
+    /// the memo's leaf table looks up.
+    fn first_word(&self) -> Option<u64>;
+}
+
+impl Walk for Sampler {
+    #[inline]
+    fn walk(&mut self, tape: &Tape) -> (u64, usize, u64) {
+        tape.walk(|rec| tape.step(rec, self))
+    }
+
+    #[inline]
+    fn first_word(&self) -> Option<u64> {
+        None
+    }
+}
+
+impl Walk for PackedSampler {
+    #[inline]
+    fn walk(&mut self, tape: &Tape) -> (u64, usize, u64) {
+        tape.walk(|rec| tape.step_packed(rec, self))
+    }
+
+    #[inline]
+    fn first_word(&self) -> Option<u64> {
+        Some(PackedSampler::first_word(self))
+    }
+}
+
 #[derive(Debug)]
-pub(super) struct Tape {
+pub(crate) struct Tape {
     lines: Vec<Line>,
 }
 
@@ -55,7 +92,7 @@ fn head_of(link: u64) -> usize {
 }
 
 impl Tape {
-    pub(super) fn new() -> Tape {
+    pub(crate) fn new() -> Tape {
         Tape { lines: vec![BLANK] }
     }
 
@@ -69,11 +106,11 @@ impl Tape {
         self.lines[at].0[0]
     }
 
-    /// Walks from the root record, drawing each node's outcome, to the first record whose link is a leaf or
+    /// Walks from the root record, taking a `step` at each node, to the first record whose link is a leaf or
     /// unseen: returns that link, its record, and the link that led to the record's node ([`UNSEEN`] at the
     /// root). Each step reads one line once.
     #[inline]
-    pub(super) fn walk(&self, sampler: &mut Sampler) -> (u64, usize, u64) {
+    fn walk(&self, mut step: impl FnMut(&[u64; 8]) -> usize) -> (u64, usize, u64) {
         let (mut from, mut at) = (UNSEEN, 0);
         loop {
             let rec = &self.lines[at].0;
@@ -81,7 +118,7 @@ impl Tape {
             if link & LEAF != 0 || link == UNSEEN {
                 return (link, at, from);
             }
-            (from, at) = (link, self.step(rec, sampler));
+            (from, at) = (link, step(rec));
         }
     }
 
@@ -99,6 +136,54 @@ impl Tape {
             outcome += self.extras(head_of(link), e).filter(|&t| t < x).count();
         }
         link as u32 as usize + outcome
+    }
+
+    /// One packed step from record `rec`: picks the outcome whose part of the sampler's interval holds its
+    /// number, narrows the interval to that part and returns the record of the outcome picked.
+    #[inline]
+    fn step_packed(&self, rec: &[u64; 8], sampler: &mut PackedSampler) -> usize {
+        let (u, w) = sampler.interval();
+        let link = rec[0];
+        let (z, e) = ((link >> 32) as usize & 0xFFF, (link >> 44) as usize & 0xFFF);
+        let below = |t: u64| usize::from(end(w, t) <= u);
+        let mut outcome = z + (below(rec[2]) + below(rec[3])) + (below(rec[4]) + below(rec[5]));
+        outcome += below(rec[6]) + below(rec[7]);
+        if e > 0 {
+            outcome += self.extras(head_of(link), e).filter(|&t| end(w, t) <= u).count();
+        }
+        let p = self.part(rec, outcome, w);
+        sampler.narrow(p.lo, p.hi);
+        link as u32 as usize + outcome
+    }
+
+    /// Outcome `outcome`'s part of an interval `w` wide, for the node record `rec` links to.
+    fn part(&self, rec: &[u64; 8], outcome: usize, w: u64) -> Part {
+        let lo = if outcome == 0 { 0 } else { self.end_of(rec, outcome - 1, w) };
+        Part { outcome, lo, hi: self.end_of(rec, outcome, w) }
+    }
+
+    /// Where outcome `k`'s part of an interval `w` wide ends, for the node record `rec` links to.
+    fn end_of(&self, rec: &[u64; 8], k: usize, w: u64) -> u64 {
+        let (z, e) = ((rec[0] >> 32) as usize & 0xFFF, (rec[0] >> 44) as usize & 0xFFF);
+        match k.checked_sub(z) {
+            None => 0,
+            Some(j) if j < INLINE => end(w, rec[2 + j]),
+            Some(j) if j < INLINE + e => end(w, self.extras(head_of(rec[0]), e).nth(j - INLINE).unwrap_or(u64::MAX)),
+            Some(_) => w,
+        }
+    }
+
+    /// The parts of the node record `at` links to, in an interval `w` wide, each with its outcome's record,
+    /// in order up to the last that reaches the interval's end.
+    pub(super) fn parts(&self, at: usize, w: u64) -> impl Iterator<Item = (usize, Part)> + '_ {
+        let rec = &self.lines[at].0;
+        let first = rec[0] as u32 as usize;
+        let mut done = false;
+        (0..).map_while(move |o| {
+            let p = (!done).then(|| self.part(rec, o, w))?;
+            done = p.hi == w;
+            Some((first + o, p))
+        })
     }
 
     /// The thresholds beyond the first 6 of the node at head line `head`.
@@ -169,4 +254,11 @@ impl Tape {
 /// The threshold a raw draw must exceed for the sampler's outcome to pass cumulative weight `c` of `total`.
 fn scaled(c: u64, total: u64) -> u64 {
     if c >= total { u64::MAX } else { (((u128::from(c) << 64) - 1) / u128::from(total)) as u64 }
+}
+
+/// Where a part whose threshold is `t` ends in an interval `w` wide: `floor(w (t + 1) / 2^64)`, which is
+/// [`crate::chance::boundary`] at the bound `t + 1`, and `w` for an unused slot.
+#[inline]
+fn end(w: u64, t: u64) -> u64 {
+    ((u128::from(w) * u128::from(t) + u128::from(w)) >> 64) as u64
 }

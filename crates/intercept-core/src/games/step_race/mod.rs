@@ -292,7 +292,7 @@ mod tests {
         assert!(tabled.races.is_some(), "this scenario is small enough to table");
         let mut untabled = tabled.clone();
         untabled.races = None;
-        let plan = Plan { trials: 50_000, seed: 3, chunk_size: 10_000 };
+        let plan = Plan { trials: 50_000, seed: 3, chunk_size: 10_000, draws: Default::default() };
         assert_eq!(engine::run(tabled, &plan, &|_| {}), engine::run(&untabled, &plan, &|_| {}));
     }
 }

@@ -5,9 +5,41 @@
 //! ask a [`Chance`] source to pick an outcome. Two sources implement [`Chance`]: [`Sampler`] draws from a seeded
 //! generator (Monte Carlo), and the enumerator in [`crate::exact`] replays every branch with its probability.
 //! Because both run the same rules code, no rule is ever written twice.
+//!
+//! Two samplers draw the trials of a run, chosen by the run's [`Draws`]: the default [`Sampler`] reads one
+//! 64-bit word per node, so scenarios that differ in one node still share every other node's draw (common
+//! random numbers); the [`PackedSampler`] cuts one uniform number into parts node by node
+//! ([`Dist::decode`]), so one word serves several nodes and a known tree can be looked up instead of walked.
+//! Both implement [`Source`], what the engine needs to run a chunk.
 
-use rand::Rng;
-use rand_pcg::Pcg64Mcg;
+mod packed;
+mod sampler;
+
+pub use self::packed::PackedSampler;
+pub(crate) use self::sampler::splitmix64;
+pub use self::sampler::{Sampler, chunk_rng};
+
+/// How a run's trials draw their random numbers (`[run] draws` in a config).
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Deserialize, serde::Serialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Draws {
+    /// One 64-bit word per chance node ([`Sampler`]): sweeps and sensitivity runs pair their points closely.
+    #[default]
+    Paired,
+    /// One uniform number cut node by node ([`PackedSampler`]): the fastest, but scenarios that differ in one
+    /// node part ways for the rest of the trial.
+    Packed,
+}
+
+/// A Monte Carlo source the engine runs chunks on: seeded per chunk, one stream per trial.
+pub trait Source: Chance + Sized {
+    /// The source of chunk `chunk` of a run seeded with `seed`, its first `skip` trials passed over.
+    fn in_chunk(seed: u64, chunk: u64, skip: u64) -> Self;
+    /// Starts the next trial's stream.
+    fn next_trial(&mut self);
+}
 
 /// A finite distribution over outcomes `0..len()`, with exact integer weights.
 ///
@@ -25,6 +57,37 @@ pub struct Dist {
     split: Option<u64>,
     /// Whether every outcome has weight 1 (a die, a square drawn from a region): the draw is the outcome.
     unit: bool,
+    /// `bounds[i]` is where outcome `i` ends in a unit interval, in units of 2^-64: `ceil(cum[i] 2^64 / total)`,
+    /// for the outcomes before the last one with a weight (which ends at 1).
+    bounds: Box<[u64]>,
+}
+
+/// The outcome a draw picked, and the ends of its part of the interval that was open: `lo..hi`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Part {
+    pub outcome: usize,
+    pub lo: u64,
+    pub hi: u64,
+}
+
+/// Where a part ending at `bound` (in units of 2^-64) ends within an interval `w` wide.
+#[inline]
+pub fn boundary(w: u64, bound: u64) -> u64 {
+    ((u128::from(w) * u128::from(bound)) >> 64) as u64
+}
+
+/// `ceil(c 2^64 / total)`: where a cumulative weight `c < total` ends in a unit interval, in units of 2^-64.
+pub fn bound(c: u64, total: u64) -> u64 {
+    (u128::from(c) << 64).div_ceil(u128::from(total)) as u64
+}
+
+/// The part of outcome `outcome` (of `last + 1`) in an interval `w` wide, given where each outcome but the
+/// last ends (`bound_at`): the one rule by which both the sampler and the memo's tape cut an interval.
+#[inline]
+pub fn part(outcome: usize, last: usize, w: u64, bound_at: impl Fn(usize) -> u64) -> Part {
+    let lo = if outcome == 0 { 0 } else { boundary(w, bound_at(outcome - 1)) };
+    let hi = if outcome == last { w } else { boundary(w, bound_at(outcome)) };
+    Part { outcome, lo, hi }
 }
 
 /// The integer total a probability given as a float is scaled to when its decimal is too long to read exactly
@@ -83,9 +146,12 @@ impl Dist {
         let mut live = weights.iter().enumerate().filter(|(_, w)| **w > 0);
         let first = live.next().map(|(i, _)| i as u32);
         let only = if live.next().is_none() { first } else { None };
+        // Outcomes after the last live one get no part: they end where it does, at 1.
+        let last_live = weights.iter().rposition(|&w| w > 0).unwrap_or(0);
+        let bounds = cum[..last_live].iter().map(|&c| bound(c, total)).collect();
         let split = (cum.len() == 2).then(|| cum[0]);
         let unit = weights.iter().all(|&w| w == 1);
-        Dist { cum, only, total, split, unit }
+        Dist { cum, only, total, split, unit, bounds }
     }
 
     /// One fair die with `sides` faces: outcome `i` is the face `i + 1`.
@@ -176,6 +242,34 @@ impl Dist {
         }
         outcome_in(&self.cum, r)
     }
+
+    /// Where each outcome before the last live one ends in a unit interval, in units of 2^-64.
+    pub fn bounds(&self) -> &[u64] {
+        &self.bounds
+    }
+
+    /// The outcome whose part of an interval `w` wide holds `u` (`u < w`), with that part.
+    ///
+    /// Outcome `i`'s part is `boundary(w, bounds[i - 1])..boundary(w, bounds[i])`: each end is within 1 of
+    /// its exact place, so the width is less than 2 from `w weight(i) / total()`, and for the sampler's
+    /// `w >= 2^63` a pick's probability is within 2^-62 of the exact fraction.
+    #[inline]
+    pub fn decode(&self, u: u64, w: u64) -> Part {
+        let b = &self.bounds;
+        // Yes/no nodes (table rolls, checks) are most nodes: one multiply and one compare.
+        if let [only] = **b {
+            let end = boundary(w, only);
+            return if u >= end { Part { outcome: 1, lo: end, hi: w } } else { Part { outcome: 0, lo: 0, hi: end } };
+        }
+        // Short nodes (a die, movement capped at a distance): count the boundaries at or below `u` without a
+        // branch to mispredict; long ones: binary search.
+        let outcome = if b.len() <= 16 {
+            b.iter().map(|&t| usize::from(boundary(w, t) <= u)).sum()
+        } else {
+            b.partition_point(|&t| boundary(w, t) <= u)
+        };
+        part(outcome, b.len(), w, |k| b[k])
+    }
 }
 
 /// The outcome whose range holds `r`, given cumulative weights `cum` (`r` below the last).
@@ -204,124 +298,6 @@ pub trait Chance {
     }
 }
 
-/// The Monte Carlo source: one uniform draw per node, mapped to an outcome by the exact integer thresholds.
-///
-/// A sampler holds its chunk's generator and the stream of the current trial. [`Sampler::next_trial`] seeds a
-/// SplitMix64 stream from one output of the chunk generator, so trial `t` of a chunk always draws the same
-/// numbers, however many the trials before it drew. That keeps every trial of a sweep on the same random
-/// numbers at every point (common random numbers), and SplitMix64's add-only state keeps draws cheap.
-pub struct Sampler<R: Rng = Pcg64Mcg> {
-    chunk: R,
-    trial: u64,
-}
-
-impl Sampler {
-    /// The sampler of trial `trial` of a run seeded with `seed` in chunks of `chunk_size`, ready to draw:
-    /// how one game of a self-play run is replayed on its own.
-    pub fn at_trial(seed: u64, chunk_size: u64, trial: u64) -> Sampler {
-        let mut s = Sampler::in_chunk(seed, trial / chunk_size, trial % chunk_size);
-        s.next_trial();
-        s
-    }
-
-    /// The sampler of chunk `chunk` with its first `skip` trials passed over: the next [`Sampler::next_trial`]
-    /// starts trial `skip` of the chunk. Each trial takes one output of the chunk generator, so passing over
-    /// trials is advancing the generator, which PCG does in a number of steps logarithmic in `skip`.
-    pub fn in_chunk(seed: u64, chunk: u64, skip: u64) -> Sampler {
-        let mut rng = chunk_rng(seed, chunk);
-        rng.advance(u128::from(skip));
-        Sampler::new(rng)
-    }
-}
-
-impl<R: Rng> Sampler<R> {
-    /// A sampler for the chunk whose generator is `chunk`; call [`Sampler::next_trial`] before each trial.
-    pub fn new(chunk: R) -> Self {
-        Sampler { chunk, trial: 0 }
-    }
-
-    /// Starts the next trial's stream: one draw of the chunk generator per trial.
-    #[inline]
-    pub fn next_trial(&mut self) {
-        self.trial = self.chunk.next_u64();
-    }
-
-    #[inline]
-    fn next_u64(&mut self) -> u64 {
-        splitmix_next(&mut self.trial)
-    }
-
-    /// A uniform integer in `0..n` by Lemire's multiply-and-reject method: unbiased, and it almost never
-    /// needs a second draw for the small ranges of dice.
-    #[inline]
-    pub fn below(&mut self, n: u64) -> u64 {
-        ((u128::from(self.accepted(n)) * u128::from(n)) >> 64) as u64
-    }
-
-    /// The raw 64-bit draw `x` that Lemire's method accepts for the range `0..n`; [`Sampler::below`] is the
-    /// high word of `x * n`. Exposed so a caller can compare `x` with thresholds scaled by `2^64 / n`
-    /// instead of multiplying.
-    #[inline]
-    pub fn accepted(&mut self, n: u64) -> u64 {
-        let mut x = self.next_u64();
-        if ((u128::from(x) * u128::from(n)) as u64) < n {
-            let threshold = n.wrapping_neg() % n;
-            while ((u128::from(x) * u128::from(n)) as u64) < threshold {
-                x = self.next_u64();
-            }
-        }
-        x
-    }
-}
-
-impl<R: Rng> Chance for Sampler<R> {
-    #[inline]
-    fn pick(&mut self, dist: &Dist) -> usize {
-        if let Some(i) = dist.certain() {
-            return i;
-        }
-        // Outcome i is drawn with probability exactly weight(i) / total(), the fraction the enumerator sums
-        // ([`Dist::fraction`]): `below` rejects the few raw draws that would bias the range. How often it
-        // rejects depends on the total: 2^64 mod 5 is 1 for the exact weights 2:2:1 of chances 0.4/0.4/0.2,
-        // but the floats scaled to 2^53 (before config decimals were read exactly) summed to 2^53 + 1, which
-        // redraws 1 raw draw in 2^11 and so moves the rest of that trial's stream: why seeded results moved
-        // in a few trials per million then, with the probabilities unchanged to 2^-53.
-        let r = self.below(dist.total());
-        dist.outcome_at(r)
-    }
-
-    /// One draw, no table: the same outcome as picking from [`Dist::die`]`(n)`.
-    #[inline]
-    fn uniform(&mut self, n: usize) -> usize {
-        if n <= 1 { 0 } else { self.below(n as u64) as usize }
-    }
-}
-
-/// The generator for chunk `chunk` of a run seeded with `seed`.
-///
-/// Each chunk gets its own generator whose state is a SplitMix64 mix of `(seed, chunk)`, so a chunk's draws
-/// depend on nothing but those two numbers: not on the thread that runs it, nor on the chunks before it.
-/// (PCG stream numbers are not used to separate chunks: streams of one multiplier are known to correlate.)
-pub fn chunk_rng(seed: u64, chunk: u64) -> Pcg64Mcg {
-    let mut state = splitmix64(seed ^ splitmix64(chunk.wrapping_add(0x9E37_79B9_7F4A_7C15)));
-    let hi = splitmix_next(&mut state);
-    let lo = splitmix_next(&mut state);
-    Pcg64Mcg::new((u128::from(hi) << 64) | u128::from(lo))
-}
-
-fn splitmix_next(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    splitmix64(*state)
-}
-
-/// The SplitMix64 finaliser: a bijective mix in which every input bit affects every output bit.
-pub(crate) fn splitmix64(x: u64) -> u64 {
-    let mut z = x;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -337,75 +313,46 @@ mod tests {
         assert_eq!(Dist::bernoulli(0, 10).certain(), Some(0));
     }
 
+    /// Every outcome's part of an interval is less than 2 from its exact share, and zero weights get no part:
+    /// first, inside and last, over widths from 2^63 to 2^64 - 1 and totals up to near 2^64.
     #[test]
-    fn equal_unit_weights_map_a_draw_to_itself() {
-        let d = Dist::die(10);
-        assert!((0..10).all(|r| d.outcome_at(r) == r as usize && outcome_in(d.cumulative(), r) == r as usize));
-    }
-
-    #[test]
-    fn outcome_at_follows_cumulative_weights() {
-        let d = Dist::from_weights(&[1, 0, 2]);
-        assert_eq!(d.outcome_at(0), 0);
-        assert_eq!(d.outcome_at(1), 2);
-        assert_eq!(d.outcome_at(2), 2);
-    }
-
-    #[test]
-    fn sampler_frequencies_match_weights() {
-        let mut s = Sampler::new(chunk_rng(1, 0));
-        let d = Dist::die(10);
-        let mut counts = [0u32; 10];
-        for _ in 0..100_000 {
-            counts[s.pick(&d)] += 1;
-        }
-        assert!(counts.iter().all(|&c| (9_500..10_500).contains(&c)), "{counts:?}");
-    }
-
-    /// Value stability: these numbers are part of the reproducibility contract. If this test fails, every
-    /// published seed gives different results; change it only with a major version.
-    #[test]
-    fn seeded_draws_are_pinned() {
-        let mut s = Sampler::new(chunk_rng(42, 3));
-        s.next_trial();
-        let draws: Vec<u64> = (0..8).map(|_| s.below(10)).collect();
-        assert_eq!(draws, PINNED_DRAWS);
-        assert_ne!(chunk_rng(42, 3).next_u64(), chunk_rng(42, 4).next_u64());
-        assert_ne!(chunk_rng(42, 3).next_u64(), chunk_rng(43, 3).next_u64());
-    }
-
-    /// Trial `t` of a chunk draws the same numbers however many the trials before it drew: what keeps sweep
-    /// points on common random numbers.
-    #[test]
-    fn a_trial_stream_does_not_depend_on_earlier_trials() {
-        let third_trial = |draws_before: usize| {
-            let mut s = Sampler::new(chunk_rng(5, 1));
-            for _ in 0..2 {
-                s.next_trial();
-                (0..draws_before).for_each(|_| {
-                    s.below(6);
-                });
+    fn parts_are_the_exact_shares_within_one() {
+        let dists = [
+            vec![1; 10],
+            vec![0, 0, 1, 2, 0, 3],
+            vec![1, 0, 0, 0, 0, 1],
+            vec![7, 13],
+            vec![3, 0, 0],
+            vec![u64::MAX / 3, 5, u64::MAX / 2, 0, 0, 0],
+            (1..40).collect(),
+        ];
+        for weights in dists {
+            let d = Dist::from_weights(&weights);
+            for w in [1 << 63, (1 << 63) + 12_345, u64::MAX - 7, u64::MAX] {
+                let mut lo = 0;
+                for (i, &wt) in weights.iter().enumerate() {
+                    let (share, total) = (u128::from(w) * u128::from(wt), u128::from(d.total()));
+                    let p = if lo < w { d.decode(lo, w) } else { Part { outcome: i, lo, hi: w } };
+                    let width = if p.outcome == i { u128::from(p.hi - p.lo) } else { 0 };
+                    assert!((width * total).abs_diff(share) < 2 * total, "{weights:?} outcome {i}: {width} wide");
+                    assert!(wt > 0 || width == 0, "{weights:?}: zero weight {i} got a part");
+                    lo += width as u64;
+                }
+                assert_eq!(lo, w, "{weights:?}: the parts cover the interval");
             }
-            s.next_trial();
-            (0..4).map(|_| s.below(1000)).collect::<Vec<_>>()
-        };
-        assert_eq!(third_trial(0), third_trial(7));
+        }
     }
 
+    /// A config's 0.35/0.65 is 7 and 13 of 20, so outcome 1 starts at ceil(7 2^64 / 20) of the unit interval:
+    /// the exactly rounded point.
     #[test]
-    fn uniform_draws_as_a_die_would() {
-        let draws = |uniform: bool| {
-            let mut s = Sampler::at_trial(9, 4, 6);
-            (1..40).map(|n| if uniform { s.uniform(n) } else { s.pick(&Dist::die(n as u32)) }).collect::<Vec<_>>()
-        };
-        assert_eq!(draws(true), draws(false));
-    }
-
-    #[test]
-    fn at_trial_is_the_trial_of_its_chunk() {
-        let mut s = Sampler::new(chunk_rng(9, 1));
-        (0..3).for_each(|_| s.next_trial());
-        assert_eq!(s.below(1 << 40), Sampler::at_trial(9, 4, 6).below(1 << 40));
+    fn config_weights_cut_the_interval_at_the_exact_point() {
+        let d = Dist::from_probabilities(&[0.35, 0.65]);
+        assert_eq!((d.weight(0), d.total()), (7, 20));
+        assert_eq!(d.bounds(), [((7u128 << 64).div_ceil(20)) as u64]);
+        let w = u64::MAX;
+        let cut = boundary(w, d.bounds()[0]);
+        assert_eq!((d.decode(cut - 1, w).outcome, d.decode(cut, w).outcome), (0, 1));
     }
 
     #[test]
@@ -422,6 +369,20 @@ mod tests {
         assert_eq!((third.weight(0), third.total()), (1, 3));
         // Too long to read as a decimal: scaled to 2^53.
         assert_eq!(Dist::bernoulli_f64(1e-20).total(), PROBABILITY_SCALE);
+    }
+
+    #[test]
+    fn equal_unit_weights_map_a_draw_to_itself() {
+        let d = Dist::die(10);
+        assert!((0..10).all(|r| d.outcome_at(r) == r as usize && outcome_in(d.cumulative(), r) == r as usize));
+    }
+
+    #[test]
+    fn outcome_at_follows_cumulative_weights() {
+        let d = Dist::from_weights(&[1, 0, 2]);
+        assert_eq!(d.outcome_at(0), 0);
+        assert_eq!(d.outcome_at(1), 2);
+        assert_eq!(d.outcome_at(2), 2);
     }
 
     /// A config's 0.35/0.65 is 7 and 13 of 20, so the raw draw range splits at ceil(7 * 2^64 / 20), the
@@ -449,6 +410,4 @@ mod tests {
         assert_eq!(floats, PROBABILITY_SCALE + 1);
         assert_eq!(redrawn(floats), floats - (1 << 11));
     }
-
-    const PINNED_DRAWS: [u64; 8] = [2, 0, 2, 1, 6, 4, 2, 5];
 }
