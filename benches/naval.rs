@@ -9,6 +9,7 @@ use std::hint::black_box;
 use std::path::{Path, PathBuf};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use intercept_sim::chance::Draws;
 use intercept_sim::config::{self, Overrides, Scenario};
 use intercept_sim::engine::{self, Plan};
 use intercept_sim::games::naval::NavalRules;
@@ -40,6 +41,8 @@ fn three_level(c: &mut Criterion) {
     g.bench_function("rules_every_trial_all_threads", |b| b.iter(|| black_box(rules_every_trial())));
     let one_thread = rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("a pool");
     g.bench_function("engine_one_thread", |b| b.iter(|| black_box(one_thread.install(|| runner::tally(&s, &plan)))));
+    let packed = Plan { draws: Draws::Packed, ..plan };
+    g.bench_function("packed_one_thread", |b| b.iter(|| black_box(one_thread.install(|| runner::tally(&s, &packed)))));
     g.finish();
 }
 
@@ -53,10 +56,12 @@ fn rules_every_trial(c: &mut Criterion) {
     for path in ["configs/naval/three-level-chain.toml", "benches/data/grand-armada.toml"] {
         let s = scenario(Path::new(path));
         let model = &s.resolved::<NavalRules>().expect("a naval config").model;
-        let plan = Plan { trials: RULES_TRIALS, seed: 1, chunk_size: 65_536, draws: Default::default() };
         let name = Path::new(path).file_stem().unwrap().to_string_lossy().into_owned();
-        let run = || (0..plan.chunks()).map(|i| engine::run_chunk(model, &plan, i).counts[0]).sum::<u64>();
-        g.bench_function(name, |b| b.iter(|| black_box(run())));
+        for (draws, suffix) in [(Draws::Paired, ""), (Draws::Packed, "_packed")] {
+            let plan = Plan { trials: RULES_TRIALS, seed: 1, chunk_size: 65_536, draws };
+            let run = || (0..plan.chunks()).map(|i| engine::run_chunk(model, &plan, i).counts[0]).sum::<u64>();
+            g.bench_function(format!("{name}{suffix}"), |b| b.iter(|| black_box(run())));
+        }
     }
     g.finish();
 }

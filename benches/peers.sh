@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # The engine beside the speed peers of ../shared/peers (programs written from the same rules: a tuned Numba loop
 # per rule set), alternately in one run, one thread each. Prints each round's nanoseconds per trial, then the
-# median ratio peer / engine: above 1, the engine is faster. Last, the cost a trial of grand-armada (14 groups,
-# beyond exact) over the three-level chain's.
+# median ratio peer / engine for each sampler ([run] draws = "paired", the default, and "packed"): above 1,
+# the engine is faster. Each round also prints the engine over its generator floor (the same trials' random
+# words alone). Last, the cost a trial of grand-armada (14 groups, beyond exact) over the three-level chain's.
 #
-# The engine's figure is criterion's median of `floor/<config>/engine_one_thread` (benches/floor.rs), per trial;
-# the peer's is the `trials_per_s` of its sampling loop alone (Numba's compile excluded).
+# The engine's figures are criterion's medians of `floor/<config>/{engine,packed}_one_thread` and the floors'
+# of `floor/<config>/{generator,packed}_floor` (benches/floor.rs, 2^20 trials, a fresh memo each iteration),
+# per trial; the peer's is the `trials_per_s` of its sampling loop alone (Numba's compile excluded).
 #
 # usage: bash benches/peers.sh VENV [ROUNDS]
 #   VENV    a Python venv with numpy and numba (python3 -m venv VENV && VENV/bin/pip install numpy numba)
@@ -43,32 +45,44 @@ print(median / trials)
 EOF
 }
 
-# Nanoseconds a trial of the engine on config $1, one thread.
-engine_ns() {
-  local name
-  name=$(basename "$1" .toml)
-  cargo bench -q --bench floor -- --noplot "floor/$name/engine_one_thread" >/dev/null 2>&1
-  per_element "floor_$name/engine_one_thread"
+# Runs the floor bench's four functions of config $1 (both samplers, both floors), one thread.
+engine_bench() {
+  cargo bench -q --bench floor -- --noplot "floor/$(basename "$1" .toml)/" >/dev/null 2>&1
+}
+
+median() {
+  sort -g | python3 -c 'import sys; v = [float(x) for x in sys.stdin]; print(v[len(v) // 2])'
 }
 
 cargo bench -q --bench floor --no-run 2>/dev/null
 for case in "${CASES[@]}"; do
   read -r peer config trials <<<"$case"
   "$PY" "$PEERS/$peer" "$config" --trials 10000 --threads 1 --json >/dev/null 2>&1 # compile once, not timed
-  ratios=()
+  name=$(basename "$config" .toml)
+  paired=() packed=()
   for round in $(seq "$ROUNDS"); do
     p=$(peer_ns "$peer" "$config" "$trials")
-    e=$(engine_ns "$config")
-    ratios+=("$(python3 -c "print($p / $e)")")
-    printf '%s round %d: peer %.1f ns, engine %.1f ns a trial\n' "$(basename "$config" .toml)" "$round" "$p" "$e"
+    engine_bench "$config"
+    e=$(per_element "floor_$name/engine_one_thread")
+    k=$(per_element "floor_$name/packed_one_thread")
+    ef=$(per_element "floor_$name/generator_floor")
+    kf=$(per_element "floor_$name/packed_floor")
+    paired+=("$(python3 -c "print($p / $e)")")
+    packed+=("$(python3 -c "print($p / $k)")")
+    printf '%s round %d: peer %.1f ns; engine paired %.1f ns (%.1fx its floor %.1f), packed %.1f ns (%.1fx its floor %.1f)\n' \
+      "$name" "$round" "$p" "$e" "$(python3 -c "print($e / $ef)")" "$ef" "$k" "$(python3 -c "print($k / $kf)")" "$kf"
   done
-  median=$(printf '%s\n' "${ratios[@]}" | sort -g | python3 -c 'import sys; v = [float(x) for x in sys.stdin]; print(v[len(v) // 2])')
-  printf '%s: the engine is %.2fx the tuned peer (median of %d)\n' "$(basename "$config" .toml)" "$median" "$ROUNDS"
+  printf '%s: the engine is %.2fx the tuned peer paired, %.2fx packed (medians of %d)\n' "$name" \
+    "$(printf '%s\n' "${paired[@]}" | median)" "$(printf '%s\n' "${packed[@]}" | median)" "$ROUNDS"
 done
 
 # The 14-group scenario beyond exact (benches/data/grand-armada.toml, rules every trial: the path memo has too
-# many paths) against the three-level chain through the whole engine, both on one thread, in one bench run.
-cargo bench -q --bench naval -- --noplot "naval_rules_every_trial/grand-armada|naval_three_level_chain/engine_one_thread" >/dev/null 2>&1
-armada=$(per_element naval_rules_every_trial/grand-armada)
-chain=$(per_element naval_three_level_chain/engine_one_thread)
-printf 'grand-armada: %.1f ns a trial, %.1fx the three-level chain (%.1f ns)\n' "$armada" "$(python3 -c "print($armada / $chain)")" "$chain"
+# many paths) against the three-level chain through the whole engine, both on one thread, in one bench run,
+# under each sampler.
+cargo bench -q --bench naval -- --noplot "naval_rules_every_trial/grand-armada|naval_three_level_chain/(engine|packed)_one_thread" >/dev/null 2>&1
+for pair in "grand-armada engine_one_thread paired" "grand-armada_packed packed_one_thread packed"; do
+  read -r armada_bench chain_bench label <<<"$pair"
+  armada=$(per_element "naval_rules_every_trial/$armada_bench")
+  chain=$(per_element "naval_three_level_chain/$chain_bench")
+  printf 'grand-armada, %s: %.1f ns a trial, %.1fx the three-level chain (%.1f ns)\n' "$label" "$armada" "$(python3 -c "print($armada / $chain)")" "$chain"
+done

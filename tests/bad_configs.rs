@@ -92,6 +92,7 @@ const CASES: &[Case] = &[
     // Not TOML at all.
     case("not_toml.toml", Some(1), None, &["not valid TOML", "key = value"]),
     case("unclosed_string.toml", Some(25), Some("cavalry.interceptor.1.name"), &["not valid TOML", "unclosed string"]),
+    case("run_unknown_draws.toml", Some(11), Some("run.draws"), &["unknown variant `fast`", "expected `paired` or `packed`"]),
     case("duplicate_key.toml", Some(36), Some("cavalry.target.morale"), &["not valid TOML", "duplicate key"]),
 ];
 

@@ -90,8 +90,23 @@ const PINNED_GREEDY_48: [u64; 3] = [48, 27, 0];
 /// on both sides of a chunk boundary (16 games a chunk).
 #[test]
 fn replay_plays_the_game_the_run_played() {
+    replays_match(GREEDY);
+}
+
+/// The same under `[run] draws = "packed"`: a replay draws with the run's sampler.
+#[test]
+fn replay_plays_the_game_a_packed_run_played() {
     let dir = tempfile::tempdir().unwrap();
-    let run = ["run", GREEDY, "--trials", "20", "--per-trial", "--out"];
+    let config = dir.path().join("packed.toml");
+    let text = std::fs::read_to_string(GREEDY).unwrap();
+    assert!(text.contains("[run]\n"), "{GREEDY} has a [run] table");
+    std::fs::write(&config, text.replace("[run]\n", "[run]\ndraws = \"packed\"\n")).unwrap();
+    replays_match(config.to_str().unwrap());
+}
+
+fn replays_match(config: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let run = ["run", config, "--trials", "20", "--per-trial", "--out"];
     Command::cargo_bin("intercept-sim").unwrap().args(run).arg(dir.path()).assert().success();
     let trials = dir.path().join("trials.parquet");
     let turns = common::f64_column(&trials, "board.turns");
@@ -99,7 +114,7 @@ fn replay_plays_the_game_the_run_played() {
     for game in [0usize, 15, 16, 19] {
         let out = Command::cargo_bin("intercept-sim")
             .unwrap()
-            .args(["replay", GREEDY, "--moves-only", "--game", &game.to_string()])
+            .args(["replay", config, "--moves-only", "--game", &game.to_string()])
             .assert()
             .success();
         let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();

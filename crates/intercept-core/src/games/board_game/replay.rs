@@ -12,7 +12,7 @@ use super::players::Game;
 use super::position::{Colour, Position};
 use super::turns::Turn;
 use super::{BoardGame, BoardGameRules, Seat};
-use crate::chance::Sampler;
+use crate::chance::{Draws, PackedSampler, Sampler};
 use crate::config::Scenario;
 
 /// `intercept-sim replay`: game `index` of the scenario's run as text (or JSON), with the board after each
@@ -25,7 +25,7 @@ pub fn replay(scenario: &Scenario, index: u64, moves_only: bool, json: bool) -> 
     if index >= run.trials {
         return Err(format!("--game {index}: the run has {} games, numbered 0 to {}", run.trials, run.trials - 1));
     }
-    let mut replay = Replay::of(&resolved.model, run.seed, run.chunk_size, index);
+    let mut replay = Replay::drawn(&resolved.model, run.seed, run.chunk_size, index, run.draws);
     replay.boards = !moves_only;
     Ok(if json { replay.json() } else { replay.to_string() })
 }
@@ -48,9 +48,17 @@ impl Replay {
     /// Game `index` of a run of `model` seeded with `seed` in chunks of `chunk_size`: the same game the run
     /// played, turn for turn.
     pub fn of(model: &BoardGame, seed: u64, chunk_size: u64, index: u64) -> Replay {
-        let mut chance = Sampler::at_trial(seed, chunk_size, index);
+        Replay::drawn(model, seed, chunk_size, index, Draws::Paired)
+    }
+
+    /// [`Replay::of`] for a run that drew with `draws` (`[run] draws`).
+    pub fn drawn(model: &BoardGame, seed: u64, chunk_size: u64, index: u64, draws: Draws) -> Replay {
         let mut turns = Vec::new();
-        let (first, game) = model.game(&mut chance, &mut |p, t| turns.push((*p, t)));
+        let mut note = |p: &Position, t| turns.push((*p, t));
+        let (first, game) = match draws {
+            Draws::Paired => model.game(&mut Sampler::at_trial(seed, chunk_size, index), &mut note),
+            Draws::Packed => model.game(&mut PackedSampler::at_trial(seed, chunk_size, index), &mut note),
+        };
         let start = *model.start(first);
         Replay { index, first, start, turns, game, seats: model.seats, boards: true }
     }
