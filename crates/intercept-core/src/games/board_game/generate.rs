@@ -9,7 +9,7 @@
 //! the action back. The order is the turns' order everywhere (a seeded game picks turns by index), pinned by
 //! `tests/board_perft.rs`.
 
-use super::board::{self, DIRECTIONS, EMPTY, OFF, SQUARES, Squares, covers, size};
+use super::board::{self, CELL_OF, DIRECTIONS, EMPTY, OFF, SQUARES, Squares, covers, size};
 use super::position::{Cell, Colour, Position};
 use super::turns::{Action, Turn, Variant};
 
@@ -22,6 +22,12 @@ const MOST_MOVES: usize = 15 * 15;
 /// One position's turn generator.
 pub(super) struct Generator<'a> {
     b: [u8; SQUARES],
+    /// The board as a stack's moves read it: `b` with the ball's square and the empty goals marked [`OFF`],
+    /// so a stone may enter a square when its byte is [`EMPTY`], and may jump it only when it holds a stack
+    /// (I-8, I-17).
+    m: [u8; SQUARES],
+    /// Each board index's cell number on this board's size.
+    cell_of: &'static [u8; SQUARES],
     size: u8,
     /// The colour bit of the side to move.
     me: u8,
@@ -55,6 +61,8 @@ impl<'a> Generator<'a> {
         let goals = [on_board(p.goal_of(Colour::White)), on_board(p.goal_of(Colour::Black))];
         let mut g = Generator {
             b: p.board.0,
+            m: p.board.0,
+            cell_of: &CELL_OF[usize::from(p.size)],
             size: p.size,
             me: board::colour_bit(p.to_move),
             ball: on_board(Some(p.ball)),
@@ -84,9 +92,11 @@ impl<'a> Generator<'a> {
     /// What every stack's moves share: the cover in place, the stacks that may be covered, a passer by the
     /// ball.
     fn survey(&mut self) {
-        let last = board::index(self.size - 1, self.size - 1);
-        let covering = |i: &usize| self.b[*i] != OFF && covers(self.b[*i]) && self.b[*i] & 8 == self.me;
-        self.covering = (board::STRIDE..=last).find(covering).unwrap_or(NONE);
+        for i in [self.ball, self.goals[0], self.goals[1]] {
+            if i == self.ball || self.m[i] == EMPTY {
+                self.m[i] = OFF;
+            }
+        }
         if self.target != NONE {
             for d in DIRECTIONS {
                 let c = self.target.wrapping_add_signed(d);
@@ -97,6 +107,12 @@ impl<'a> Generator<'a> {
                 }
             }
         }
+        if self.coverable != Squares::default() {
+            // Which stack covers matters only when there is a stack to cover (I-21).
+            let last = board::index(self.size - 1, self.size - 1);
+            let covering = |i: &usize| self.b[*i] != OFF && covers(self.b[*i]) && self.b[*i] & 8 == self.me;
+            self.covering = (board::STRIDE..=last).find(covering).unwrap_or(NONE);
+        }
         self.passer_near =
             self.ball != NONE && DIRECTIONS.iter().any(|&d| self.passer(self.ball.wrapping_add_signed(d)));
         let carrier = self.b[self.ball];
@@ -104,9 +120,9 @@ impl<'a> Generator<'a> {
         self.strict = self.v.steal_requires_moved_piece && stolen;
     }
 
+    #[inline]
     fn cell(&self, i: usize) -> Cell {
-        let (col, row) = board::col_row(i);
-        col + self.size * row
+        self.cell_of[i]
     }
 
     /// Whether the side to move's stack on `i` may pass the ball: a passage stone or a size-3 double (I-4,
@@ -133,15 +149,15 @@ impl<'a> Generator<'a> {
     /// Whether a stone may enter `i`: on the board, no stone, no goal (I-17), and not the ball lying alone.
     #[inline]
     fn open(&self, i: usize) -> bool {
-        self.b[i] == EMPTY && i != self.ball && i != self.goals[0] && i != self.goals[1]
+        self.m[i] == EMPTY
     }
 
     /// Whether a stack, a double or not, may jump the piece on `over` (I-6, I-8, I-9, I-23).
     #[inline]
     fn jumpable(&self, double: bool, over: usize) -> bool {
-        let x = self.b[over];
-        if x == EMPTY || x == OFF || over == self.ball {
-            return false; // I-8: nobody jumps the ball carrier
+        let x = self.m[over];
+        if x == EMPTY || x == OFF {
+            return false; // I-8: nobody jumps the ball carrier (marked off)
         }
         // I-9: only the double jumps a double, and only the enemy's (its own is itself).
         size(x) < 3 || (double && x & 8 != self.me)
@@ -153,24 +169,34 @@ impl Generator<'_> {
     /// there is no action (or always, I-A2 switched), each action followed by its transfer chains' ends.
     pub(super) fn all(&mut self) {
         let start = self.out.len();
-        for i in cells(self.size) {
-            let x = self.b[i];
-            if x == EMPTY || x & 8 != self.me || i == self.ball {
-                continue; // I-12: the ball carrier stays put; a covered stack never moves (I-20)
-            }
-            let n = self.moves(i);
-            for k in 0..n {
-                let to = usize::from(self.moves[k]);
-                let cover = self.b[to] != EMPTY;
-                self.action(Action::Move { from: self.cell(i), to: self.cell(to), cover }, [i, to]);
-            }
-            // I-11; I-12: a size-4 double carrying the ball keeps its size.
-            if size(self.b[i]) >= 3 && !covers(self.b[i]) {
-                self.action(Action::Resize { at: self.cell(i) }, [NONE, i]);
+        let n = usize::from(self.size);
+        for row in 1..=n {
+            for i in row * board::STRIDE + 1..=row * board::STRIDE + n {
+                let x = self.b[i];
+                if x == EMPTY || x & 8 != self.me || i == self.ball {
+                    continue; // I-12: the ball carrier stays put; a covered stack never moves (I-20)
+                }
+                self.stack_actions(i);
             }
         }
         if self.out.len() == start || !self.v.action_mandatory {
             self.action(Action::Pass, [NONE, NONE]);
+        }
+    }
+
+    /// The actions of the stack on `i`: its moves, then its size change (I-11; I-12: a size-4 double
+    /// carrying the ball keeps its size).
+    fn stack_actions(&mut self, i: usize) {
+        let n = self.moves(i);
+        let from = self.cell(i);
+        self.out.reserve(n + 1);
+        for k in 0..n {
+            let to = usize::from(self.moves[k]);
+            let cover = self.b[to] != EMPTY;
+            self.action(Action::Move { from, to: self.cell(to), cover }, [i, to]);
+        }
+        if size(self.b[i]) >= 3 && !covers(self.b[i]) {
+            self.action(Action::Resize { at: from }, [NONE, i]);
         }
     }
 
@@ -206,12 +232,19 @@ impl Generator<'_> {
     /// Lists `action`, then, when a transfer may follow it, each cell its transfer chains can leave the ball
     /// on. `squares` are the squares the action changes: where a stack leaves, and where it arrives or
     /// resizes (`NONE` for none).
+    #[inline]
     fn action(&mut self, action: Action, squares: [usize; 2]) {
         self.out.push(Turn { action, ball_to: None });
         let resize = matches!(action, Action::Resize { .. });
-        if !self.with_transfers || (resize && !self.v.size_change_allows_transfer) || !self.may_transfer(squares[1]) {
-            return;
+        if self.with_transfers && !(resize && !self.v.size_change_allows_transfer) && self.may_transfer(squares[1]) {
+            self.transfers_after(action, squares);
         }
+    }
+
+    /// Lists the cells the transfer chains after `action` can leave the ball on (see [`Generator::action`]).
+    #[inline(never)]
+    fn transfers_after(&mut self, action: Action, squares: [usize; 2]) {
+        let resize = matches!(action, Action::Resize { .. });
         self.action = action;
         if !self.strict && self.passer_near && self.unaffected(squares) {
             for k in 0..self.shared.n {
@@ -235,7 +268,7 @@ impl Generator<'_> {
     /// next to the ball (I-13), and an action changes only the cell it moves to or resizes, so with none
     /// beforehand only an action next to the ball can make one.
     fn may_transfer(&self, site: usize) -> bool {
-        self.ball != NONE && (self.passer_near || (site != NONE && board::distance(site, self.ball) == 1))
+        self.ball != NONE && (self.passer_near || (site != NONE && board::adjacent(site, self.ball)))
     }
 
     /// Whether an action changing `squares` leaves the transfer chains as they are without it: no square
@@ -278,12 +311,6 @@ impl Shared {
             }
         }
     }
-}
-
-/// The board indices of the cells of a board `size` cells a side, in cell order.
-fn cells(size: u8) -> impl Iterator<Item = usize> {
-    let n = usize::from(size);
-    (board::STRIDE + 1..(n + 1) * board::STRIDE).filter(move |i| (1..=n).contains(&(i % board::STRIDE)))
 }
 
 /// One stack's moves being searched.
