@@ -37,12 +37,6 @@ pub fn col_row(i: usize) -> (u8, u8) {
     ((i % STRIDE) as u8 - 1, (i / STRIDE) as u8 - 1)
 }
 
-/// Chebyshev distance between two board indices (I-13).
-#[inline]
-pub fn distance(a: usize, b: usize) -> usize {
-    (a % STRIDE).abs_diff(b % STRIDE).max((a / STRIDE).abs_diff(b / STRIDE))
-}
-
 /// A byte's top stack's size (0 on an empty square).
 #[inline]
 pub fn size(b: u8) -> u8 {

@@ -26,6 +26,8 @@ pub(super) struct Generator<'a> {
     /// so a stone may enter a square when its byte is [`EMPTY`], and may jump it only when it holds a stack
     /// (I-8, I-17).
     m: [u8; SQUARES],
+    /// Bit 7 of the bytes of a row's cells (columns 1 to `size` of 16).
+    cells_row: u128,
     /// Each board index's cell number on this board's size.
     cell_of: &'static [u8; SQUARES],
     size: u8,
@@ -52,7 +54,7 @@ pub(super) struct Generator<'a> {
     /// The action whose transfer chains are being listed.
     action: Action,
     /// One stack's destinations, in the order found.
-    moves: [u16; MOST_MOVES],
+    moves: [u8; MOST_MOVES],
 }
 
 impl<'a> Generator<'a> {
@@ -63,6 +65,7 @@ impl<'a> Generator<'a> {
             b: p.board.0,
             m: p.board.0,
             cell_of: &CELL_OF[usize::from(p.size)],
+            cells_row: u128::from_le_bytes([0x80; 16]) & (((1u128 << (8 * usize::from(p.size))) - 1) << 8),
             size: p.size,
             me: board::colour_bit(p.to_move),
             ball: on_board(Some(p.ball)),
@@ -109,15 +112,33 @@ impl<'a> Generator<'a> {
         }
         if self.coverable != Squares::default() {
             // Which stack covers matters only when there is a stack to cover (I-21).
-            let last = board::index(self.size - 1, self.size - 1);
-            let covering = |i: &usize| self.b[*i] != OFF && covers(self.b[*i]) && self.b[*i] & 8 == self.me;
-            self.covering = (board::STRIDE..=last).find(covering).unwrap_or(NONE);
+            self.covering = self.covering_stack();
         }
         self.passer_near =
             self.ball != NONE && DIRECTIONS.iter().any(|&d| self.passer(self.ball.wrapping_add_signed(d)));
         let carrier = self.b[self.ball];
         let stolen = self.ball != NONE && carrier != EMPTY && carrier & 8 != self.me;
         self.strict = self.v.steal_requires_moved_piece && stolen;
+    }
+
+    /// The square of the side to move's covering stack, [`NONE`] if none (I-21): each row's cells read 16 at
+    /// a time, a covering stack's byte the one with covered-stack bits.
+    fn covering_stack(&self) -> usize {
+        let n = usize::from(self.size);
+        let cells = u128::from_le_bytes([0x70; 16]) & (((1u128 << (8 * n)) - 1) << 8);
+        for row in 1..=n {
+            let at = row * board::STRIDE;
+            let bytes: [u8; 16] = self.b[at..at + 16].try_into().expect("a row of 16 squares");
+            let mut t = u128::from_le_bytes(bytes) & cells;
+            while t != 0 {
+                let k = t.trailing_zeros() as usize / 8;
+                if self.b[at + k] & 8 == self.me {
+                    return at + k;
+                }
+                t &= !(0xFF << (8 * k));
+            }
+        }
+        NONE
     }
 
     #[inline]
@@ -154,13 +175,8 @@ impl<'a> Generator<'a> {
 
     /// Whether a stack, a double or not, may jump the piece on `over` (I-6, I-8, I-9, I-23).
     #[inline]
-    fn jumpable(&self, double: bool, over: usize) -> bool {
-        let x = self.m[over];
-        if x == EMPTY || x == OFF {
-            return false; // I-8: nobody jumps the ball carrier (marked off)
-        }
-        // I-9: only the double jumps a double, and only the enemy's (its own is itself).
-        size(x) < 3 || (double && x & 8 != self.me)
+    fn jumpable(&self, jumper: u8, over: usize) -> bool {
+        JUMPABLE[usize::from(self.m[over])] & jumper != 0
     }
 }
 
@@ -169,19 +185,37 @@ impl Generator<'_> {
     /// there is no action (or always, I-A2 switched), each action followed by its transfer chains' ends.
     pub(super) fn all(&mut self) {
         let start = self.out.len();
-        let n = usize::from(self.size);
-        for row in 1..=n {
-            for i in row * board::STRIDE + 1..=row * board::STRIDE + n {
-                let x = self.b[i];
-                if x == EMPTY || x & 8 != self.me || i == self.ball {
-                    continue; // I-12: the ball carrier stays put; a covered stack never moves (I-20)
-                }
+        for row in 1..=usize::from(self.size) {
+            let at = row * board::STRIDE;
+            let mut mine = self.own_stacks(at);
+            while mine != 0 {
+                let i = at + mine.trailing_zeros() as usize / 8;
+                mine &= mine - 1;
                 self.stack_actions(i);
             }
         }
         if self.out.len() == start || !self.v.action_mandatory {
             self.action(Action::Pass, [NONE, NONE]);
         }
+    }
+
+    /// The side to move's stacks on the row of squares from `at`, but the ball carrier (I-12: it stays put;
+    /// a covered stack never moves, I-20), as a byte mask read 16 squares at a time: bit 7 of byte `k` for
+    /// square `at + k`.
+    #[inline]
+    fn own_stacks(&self, at: usize) -> u128 {
+        const LOW: u128 = u128::from_le_bytes([0x7F; 16]);
+        const HIGH: u128 = !LOW;
+        let bytes: [u8; 16] = self.b[at..at + 16].try_into().expect("a row of 16 squares");
+        let w = u128::from_le_bytes(bytes);
+        // Bit 7 of each byte: set when the byte is not 0, then when its colour bit (3) is the mover's.
+        let occupied = ((w & LOW) + LOW) | w;
+        let colour = if self.me == 0 { !(w << 4) } else { w << 4 };
+        let mut mine = occupied & colour & self.cells_row;
+        if (at..at + 16).contains(&self.ball) {
+            mine &= !(0x80 << (8 * (self.ball - at)));
+        }
+        mine & HIGH
     }
 
     /// The actions of the stack on `i`: its moves, then its size change (I-11; I-12: a size-4 double
@@ -203,9 +237,11 @@ impl Generator<'_> {
     /// The stack on `from`'s destinations, each once, into `self.moves`: its steps, its jump sequences'
     /// landings, and the double's slides with a jump; returns how many.
     pub(super) fn moves(&mut self, from: usize) -> usize {
+        let double = size(self.b[from]) >= 3;
         let mut s = Search {
             from,
-            double: size(self.b[from]) >= 3,
+            double,
+            jumper: if !double { 1 } else if self.me == 0 { 2 } else { 4 },
             can_cover: self.covering == NONE || self.covering == from,
             found: Squares::default(),
             landed: Squares::default(),
@@ -215,12 +251,16 @@ impl Generator<'_> {
         for d in DIRECTIONS {
             s.step(self, from.wrapping_add_signed(d));
         }
+        // The mover's own square reads as empty while it moves: it never jumps itself, and never lands
+        // there (it has landed there already).
+        let own = std::mem::replace(&mut self.m[from], EMPTY);
         s.jumps(self, from);
         if s.double {
             for d in DIRECTIONS {
                 s.slide_then_jump(self, d);
             }
         }
+        self.m[from] = own;
         s.n
     }
 
@@ -257,6 +297,12 @@ impl Generator<'_> {
             board::apply_move(&mut self.b, squares[0], squares[1], cover);
         } else if resize {
             board::apply_resize(&mut self.b, squares[1]);
+        }
+        if !self.passer_near && !self.passer(squares[1]) {
+            // No passer was next to the ball, and the one stack the action put there passes nothing.
+            self.b[squares[1]] = undo[1];
+            self.b[squares[0]] = undo[0];
+            return;
         }
         let moved = if resize { NONE } else { squares[1] };
         self.chains(moved, false);
@@ -313,10 +359,31 @@ impl Shared {
     }
 }
 
+/// Who may jump a square's byte (I-6, I-8, I-9, I-23): bit 0 a passage or rest stone, bit 1 White's double,
+/// bit 2 Black's. Stones jump stones, the double jumps stones and the enemy double; nobody jumps an empty or
+/// off-board square, and the ball carrier reads as off the board.
+static JUMPABLE: [u8; 256] = {
+    let mut t = [0; 256];
+    let mut x = 1;
+    while x < 255 {
+        let top = x as u8 & 7;
+        t[x] = match top {
+            1 | 2 => 7,
+            3 | 4 if x & 8 != 0 => 2,
+            3 | 4 => 4,
+            _ => 0,
+        };
+        x += 1;
+    }
+    t
+};
+
 /// One stack's moves being searched.
 struct Search {
     from: usize,
     double: bool,
+    /// The mover's bit in [`JUMPABLE`].
+    jumper: u8,
     /// Whether the mover may still cover a stack (I-21).
     can_cover: bool,
     found: Squares,
@@ -329,7 +396,7 @@ impl Search {
     fn add(&mut self, g: &mut Generator, to: usize) {
         if !self.found.has(to) {
             self.found.add(to);
-            g.moves[self.n] = to as u16;
+            g.moves[self.n] = to as u8;
             self.n += 1;
         }
     }
@@ -346,7 +413,7 @@ impl Search {
     fn jumps(&mut self, g: &mut Generator, at: usize) {
         for d in DIRECTIONS {
             let over = at.wrapping_add_signed(d);
-            if over != self.from && g.jumpable(self.double, over) {
+            if g.jumpable(self.jumper, over) {
                 self.land(g, over.wrapping_add_signed(d));
             }
         }
@@ -377,10 +444,41 @@ impl Search {
             at = at.wrapping_add_signed(d);
         }
         let over = at.wrapping_add_signed(d);
-        if g.jumpable(true, over) {
+        if g.jumpable(self.jumper, over) {
             self.land(g, over.wrapping_add_signed(d));
         }
     }
+}
+
+/// For a passer in each of the eight directions from the ball, the steps from it to the squares two from the
+/// ball (the receivers' squares, I-13), in [`DIRECTIONS`] order, 0 after the last: three from a side, five
+/// from a corner.
+const ONWARD: [[isize; 5]; 8] = {
+    let mut t = [[0; 5]; 8];
+    let mut a = 0;
+    while a < 8 {
+        let (mut b, mut n) = (0, 0);
+        while b < 8 {
+            let (d, e) = (DIRECTIONS[a], DIRECTIONS[b]);
+            let (col, row) = (offset_col(d) + offset_col(e), offset_row(d) + offset_row(e));
+            if col.abs() == 2 || row.abs() == 2 {
+                t[a][n] = e;
+                n += 1;
+            }
+            b += 1;
+        }
+        a += 1;
+    }
+    t
+};
+
+/// The column and row steps of a direction's board offset.
+const fn offset_col(d: isize) -> isize {
+    (d + 17) % 16 - 1
+}
+
+const fn offset_row(d: isize) -> isize {
+    (d + 17) / 16 - 1
 }
 
 /// The single transfers from a ball on `at`: (passer, receiver) squares, receivers in `visited` skipped
@@ -394,14 +492,14 @@ pub(super) struct Transfers {
 impl Generator<'_> {
     pub(super) fn transfers(&self, at: usize, visited: &Squares) -> Transfers {
         let mut t = Transfers { pairs: [(0, 0); 32], n: 0 };
-        for d in DIRECTIONS {
-            let passer = at.wrapping_add_signed(d);
+        for (d, onward) in DIRECTIONS.iter().zip(&ONWARD) {
+            let passer = at.wrapping_add_signed(*d);
             if !self.passer(passer) {
                 continue;
             }
-            for e in DIRECTIONS {
+            for &e in onward.iter().take_while(|&&e| e != 0) {
                 let r = passer.wrapping_add_signed(e);
-                if board::distance(at, r) == 2 && !visited.has(r) && self.receives(r) {
+                if !visited.has(r) && self.receives(r) {
                     t.pairs[t.n] = (passer as u16, r as u16);
                     t.n += 1;
                 }
