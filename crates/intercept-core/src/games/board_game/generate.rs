@@ -223,11 +223,21 @@ impl Generator<'_> {
     fn stack_actions(&mut self, i: usize) {
         let n = self.moves(i);
         let from = self.cell(i);
-        self.out.reserve(n + 1);
-        for k in 0..n {
-            let to = usize::from(self.moves[k]);
-            let cover = self.b[to] != EMPTY;
-            self.action(Action::Move { from, to: self.cell(to), cover }, [i, to]);
+        // With no passer by the ball, only this stack, moved next to it, could pass it on (I-13).
+        let may_pass = self.with_transfers && self.ball != NONE && (self.passer_near || self.passer(i));
+        if may_pass {
+            self.out.reserve(n + 1);
+            for k in 0..n {
+                let to = usize::from(self.moves[k]);
+                let cover = self.b[to] != EMPTY;
+                self.action(Action::Move { from, to: self.cell(to), cover }, [i, to]);
+            }
+        } else {
+            let (b, cell_of) = (&self.b, self.cell_of);
+            self.out.extend(self.moves[..n].iter().map(|&to| {
+                let to = usize::from(to);
+                Turn { action: Action::Move { from, to: cell_of[to], cover: b[to] != EMPTY }, ball_to: None }
+            }));
         }
         if size(self.b[i]) >= 3 && !covers(self.b[i]) {
             self.action(Action::Resize { at: from }, [NONE, i]);
