@@ -24,7 +24,7 @@ pub(super) struct Generator<'a> {
     b: [u8; SQUARES],
     /// The board as a stack's moves read it: `b` with the ball's square and the empty goals marked [`OFF`],
     /// so a stone may enter a square when its byte is [`EMPTY`], and may jump it only when it holds a stack
-    /// (I-8, I-17).
+    /// (I-8, I-17); the stacks the side to move may cover carry the [`COVERABLE`] mark.
     m: [u8; SQUARES],
     /// Bit 7 of the bytes of a row's cells (columns 1 to `size` of 16).
     cells_row: u128,
@@ -37,8 +37,8 @@ pub(super) struct Generator<'a> {
     goals: [usize; 2],
     /// The goal the side to move attacks (I-18).
     target: usize,
-    /// The enemy stacks the side to move may cover (I-19, I-22).
-    coverable: Squares,
+    /// Whether there is an enemy stack the side to move may cover (I-19, I-22), marked in `m`.
+    coverable: bool,
     /// The square of the stack the side to move covers with, if any (I-21).
     covering: usize,
     /// Whether a passer of the side to move stands next to the ball before any action (I-13).
@@ -72,7 +72,7 @@ impl<'a> Generator<'a> {
             ball: on_board(Some(p.ball)),
             goals,
             target: goals[p.to_move.other().index()],
-            coverable: Squares::default(),
+            coverable: false,
             covering: NONE,
             passer_near: false,
             strict: false,
@@ -107,11 +107,12 @@ impl<'a> Generator<'a> {
                 let x = self.b[c];
                 // An enemy stack, not covered, not carrying the ball, next to its owner's goal (I-19, I-22).
                 if x != EMPTY && x != OFF && x & 8 != self.me && !covers(x) && c != self.ball {
-                    self.coverable.add(c);
+                    self.coverable = true;
+                    self.m[c] |= COVERABLE;
                 }
             }
         }
-        if self.coverable != Squares::default() {
+        if self.coverable {
             // Which stack covers matters only when there is a stack to cover (I-21).
             self.covering = self.covering_stack();
         }
@@ -172,6 +173,12 @@ impl<'a> Generator<'a> {
     #[inline]
     fn open(&self, i: usize) -> bool {
         self.m[i] == EMPTY
+    }
+
+    /// Whether the stack on `i` may be covered by the side to move (I-19, I-22): marked in `m`.
+    #[inline]
+    fn coverable(&self, i: usize) -> bool {
+        self.m[i] & 0xF0 == COVERABLE
     }
 
     /// Whether a stack, a double or not, may jump the piece on `over` (I-6, I-8, I-9, I-23).
@@ -370,6 +377,10 @@ impl Shared {
     }
 }
 
+/// The mark in `Generator::m` of a stack the side to move may cover: the covered-colour bit of a piece that
+/// covers nothing, a byte no piece has.
+const COVERABLE: u8 = 0x80;
+
 /// Who may jump a square's byte (I-6, I-8, I-9, I-23): bit 0 a passage or rest stone, bit 1 White's double,
 /// bit 2 Black's. Stones jump stones, the double jumps stones and the enemy double; nobody jumps an empty or
 /// off-board square, and the ball carrier reads as off the board.
@@ -417,7 +428,7 @@ impl Search {
     /// eight different squares, so none is found twice.
     #[inline]
     fn step(&mut self, g: &mut Generator, to: usize) {
-        if g.open(to) || (self.can_cover && g.coverable.has(to)) {
+        if g.open(to) || (self.can_cover && g.coverable(to)) {
             self.found.add(to);
             g.moves[self.n] = to as u8;
             self.n += 1;
@@ -444,7 +455,7 @@ impl Search {
             self.add(g, to);
             self.landed.add(to);
             self.jumps(g, to);
-        } else if self.can_cover && g.coverable.has(to) {
+        } else if self.can_cover && g.coverable(to) {
             self.add(g, to);
         }
     }
@@ -501,7 +512,7 @@ const fn offset_row(d: isize) -> isize {
 /// (I-13..I-17, I-A6). At most 32: four passers on a side of `at` reach three cells two away, four on a
 /// corner five.
 pub(super) struct Transfers {
-    pub pairs: [(u16, u16); 32],
+    pub pairs: [(u8, u8); 32],
     pub n: usize,
 }
 
@@ -516,7 +527,7 @@ impl Generator<'_> {
             for &e in onward.iter().take_while(|&&e| e != 0) {
                 let r = passer.wrapping_add_signed(e);
                 if !visited.has(r) && self.receives(r) {
-                    t.pairs[t.n] = (passer as u16, r as u16);
+                    t.pairs[t.n] = (passer as u8, r as u8);
                     t.n += 1;
                 }
             }
