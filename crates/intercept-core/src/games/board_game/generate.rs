@@ -58,7 +58,7 @@ pub(super) struct Generator<'a> {
 }
 
 impl<'a> Generator<'a> {
-    #[inline]
+    #[inline(always)]
     pub(super) fn new(p: &Position, v: Variant, out: &'a mut Vec<Turn>) -> Generator<'a> {
         let on_board = |c: Option<Cell>| c.filter(|&c| c < p.size * p.size).map_or(NONE, |c| p.board_index(c));
         let goals = [on_board(p.goal_of(Colour::White)), on_board(p.goal_of(Colour::Black))];
