@@ -31,7 +31,11 @@ fn main() {
                 plies += u64::from(game.turns);
             }
             let s = t0.elapsed().as_secs_f64();
-            println!("{plies} plies in {s:.3} s: {:.0} plies/s; turns a ply {:.1}", plies as f64 / s, listed as f64 / plies as f64);
+            println!(
+                "{plies} plies in {s:.3} s: {:.0} plies/s; turns a ply {:.1}",
+                plies as f64 / s,
+                listed as f64 / plies as f64
+            );
         }
         _ => {
             let turns = start.turns(v);

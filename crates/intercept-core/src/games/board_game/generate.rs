@@ -259,7 +259,13 @@ impl Generator<'_> {
         let mut s = Search {
             from,
             double,
-            jumper: if !double { 1 } else if self.me == 0 { 2 } else { 4 },
+            jumper: if !double {
+                1
+            } else if self.me == 0 {
+                2
+            } else {
+                4
+            },
             can_cover: self.covering == NONE || self.covering == from,
             found: Squares::default(),
             landed: Squares::default(),

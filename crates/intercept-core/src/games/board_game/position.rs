@@ -256,7 +256,10 @@ impl Position {
         (0..n).flat_map(move |row| {
             let at = board::index(0, row);
             let squares = &self.board.0[at..at + usize::from(n)];
-            (0..n).zip(squares).filter(move |&(_, &x)| x != board::EMPTY && x & 8 == bit).map(move |(col, _)| col + n * row)
+            (0..n)
+                .zip(squares)
+                .filter(move |&(_, &x)| x != board::EMPTY && x & 8 == bit)
+                .map(move |(col, _)| col + n * row)
         })
     }
 
