@@ -300,7 +300,7 @@ impl Generator<'_> {
     fn action(&mut self, action: Action, squares: [usize; 2]) {
         self.out.push(Turn { action, ball_to: None });
         let resize = matches!(action, Action::Resize { .. });
-        if self.with_transfers && !(resize && !self.v.size_change_allows_transfer) && self.may_transfer(squares[1]) {
+        if self.with_transfers && (!resize || self.v.size_change_allows_transfer) && self.may_transfer(squares[1]) {
             self.transfers_after(action, squares);
         }
     }
