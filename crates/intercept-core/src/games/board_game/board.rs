@@ -37,12 +37,6 @@ pub fn col_row(i: usize) -> (u8, u8) {
     ((i % STRIDE) as u8 - 1, (i / STRIDE) as u8 - 1)
 }
 
-/// Chebyshev distance between two board indices (I-13).
-#[inline]
-pub fn distance(a: usize, b: usize) -> usize {
-    (a % STRIDE).abs_diff(b % STRIDE).max((a / STRIDE).abs_diff(b / STRIDE))
-}
-
 /// A byte's top stack's size (0 on an empty square).
 #[inline]
 pub fn size(b: u8) -> u8 {
@@ -112,8 +106,36 @@ pub fn apply_resize(b: &mut [u8; SQUARES], i: usize) {
     b[i] = (b[i] & !7) | (7 - size(b[i]));
 }
 
+/// Each board index's cell number (`col + size * row`), for every board size up to 15; 0 off the board.
+pub static CELL_OF: [[u8; SQUARES]; 16] = {
+    let mut t = [[0; SQUARES]; 16];
+    let mut size = 1;
+    while size < 16 {
+        let mut row = 0;
+        while row < size {
+            let mut col = 0;
+            while col < size {
+                t[size][(row + 1) * STRIDE + col + 1] = (col + size * row) as u8;
+                col += 1;
+            }
+            row += 1;
+        }
+        size += 1;
+    }
+    t
+};
+
+/// Whether two board indices of cells are neighbours (I-1): on a padded board the difference of two cells'
+/// indices is one of the eight directions exactly when they touch.
+#[inline]
+pub fn adjacent(a: usize, b: usize) -> bool {
+    const NEAR: u64 = 1 | 1 << 1 | 1 << 2 | 1 << 16 | 1 << 18 | 1 << 32 | 1 << 33 | 1 << 34;
+    let d = a.wrapping_sub(b).wrapping_add(17);
+    d < 64 && NEAR & (1 << d) != 0
+}
+
 /// A set of board indices, one bit a square.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
 pub struct Squares([u64; SQUARES.div_ceil(64)]);
 
 impl Squares {

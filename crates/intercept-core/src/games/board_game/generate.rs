@@ -9,7 +9,7 @@
 //! the action back. The order is the turns' order everywhere (a seeded game picks turns by index), pinned by
 //! `tests/board_perft.rs`.
 
-use super::board::{self, DIRECTIONS, EMPTY, OFF, SQUARES, Squares, covers, size};
+use super::board::{self, CELL_OF, DIRECTIONS, EMPTY, OFF, SQUARES, Squares, covers, size};
 use super::position::{Cell, Colour, Position};
 use super::turns::{Action, Turn, Variant};
 
@@ -22,6 +22,14 @@ const MOST_MOVES: usize = 15 * 15;
 /// One position's turn generator.
 pub(super) struct Generator<'a> {
     b: [u8; SQUARES],
+    /// The board as a stack's moves read it: `b` with the ball's square and the empty goals marked [`OFF`],
+    /// so a stone may enter a square when its byte is [`EMPTY`], and may jump it only when it holds a stack
+    /// (I-8, I-17); the stacks the side to move may cover carry the [`COVERABLE`] mark.
+    m: [u8; SQUARES],
+    /// Bit 7 of the bytes of a row's cells (columns 1 to `size` of 16).
+    cells_row: u128,
+    /// Each board index's cell number on this board's size.
+    cell_of: &'static [u8; SQUARES],
     size: u8,
     /// The colour bit of the side to move.
     me: u8,
@@ -29,8 +37,8 @@ pub(super) struct Generator<'a> {
     goals: [usize; 2],
     /// The goal the side to move attacks (I-18).
     target: usize,
-    /// The enemy stacks the side to move may cover (I-19, I-22).
-    coverable: Squares,
+    /// Whether there is an enemy stack the side to move may cover (I-19, I-22), marked in `m`.
+    coverable: bool,
     /// The square of the stack the side to move covers with, if any (I-21).
     covering: usize,
     /// Whether a passer of the side to move stands next to the ball before any action (I-13).
@@ -46,21 +54,25 @@ pub(super) struct Generator<'a> {
     /// The action whose transfer chains are being listed.
     action: Action,
     /// One stack's destinations, in the order found.
-    moves: [u16; MOST_MOVES],
+    moves: [u8; MOST_MOVES],
 }
 
 impl<'a> Generator<'a> {
+    #[inline(always)]
     pub(super) fn new(p: &Position, v: Variant, out: &'a mut Vec<Turn>) -> Generator<'a> {
         let on_board = |c: Option<Cell>| c.filter(|&c| c < p.size * p.size).map_or(NONE, |c| p.board_index(c));
         let goals = [on_board(p.goal_of(Colour::White)), on_board(p.goal_of(Colour::Black))];
         let mut g = Generator {
             b: p.board.0,
+            m: p.board.0,
+            cell_of: &CELL_OF[usize::from(p.size)],
+            cells_row: u128::from_le_bytes([0x80; 16]) & (((1u128 << (8 * usize::from(p.size))) - 1) << 8),
             size: p.size,
             me: board::colour_bit(p.to_move),
             ball: on_board(Some(p.ball)),
             goals,
             target: goals[p.to_move.other().index()],
-            coverable: Squares::default(),
+            coverable: false,
             covering: NONE,
             passer_near: false,
             strict: false,
@@ -84,18 +96,25 @@ impl<'a> Generator<'a> {
     /// What every stack's moves share: the cover in place, the stacks that may be covered, a passer by the
     /// ball.
     fn survey(&mut self) {
-        let last = board::index(self.size - 1, self.size - 1);
-        let covering = |i: &usize| self.b[*i] != OFF && covers(self.b[*i]) && self.b[*i] & 8 == self.me;
-        self.covering = (board::STRIDE..=last).find(covering).unwrap_or(NONE);
+        for i in [self.ball, self.goals[0], self.goals[1]] {
+            if i == self.ball || self.m[i] == EMPTY {
+                self.m[i] = OFF;
+            }
+        }
         if self.target != NONE {
             for d in DIRECTIONS {
                 let c = self.target.wrapping_add_signed(d);
                 let x = self.b[c];
                 // An enemy stack, not covered, not carrying the ball, next to its owner's goal (I-19, I-22).
                 if x != EMPTY && x != OFF && x & 8 != self.me && !covers(x) && c != self.ball {
-                    self.coverable.add(c);
+                    self.coverable = true;
+                    self.m[c] |= COVERABLE;
                 }
             }
+        }
+        if self.coverable {
+            // Which stack covers matters only when there is a stack to cover (I-21).
+            self.covering = self.covering_stack();
         }
         self.passer_near =
             self.ball != NONE && DIRECTIONS.iter().any(|&d| self.passer(self.ball.wrapping_add_signed(d)));
@@ -104,9 +123,29 @@ impl<'a> Generator<'a> {
         self.strict = self.v.steal_requires_moved_piece && stolen;
     }
 
+    /// The square of the side to move's covering stack, [`NONE`] if none (I-21): each row's cells read 16 at
+    /// a time, a covering stack's byte the one with covered-stack bits.
+    fn covering_stack(&self) -> usize {
+        let n = usize::from(self.size);
+        let cells = u128::from_le_bytes([0x70; 16]) & (((1u128 << (8 * n)) - 1) << 8);
+        for row in 1..=n {
+            let at = row * board::STRIDE;
+            let bytes: [u8; 16] = self.b[at..at + 16].try_into().expect("a row of 16 squares");
+            let mut t = u128::from_le_bytes(bytes) & cells;
+            while t != 0 {
+                let k = t.trailing_zeros() as usize / 8;
+                if self.b[at + k] & 8 == self.me {
+                    return at + k;
+                }
+                t &= !(0xFF << (8 * k));
+            }
+        }
+        NONE
+    }
+
+    #[inline]
     fn cell(&self, i: usize) -> Cell {
-        let (col, row) = board::col_row(i);
-        col + self.size * row
+        self.cell_of[i]
     }
 
     /// Whether the side to move's stack on `i` may pass the ball: a passage stone or a size-3 double (I-4,
@@ -133,18 +172,19 @@ impl<'a> Generator<'a> {
     /// Whether a stone may enter `i`: on the board, no stone, no goal (I-17), and not the ball lying alone.
     #[inline]
     fn open(&self, i: usize) -> bool {
-        self.b[i] == EMPTY && i != self.ball && i != self.goals[0] && i != self.goals[1]
+        self.m[i] == EMPTY
+    }
+
+    /// Whether the stack on `i` may be covered by the side to move (I-19, I-22): marked in `m`.
+    #[inline]
+    fn coverable(&self, i: usize) -> bool {
+        self.m[i] & 0xF0 == COVERABLE
     }
 
     /// Whether a stack, a double or not, may jump the piece on `over` (I-6, I-8, I-9, I-23).
     #[inline]
-    fn jumpable(&self, double: bool, over: usize) -> bool {
-        let x = self.b[over];
-        if x == EMPTY || x == OFF || over == self.ball {
-            return false; // I-8: nobody jumps the ball carrier
-        }
-        // I-9: only the double jumps a double, and only the enemy's (its own is itself).
-        size(x) < 3 || (double && x & 8 != self.me)
+    fn jumpable(&self, jumper: u8, over: usize) -> bool {
+        JUMPABLE[usize::from(self.m[over])] & jumper != 0
     }
 }
 
@@ -153,20 +193,13 @@ impl Generator<'_> {
     /// there is no action (or always, I-A2 switched), each action followed by its transfer chains' ends.
     pub(super) fn all(&mut self) {
         let start = self.out.len();
-        for i in cells(self.size) {
-            let x = self.b[i];
-            if x == EMPTY || x & 8 != self.me || i == self.ball {
-                continue; // I-12: the ball carrier stays put; a covered stack never moves (I-20)
-            }
-            let n = self.moves(i);
-            for k in 0..n {
-                let to = usize::from(self.moves[k]);
-                let cover = self.b[to] != EMPTY;
-                self.action(Action::Move { from: self.cell(i), to: self.cell(to), cover }, [i, to]);
-            }
-            // I-11; I-12: a size-4 double carrying the ball keeps its size.
-            if size(self.b[i]) >= 3 && !covers(self.b[i]) {
-                self.action(Action::Resize { at: self.cell(i) }, [NONE, i]);
+        for row in 1..=usize::from(self.size) {
+            let at = row * board::STRIDE;
+            let mut mine = self.own_stacks(at);
+            while mine != 0 {
+                let i = at + mine.trailing_zeros() as usize / 8;
+                mine &= mine - 1;
+                self.stack_actions(i);
             }
         }
         if self.out.len() == start || !self.v.action_mandatory {
@@ -174,12 +207,65 @@ impl Generator<'_> {
         }
     }
 
+    /// The side to move's stacks on the row of squares from `at`, but the ball carrier (I-12: it stays put;
+    /// a covered stack never moves, I-20), as a byte mask read 16 squares at a time: bit 7 of byte `k` for
+    /// square `at + k`.
+    #[inline]
+    fn own_stacks(&self, at: usize) -> u128 {
+        const LOW: u128 = u128::from_le_bytes([0x7F; 16]);
+        const HIGH: u128 = !LOW;
+        let bytes: [u8; 16] = self.b[at..at + 16].try_into().expect("a row of 16 squares");
+        let w = u128::from_le_bytes(bytes);
+        // Bit 7 of each byte: set when the byte is not 0, then when its colour bit (3) is the mover's.
+        let occupied = ((w & LOW) + LOW) | w;
+        let colour = if self.me == 0 { !(w << 4) } else { w << 4 };
+        let mut mine = occupied & colour & self.cells_row;
+        if (at..at + 16).contains(&self.ball) {
+            mine &= !(0x80 << (8 * (self.ball - at)));
+        }
+        mine & HIGH
+    }
+
+    /// The actions of the stack on `i`: its moves, then its size change (I-11; I-12: a size-4 double
+    /// carrying the ball keeps its size).
+    fn stack_actions(&mut self, i: usize) {
+        let n = self.moves(i);
+        let from = self.cell(i);
+        // With no passer by the ball, only this stack, moved next to it, could pass it on (I-13).
+        let may_pass = self.with_transfers && self.ball != NONE && (self.passer_near || self.passer(i));
+        if may_pass {
+            self.out.reserve(n + 1);
+            for k in 0..n {
+                let to = usize::from(self.moves[k]);
+                let cover = self.b[to] != EMPTY;
+                self.action(Action::Move { from, to: self.cell(to), cover }, [i, to]);
+            }
+        } else {
+            let (b, cell_of) = (&self.b, self.cell_of);
+            self.out.extend(self.moves[..n].iter().map(|&to| {
+                let to = usize::from(to);
+                Turn { action: Action::Move { from, to: cell_of[to], cover: b[to] != EMPTY }, ball_to: None }
+            }));
+        }
+        if size(self.b[i]) >= 3 && !covers(self.b[i]) {
+            self.action(Action::Resize { at: from }, [NONE, i]);
+        }
+    }
+
     /// The stack on `from`'s destinations, each once, into `self.moves`: its steps, its jump sequences'
     /// landings, and the double's slides with a jump; returns how many.
     pub(super) fn moves(&mut self, from: usize) -> usize {
+        let double = size(self.b[from]) >= 3;
         let mut s = Search {
             from,
-            double: size(self.b[from]) >= 3,
+            double,
+            jumper: if !double {
+                1
+            } else if self.me == 0 {
+                2
+            } else {
+                4
+            },
             can_cover: self.covering == NONE || self.covering == from,
             found: Squares::default(),
             landed: Squares::default(),
@@ -189,12 +275,16 @@ impl Generator<'_> {
         for d in DIRECTIONS {
             s.step(self, from.wrapping_add_signed(d));
         }
+        // The mover's own square reads as empty while it moves: it never jumps itself, and never lands
+        // there (it has landed there already).
+        let own = std::mem::replace(&mut self.m[from], EMPTY);
         s.jumps(self, from);
         if s.double {
             for d in DIRECTIONS {
                 s.slide_then_jump(self, d);
             }
         }
+        self.m[from] = own;
         s.n
     }
 
@@ -206,12 +296,19 @@ impl Generator<'_> {
     /// Lists `action`, then, when a transfer may follow it, each cell its transfer chains can leave the ball
     /// on. `squares` are the squares the action changes: where a stack leaves, and where it arrives or
     /// resizes (`NONE` for none).
+    #[inline]
     fn action(&mut self, action: Action, squares: [usize; 2]) {
         self.out.push(Turn { action, ball_to: None });
         let resize = matches!(action, Action::Resize { .. });
-        if !self.with_transfers || (resize && !self.v.size_change_allows_transfer) || !self.may_transfer(squares[1]) {
-            return;
+        if self.with_transfers && (!resize || self.v.size_change_allows_transfer) && self.may_transfer(squares[1]) {
+            self.transfers_after(action, squares);
         }
+    }
+
+    /// Lists the cells the transfer chains after `action` can leave the ball on (see [`Generator::action`]).
+    #[inline(never)]
+    fn transfers_after(&mut self, action: Action, squares: [usize; 2]) {
+        let resize = matches!(action, Action::Resize { .. });
         self.action = action;
         if !self.strict && self.passer_near && self.unaffected(squares) {
             for k in 0..self.shared.n {
@@ -225,6 +322,12 @@ impl Generator<'_> {
         } else if resize {
             board::apply_resize(&mut self.b, squares[1]);
         }
+        if !self.passer_near && !self.passer(squares[1]) {
+            // No passer was next to the ball, and the one stack the action put there passes nothing.
+            self.b[squares[1]] = undo[1];
+            self.b[squares[0]] = undo[0];
+            return;
+        }
         let moved = if resize { NONE } else { squares[1] };
         self.chains(moved, false);
         self.b[squares[1]] = undo[1];
@@ -235,7 +338,7 @@ impl Generator<'_> {
     /// next to the ball (I-13), and an action changes only the cell it moves to or resizes, so with none
     /// beforehand only an action next to the ball can make one.
     fn may_transfer(&self, site: usize) -> bool {
-        self.ball != NONE && (self.passer_near || (site != NONE && board::distance(site, self.ball) == 1))
+        self.ball != NONE && (self.passer_near || (site != NONE && board::adjacent(site, self.ball)))
     }
 
     /// Whether an action changing `squares` leaves the transfer chains as they are without it: no square
@@ -280,16 +383,35 @@ impl Shared {
     }
 }
 
-/// The board indices of the cells of a board `size` cells a side, in cell order.
-fn cells(size: u8) -> impl Iterator<Item = usize> {
-    let n = usize::from(size);
-    (board::STRIDE + 1..(n + 1) * board::STRIDE).filter(move |i| (1..=n).contains(&(i % board::STRIDE)))
-}
+/// The mark in `Generator::m` of a stack the side to move may cover: the covered-colour bit of a piece that
+/// covers nothing, a byte no piece has.
+const COVERABLE: u8 = 0x80;
+
+/// Who may jump a square's byte (I-6, I-8, I-9, I-23): bit 0 a passage or rest stone, bit 1 White's double,
+/// bit 2 Black's. Stones jump stones, the double jumps stones and the enemy double; nobody jumps an empty or
+/// off-board square, and the ball carrier reads as off the board.
+static JUMPABLE: [u8; 256] = {
+    let mut t = [0; 256];
+    let mut x = 1;
+    while x < 255 {
+        let top = x as u8 & 7;
+        t[x] = match top {
+            1 | 2 => 7,
+            3 | 4 if x & 8 != 0 => 2,
+            3 | 4 => 4,
+            _ => 0,
+        };
+        x += 1;
+    }
+    t
+};
 
 /// One stack's moves being searched.
 struct Search {
     from: usize,
     double: bool,
+    /// The mover's bit in [`JUMPABLE`].
+    jumper: u8,
     /// Whether the mover may still cover a stack (I-21).
     can_cover: bool,
     found: Squares,
@@ -299,18 +421,23 @@ struct Search {
 }
 
 impl Search {
+    #[inline]
     fn add(&mut self, g: &mut Generator, to: usize) {
         if !self.found.has(to) {
             self.found.add(to);
-            g.moves[self.n] = to as u16;
+            g.moves[self.n] = to as u8;
             self.n += 1;
         }
     }
 
-    /// A step to `to`, an open cell (I-5), or onto a stack to cover it (I-19).
+    /// A step to `to`, an open cell (I-5), or onto a stack to cover it (I-19). Steps come first and reach
+    /// eight different squares, so none is found twice.
+    #[inline]
     fn step(&mut self, g: &mut Generator, to: usize) {
-        if g.open(to) || (self.can_cover && g.coverable.has(to)) {
-            self.add(g, to);
+        if g.open(to) || (self.can_cover && g.coverable(to)) {
+            self.found.add(to);
+            g.moves[self.n] = to as u8;
+            self.n += 1;
         }
     }
 
@@ -319,7 +446,7 @@ impl Search {
     fn jumps(&mut self, g: &mut Generator, at: usize) {
         for d in DIRECTIONS {
             let over = at.wrapping_add_signed(d);
-            if over != self.from && g.jumpable(self.double, over) {
+            if g.jumpable(self.jumper, over) {
                 self.land(g, over.wrapping_add_signed(d));
             }
         }
@@ -334,7 +461,7 @@ impl Search {
             self.add(g, to);
             self.landed.add(to);
             self.jumps(g, to);
-        } else if self.can_cover && g.coverable.has(to) {
+        } else if self.can_cover && g.coverable(to) {
             self.add(g, to);
         }
     }
@@ -350,32 +477,63 @@ impl Search {
             at = at.wrapping_add_signed(d);
         }
         let over = at.wrapping_add_signed(d);
-        if g.jumpable(true, over) {
+        if g.jumpable(self.jumper, over) {
             self.land(g, over.wrapping_add_signed(d));
         }
     }
+}
+
+/// For a passer in each of the eight directions from the ball, the steps from it to the squares two from the
+/// ball (the receivers' squares, I-13), in [`DIRECTIONS`] order, 0 after the last: three from a side, five
+/// from a corner.
+const ONWARD: [[isize; 5]; 8] = {
+    let mut t = [[0; 5]; 8];
+    let mut a = 0;
+    while a < 8 {
+        let (mut b, mut n) = (0, 0);
+        while b < 8 {
+            let (d, e) = (DIRECTIONS[a], DIRECTIONS[b]);
+            let (col, row) = (offset_col(d) + offset_col(e), offset_row(d) + offset_row(e));
+            if col.abs() == 2 || row.abs() == 2 {
+                t[a][n] = e;
+                n += 1;
+            }
+            b += 1;
+        }
+        a += 1;
+    }
+    t
+};
+
+/// The column and row steps of a direction's board offset.
+const fn offset_col(d: isize) -> isize {
+    (d + 17) % 16 - 1
+}
+
+const fn offset_row(d: isize) -> isize {
+    (d + 17) / 16 - 1
 }
 
 /// The single transfers from a ball on `at`: (passer, receiver) squares, receivers in `visited` skipped
 /// (I-13..I-17, I-A6). At most 32: four passers on a side of `at` reach three cells two away, four on a
 /// corner five.
 pub(super) struct Transfers {
-    pub pairs: [(u16, u16); 32],
+    pub pairs: [(u8, u8); 32],
     pub n: usize,
 }
 
 impl Generator<'_> {
     pub(super) fn transfers(&self, at: usize, visited: &Squares) -> Transfers {
         let mut t = Transfers { pairs: [(0, 0); 32], n: 0 };
-        for d in DIRECTIONS {
-            let passer = at.wrapping_add_signed(d);
+        for (d, onward) in DIRECTIONS.iter().zip(&ONWARD) {
+            let passer = at.wrapping_add_signed(*d);
             if !self.passer(passer) {
                 continue;
             }
-            for e in DIRECTIONS {
+            for &e in onward.iter().take_while(|&&e| e != 0) {
                 let r = passer.wrapping_add_signed(e);
-                if board::distance(at, r) == 2 && !visited.has(r) && self.receives(r) {
-                    t.pairs[t.n] = (passer as u16, r as u16);
+                if !visited.has(r) && self.receives(r) {
+                    t.pairs[t.n] = (passer as u8, r as u8);
                     t.n += 1;
                 }
             }

@@ -251,10 +251,15 @@ impl Position {
 
     /// The cells of `side`'s stacks (covering stacks included), in cell order.
     pub fn stacks_of(&self, side: Colour) -> impl Iterator<Item = Cell> + '_ {
-        let bit = board::colour_bit(side);
-        self.cells().filter(move |&c| {
-            let x = self.board.0[self.board_index(c)];
-            x != board::EMPTY && x & 8 == bit
+        let (bit, n) = (board::colour_bit(side), self.size);
+        // Row by row on the board, no cell number turned into a board index.
+        (0..n).flat_map(move |row| {
+            let at = board::index(0, row);
+            let squares = &self.board.0[at..at + usize::from(n)];
+            (0..n)
+                .zip(squares)
+                .filter(move |&(_, &x)| x != board::EMPTY && x & 8 == bit)
+                .map(move |(col, _)| col + n * row)
         })
     }
 
