@@ -39,6 +39,14 @@ pub trait Source: Chance + Sized {
     fn in_chunk(seed: u64, chunk: u64, skip: u64) -> Self;
     /// Starts the next trial's stream.
     fn next_trial(&mut self);
+
+    /// The source of trial `trial` of a run seeded with `seed` in chunks of `chunk_size`, ready to draw:
+    /// how one game of a self-play run is replayed on its own.
+    fn at_trial(seed: u64, chunk_size: u64, trial: u64) -> Self {
+        let mut s = Self::in_chunk(seed, trial / chunk_size, trial % chunk_size);
+        s.next_trial();
+        s
+    }
 }
 
 /// A finite distribution over outcomes `0..len()`, with exact integer weights.
@@ -409,5 +417,37 @@ mod tests {
         let floats: u64 = [0.4f64, 0.4, 0.2].iter().map(|&p| scaled(p)).sum();
         assert_eq!(floats, PROBABILITY_SCALE + 1);
         assert_eq!(redrawn(floats), floats - (1 << 11));
+    }
+
+    /// What both samplers promise, checked on each: a trial's stream does not depend on the trials before
+    /// it (common random numbers across sweep points), `uniform` picks what a die would, and `at_trial` is
+    /// the trial of its chunk.
+    fn promises<S: Source>() {
+        let third_trial = |draws_before: usize| {
+            let mut s = S::in_chunk(5, 1, 0);
+            for _ in 0..2 {
+                s.next_trial();
+                (0..draws_before).for_each(|_| {
+                    s.uniform(6);
+                });
+            }
+            s.next_trial();
+            (0..40).map(|_| s.uniform(1000)).collect::<Vec<_>>()
+        };
+        assert_eq!(third_trial(0), third_trial(70));
+        let draws = |uniform: bool| {
+            let mut s = S::at_trial(9, 4, 6);
+            (1..400).map(|n| if uniform { s.uniform(n) } else { s.pick(&Dist::die(n as u32)) }).collect::<Vec<_>>()
+        };
+        assert_eq!(draws(true), draws(false));
+        let mut s = S::in_chunk(9, 1, 0);
+        (0..3).for_each(|_| s.next_trial());
+        assert_eq!(s.uniform(1 << 40), S::at_trial(9, 4, 6).uniform(1 << 40));
+    }
+
+    #[test]
+    fn both_samplers_keep_their_promises() {
+        promises::<Sampler>();
+        promises::<PackedSampler>();
     }
 }

@@ -20,8 +20,8 @@
 use rand::Rng;
 use rand_pcg::Pcg64Mcg;
 
-use super::sampler::splitmix_next;
-use super::{Chance, Dist, Part, Source, bound, boundary, chunk_rng, part};
+use super::sampler::{chunk_rng_after, splitmix_next};
+use super::{Chance, Dist, Part, Source, bound, boundary, part};
 
 /// The width an interval is widened back to: at least this, below 2^64.
 const HALF: u64 = 1 << 63;
@@ -52,18 +52,14 @@ impl PackedSampler {
     /// The sampler of trial `trial` of a run seeded with `seed` in chunks of `chunk_size`, ready to draw:
     /// how one game of a self-play run is replayed on its own.
     pub fn at_trial(seed: u64, chunk_size: u64, trial: u64) -> PackedSampler {
-        let mut s = PackedSampler::in_chunk(seed, trial / chunk_size, trial % chunk_size);
-        s.next_trial();
-        s
+        <PackedSampler as Source>::at_trial(seed, chunk_size, trial)
     }
 
     /// The sampler of chunk `chunk` with its first `skip` trials passed over: the next [`PackedSampler::next_trial`]
     /// starts trial `skip` of the chunk. Each trial takes one output of the chunk generator, so passing over
     /// trials is advancing the generator, which PCG does in a number of steps logarithmic in `skip`.
     pub fn in_chunk(seed: u64, chunk: u64, skip: u64) -> PackedSampler {
-        let mut rng = chunk_rng(seed, chunk);
-        rng.advance(u128::from(skip));
-        PackedSampler::new(rng)
+        PackedSampler::new(chunk_rng_after(seed, chunk, skip))
     }
 }
 
@@ -191,6 +187,7 @@ impl Source for PackedSampler {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chance::chunk_rng;
 
     #[test]
     fn sampler_frequencies_match_weights() {
@@ -248,40 +245,6 @@ mod tests {
         assert_eq!(draws, PINNED_DRAWS);
         assert_ne!(chunk_rng(42, 3).next_u64(), chunk_rng(42, 4).next_u64());
         assert_ne!(chunk_rng(42, 3).next_u64(), chunk_rng(43, 3).next_u64());
-    }
-
-    /// Trial `t` of a chunk draws the same numbers however many the trials before it drew: what keeps sweep
-    /// points on common random numbers.
-    #[test]
-    fn a_trial_stream_does_not_depend_on_earlier_trials() {
-        let third_trial = |draws_before: usize| {
-            let mut s = PackedSampler::new(chunk_rng(5, 1));
-            for _ in 0..2 {
-                s.next_trial();
-                (0..draws_before).for_each(|_| {
-                    s.uniform(6);
-                });
-            }
-            s.next_trial();
-            (0..40).map(|_| s.uniform(1000)).collect::<Vec<_>>()
-        };
-        assert_eq!(third_trial(0), third_trial(70));
-    }
-
-    #[test]
-    fn uniform_draws_as_a_die_would() {
-        let draws = |uniform: bool| {
-            let mut s = PackedSampler::at_trial(9, 4, 6);
-            (1..400).map(|n| if uniform { s.uniform(n) } else { s.pick(&Dist::die(n as u32)) }).collect::<Vec<_>>()
-        };
-        assert_eq!(draws(true), draws(false));
-    }
-
-    #[test]
-    fn at_trial_is_the_trial_of_its_chunk() {
-        let mut s = PackedSampler::new(chunk_rng(9, 1));
-        (0..3).for_each(|_| s.next_trial());
-        assert_eq!(s.first_word(), PackedSampler::at_trial(9, 4, 6).first_word());
     }
 
     const PINNED_DRAWS: [usize; 8] = [2, 8, 4, 5, 8, 1, 0, 0];

@@ -24,18 +24,14 @@ impl Sampler {
     /// The sampler of trial `trial` of a run seeded with `seed` in chunks of `chunk_size`, ready to draw:
     /// how one game of a self-play run is replayed on its own.
     pub fn at_trial(seed: u64, chunk_size: u64, trial: u64) -> Sampler {
-        let mut s = Sampler::in_chunk(seed, trial / chunk_size, trial % chunk_size);
-        s.next_trial();
-        s
+        <Sampler as Source>::at_trial(seed, chunk_size, trial)
     }
 
     /// The sampler of chunk `chunk` with its first `skip` trials passed over: the next [`Sampler::next_trial`]
     /// starts trial `skip` of the chunk. Each trial takes one output of the chunk generator, so passing over
     /// trials is advancing the generator, which PCG does in a number of steps logarithmic in `skip`.
     pub fn in_chunk(seed: u64, chunk: u64, skip: u64) -> Sampler {
-        let mut rng = chunk_rng(seed, chunk);
-        rng.advance(u128::from(skip));
-        Sampler::new(rng)
+        Sampler::new(chunk_rng_after(seed, chunk, skip))
     }
 }
 
@@ -113,6 +109,13 @@ impl Source for Sampler {
     }
 }
 
+/// The generator of chunk `chunk` advanced past its first `skip` trials (one output a trial).
+pub(super) fn chunk_rng_after(seed: u64, chunk: u64, skip: u64) -> Pcg64Mcg {
+    let mut rng = chunk_rng(seed, chunk);
+    rng.advance(u128::from(skip));
+    rng
+}
+
 /// The generator for chunk `chunk` of a run seeded with `seed`.
 ///
 /// Each chunk gets its own generator whose state is a SplitMix64 mix of `(seed, chunk)`, so a chunk's draws
@@ -163,40 +166,6 @@ mod tests {
         assert_eq!(draws, PINNED_DRAWS);
         assert_ne!(chunk_rng(42, 3).next_u64(), chunk_rng(42, 4).next_u64());
         assert_ne!(chunk_rng(42, 3).next_u64(), chunk_rng(43, 3).next_u64());
-    }
-
-    /// Trial `t` of a chunk draws the same numbers however many the trials before it drew: what keeps sweep
-    /// points on common random numbers.
-    #[test]
-    fn a_trial_stream_does_not_depend_on_earlier_trials() {
-        let third_trial = |draws_before: usize| {
-            let mut s = Sampler::new(chunk_rng(5, 1));
-            for _ in 0..2 {
-                s.next_trial();
-                (0..draws_before).for_each(|_| {
-                    s.below(6);
-                });
-            }
-            s.next_trial();
-            (0..4).map(|_| s.below(1000)).collect::<Vec<_>>()
-        };
-        assert_eq!(third_trial(0), third_trial(7));
-    }
-
-    #[test]
-    fn uniform_draws_as_a_die_would() {
-        let draws = |uniform: bool| {
-            let mut s = Sampler::at_trial(9, 4, 6);
-            (1..40).map(|n| if uniform { s.uniform(n) } else { s.pick(&Dist::die(n as u32)) }).collect::<Vec<_>>()
-        };
-        assert_eq!(draws(true), draws(false));
-    }
-
-    #[test]
-    fn at_trial_is_the_trial_of_its_chunk() {
-        let mut s = Sampler::new(chunk_rng(9, 1));
-        (0..3).for_each(|_| s.next_trial());
-        assert_eq!(s.below(1 << 40), Sampler::at_trial(9, 4, 6).below(1 << 40));
     }
 
     const PINNED_DRAWS: [u64; 8] = [2, 0, 2, 1, 6, 4, 2, 5];
