@@ -67,17 +67,23 @@ fn record<M: Model>(model: &M, plan: &Plan) -> Draws {
     draws
 }
 
-/// [`record`] on the scenario's model, if its rule set is `S`.
-fn record_as<S: RuleSet + std::fmt::Debug>(s: &Scenario, plan: &Plan) -> Option<Draws> {
-    s.resolved::<S>().map(|r| record(&r.model, plan))
+/// What the floors replay: the paired sampler's draw ranges and the packed sampler's words, trial by trial.
+struct Recorded {
+    draws: Draws,
+    words: Vec<u32>,
 }
 
-/// [`record`] on the scenario's model, whichever of the benchmarked rule sets it is.
-fn draws(s: &Scenario, plan: &Plan) -> Draws {
-    record_as::<CavalryRules>(s, plan)
-        .or_else(|| record_as::<NavalRules>(s, plan))
-        .or_else(|| record_as::<StepRaceRules>(s, plan))
-        .or_else(|| record_as::<CardGameRules>(s, plan))
+/// [`record`] and [`packed_words`] on the scenario's model, if its rule set is `S`.
+fn record_as<S: RuleSet + std::fmt::Debug>(s: &Scenario, plan: &Plan, packed: &Plan) -> Option<Recorded> {
+    s.resolved::<S>().map(|r| Recorded { draws: record(&r.model, plan), words: packed_words(&r.model, packed) })
+}
+
+/// [`record_as`] whichever of the benchmarked rule sets the scenario is.
+fn recorded(s: &Scenario, plan: &Plan, packed: &Plan) -> Recorded {
+    record_as::<CavalryRules>(s, plan, packed)
+        .or_else(|| record_as::<NavalRules>(s, plan, packed))
+        .or_else(|| record_as::<StepRaceRules>(s, plan, packed))
+        .or_else(|| record_as::<CardGameRules>(s, plan, packed))
         .expect("a rule set of the shipped configs")
 }
 
@@ -111,19 +117,6 @@ fn packed_words<M: Model>(model: &M, plan: &Plan) -> Vec<u32> {
         }
     }
     words
-}
-
-fn packed_words_as<S: RuleSet + std::fmt::Debug>(s: &Scenario, plan: &Plan) -> Option<Vec<u32>> {
-    s.resolved::<S>().map(|r| packed_words(&r.model, plan))
-}
-
-/// [`packed_words`] of the scenario's model, whichever of the benchmarked rule sets it is.
-fn words(s: &Scenario, plan: &Plan) -> Vec<u32> {
-    packed_words_as::<CavalryRules>(s, plan)
-        .or_else(|| packed_words_as::<NavalRules>(s, plan))
-        .or_else(|| packed_words_as::<StepRaceRules>(s, plan))
-        .or_else(|| packed_words_as::<CardGameRules>(s, plan))
-        .expect("a rule set of the shipped configs")
 }
 
 /// The recorded words of the packed sampler read again on the same streams.
@@ -162,9 +155,8 @@ fn each_scenario(c: &mut Criterion) {
     for path in shipped_configs() {
         let s = scenario(&path);
         let name = path.file_stem().expect("a file").to_string_lossy().into_owned();
-        let draws = draws(&s, &plan);
         let packed = Plan { draws: chance::Draws::Packed, ..plan };
-        let words = words(&s, &packed);
+        let Recorded { draws, words } = recorded(&s, &plan, &packed);
         let read = words.iter().map(|&n| u64::from(n)).sum::<u64>() as f64 / TRIALS as f64;
         eprintln!("{name}: {:.2} draws per trial; packed: {read:.2} words", draws.ranges.len() as f64 / TRIALS as f64);
         let mut g = c.benchmark_group(format!("floor/{name}"));

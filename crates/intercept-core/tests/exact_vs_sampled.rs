@@ -73,14 +73,15 @@ fn agree_with_exact(draws: Draws) {
     let configs = shipped_configs();
     assert!(configs.len() >= 3, "expected the shipped configs, found {configs:?}");
     for path in configs {
-        let scenario = config::load(&shipped(), &path, Overrides::default()).expect("shipped configs are valid");
+        let mut scenario = config::load(&shipped(), &path, Overrides::default()).expect("shipped configs are valid");
         if scenario.config.table == "board" {
             // Self-play games have no enumerable tree; tests/board_selfplay.rs checks those runs.
             assert!(runner::solve(&scenario).is_err(), "{}: self-play is sampled only", path.display());
             continue;
         }
         let exact = runner::solve(&scenario).expect("shipped cavalry configs solve exactly");
-        let tally = runner::tally(&scenario, &engine::Plan { trials: TRIALS, draws, ..runner::plan(&scenario) });
+        scenario.run.draws = draws;
+        let tally = sample(&scenario, TRIALS);
         let missed = misses(&scenario, &tally, &exact);
         assert!(missed.is_empty(), "{}: Monte Carlo disagrees with exact:\n{}", path.display(), missed.join("\n"));
     }

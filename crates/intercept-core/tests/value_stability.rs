@@ -30,6 +30,14 @@ fn successes_drawing(trials: u64, threads: usize, draws: Draws) -> Vec<(String, 
     record.summary.metrics.iter().map(|r| (r.metric.clone(), r.successes)).collect()
 }
 
+/// Each pinned metric's count in `got`.
+fn assert_counts(got: &[(String, Option<u64>)], want: &[(&str, u64)]) {
+    for &(metric, count) in want {
+        let row = got.iter().find(|(m, _)| m == metric).unwrap_or_else(|| panic!("no {metric}"));
+        assert_eq!(row.1, Some(count), "{metric}");
+    }
+}
+
 #[test]
 fn charge_on_pikes_seed_42_is_pinned() {
     // Renewed in issue 17: the fire that follows each interception (C-4.6) draws before the next unit's
@@ -42,10 +50,7 @@ fn charge_on_pikes_seed_42_is_pinned() {
         ("target.hedgehog_formed", 42_250),
         ("target.morale_lost", 17_712),
     ];
-    for (metric, count) in want {
-        let row = got.iter().find(|(m, _)| m == metric).unwrap_or_else(|| panic!("no {metric}"));
-        assert_eq!(row.1, Some(count), "{metric}");
-    }
+    assert_counts(&got, &want);
 }
 
 /// The packed sampler ([run] draws = "packed") is part of what a seed means too: its own pinned counts.
@@ -59,10 +64,7 @@ fn charge_on_pikes_seed_42_packed_is_pinned() {
         ("target.hedgehog_formed", 41_907),
         ("target.morale_lost", 18_055),
     ];
-    for (metric, count) in want {
-        let row = got.iter().find(|(m, _)| m == metric).unwrap_or_else(|| panic!("no {metric}"));
-        assert_eq!(row.1, Some(count), "{metric}");
-    }
+    assert_counts(&got, &want);
 }
 
 #[test]

@@ -4,8 +4,8 @@
 //! same nodes and report the same slots. A [`PathMemo`] keeps the part of the chance tree that trials have
 //! walked: for each node its [`Dist`] and, per outcome, where that outcome leads (another node, a leaf, or
 //! nowhere yet); for each leaf the slots its trial reported. [`PathMemo::trial`] walks that tree, drawing
-//! each node's outcome from the trial's stream of the [`Sampler`] exactly as the rules would have, and counts one hit at the
-//! leaf it ends in; the rules themselves run only when a walk leaves the known tree. [`PathMemo::flush`] turns
+//! each node's outcome from the trial's stream of its sampler ([`crate::chance::Source`]) exactly as the
+//! rules would have, and counts one hit at the leaf it ends in; the rules themselves run only when a walk leaves the known tree. [`PathMemo::flush`] turns
 //! the hits into slot counts at the end of a chunk. The tree is stored as a [`tape`] of cache lines, one per
 //! edge, so a step of a walk is one line read. For the packed sampler, once trials have walked about as
 //! much as it costs, the tape is also flattened into a [`table`] of the leaf each first word of a trial ends
@@ -84,16 +84,14 @@ impl PathMemo {
         if self.off {
             return model.trial(sampler, tally);
         }
-        if let (Some(table), Some(first)) = (&self.table, sampler.first_word()) {
-            let leaf = table.find(first);
-            if leaf != WALK {
-                self.hits[leaf as usize] += 1;
-                return;
+        if let Some(first) = sampler.first_word() {
+            match self.table.as_ref().map_or(WALK, |table| table.find(first)) {
+                WALK => self.retable(),
+                leaf => {
+                    self.hits[leaf as usize] += 1;
+                    return;
+                }
             }
-        }
-        if sampler.first_word().is_some() {
-            self.walks += 1;
-            self.retable();
         }
         let (link, at, from) = sampler.walk(&self.tape);
         if link & LEAF != 0 {
@@ -117,9 +115,11 @@ impl PathMemo {
         self.misses = 0;
     }
 
-    /// Rebuilds the leaf table when the tape has grown since it was built and the trials walked since cost
-    /// about as much as building it again (a step of the build for each line, a quarter of a walk).
+    /// Counts a trial the table could not place, and rebuilds the table when the tape has grown since it was
+    /// built and the trials walked since cost about as much as building it again (a step of the build for
+    /// each line, a quarter of a walk).
     fn retable(&mut self) {
+        self.walks += 1;
         if self.walks >= (self.tape.len() as u64 / 4).max(256) && self.tape.len() != self.tabled {
             self.table = LeafTable::build(&self.tape, TABLE_SEGMENTS);
             (self.tabled, self.walks) = (self.tape.len(), 0);

@@ -13,10 +13,10 @@
 //!
 //! Thresholds are scaled. The sampler's outcome is the number of cumulative weights `c` at or below
 //! `r`, the high word of `x * total` for the accepted raw draw `x` ([`Sampler::accepted`]); since `r >= c`
-//! exactly when `x > ceil(c 2^64 / total) - 1`, the tape stores that scaled value, and a step compares `x`
-//! directly. Zero weights before the first live outcome (which would need a threshold of -1) are counted in
-//! `z` instead. The last cumulative weight, the total, is left out, as a draw is always below it, and unused
-//! slots hold `u64::MAX`, which no draw exceeds.
+//! exactly when `x > ceil(c 2^64 / total) - 1`, the tape stores that scaled value, one less than the node's
+//! bound ([`Dist::bounds`]), and a step compares `x` directly. Zero weights before the first live outcome
+//! (bound 0, which would need a threshold of -1) are counted in `z` instead. Outcomes after the last live one
+//! have no threshold, as a draw never passes it, and unused slots hold `u64::MAX`, which no draw exceeds.
 //!
 //! The packed sampler ([`PackedSampler`]) reads the same thresholds as the ends of each outcome's part of its
 //! interval: threshold `t` ends at `floor(w (t + 1) / 2^64)`, the boundary [`Dist::decode`] cuts at, and an
@@ -88,7 +88,7 @@ fn head_lines(e: usize) -> usize {
 
 /// The head line of the node a link leads to.
 fn head_of(link: u64) -> usize {
-    link as u32 as usize - head_lines((link >> 44) as usize & 0xFFF)
+    link as u32 as usize - head_lines(zeros_and_extras(link).1)
 }
 
 impl Tape {
@@ -126,16 +126,22 @@ impl Tape {
     /// record of the outcome picked.
     #[inline]
     fn step(&self, rec: &[u64; 8], sampler: &mut Sampler) -> usize {
-        let link = rec[0];
-        let (z, e) = ((link >> 32) as usize & 0xFFF, (link >> 44) as usize & 0xFFF);
         let x = sampler.accepted(rec[1]);
-        let above = |t: u64| usize::from(t < x);
-        let mut outcome = z + (above(rec[2]) + above(rec[3])) + (above(rec[4]) + above(rec[5]));
-        outcome += above(rec[6]) + above(rec[7]);
+        rec[0] as u32 as usize + self.outcome(rec, |t| t < x)
+    }
+
+    /// The outcome of the node record `rec` links to: how many of its thresholds a step has `passed`, plus
+    /// its leading zero weights. Written once for both samplers; the inline thresholds are summed without a
+    /// branch to mispredict.
+    #[inline]
+    fn outcome(&self, rec: &[u64; 8], passed: impl Fn(u64) -> bool) -> usize {
+        let (z, e) = zeros_and_extras(rec[0]);
+        let n = |t: u64| usize::from(passed(t));
+        let mut outcome = z + (n(rec[2]) + n(rec[3])) + (n(rec[4]) + n(rec[5])) + (n(rec[6]) + n(rec[7]));
         if e > 0 {
-            outcome += self.extras(head_of(link), e).filter(|&t| t < x).count();
+            outcome += self.extras(head_of(rec[0]), e).filter(|&t| passed(t)).count();
         }
-        link as u32 as usize + outcome
+        outcome
     }
 
     /// One packed step from record `rec`: picks the outcome whose part of the sampler's interval holds its
@@ -143,17 +149,9 @@ impl Tape {
     #[inline]
     fn step_packed(&self, rec: &[u64; 8], sampler: &mut PackedSampler) -> usize {
         let (u, w) = sampler.interval();
-        let link = rec[0];
-        let (z, e) = ((link >> 32) as usize & 0xFFF, (link >> 44) as usize & 0xFFF);
-        let below = |t: u64| usize::from(end(w, t) <= u);
-        let mut outcome = z + (below(rec[2]) + below(rec[3])) + (below(rec[4]) + below(rec[5]));
-        outcome += below(rec[6]) + below(rec[7]);
-        if e > 0 {
-            outcome += self.extras(head_of(link), e).filter(|&t| end(w, t) <= u).count();
-        }
-        let p = self.part(rec, outcome, w);
+        let p = self.part(rec, self.outcome(rec, |t| end(w, t) <= u), w);
         sampler.narrow(p.lo, p.hi);
-        link as u32 as usize + outcome
+        rec[0] as u32 as usize + p.outcome
     }
 
     /// Outcome `outcome`'s part of an interval `w` wide, for the node record `rec` links to.
@@ -164,11 +162,11 @@ impl Tape {
 
     /// Where outcome `k`'s part of an interval `w` wide ends, for the node record `rec` links to.
     fn end_of(&self, rec: &[u64; 8], k: usize, w: u64) -> u64 {
-        let (z, e) = ((rec[0] >> 32) as usize & 0xFFF, (rec[0] >> 44) as usize & 0xFFF);
+        let (z, e) = zeros_and_extras(rec[0]);
         match k.checked_sub(z) {
             None => 0,
             Some(j) if j < INLINE => end(w, rec[2 + j]),
-            Some(j) if j < INLINE + e => end(w, self.extras(head_of(rec[0]), e).nth(j - INLINE).unwrap_or(u64::MAX)),
+            Some(j) if j < INLINE + e => end(w, self.extra(head_of(rec[0]), j - INLINE)),
             Some(_) => w,
         }
     }
@@ -188,7 +186,13 @@ impl Tape {
 
     /// The thresholds beyond the first 6 of the node at head line `head`.
     fn extras(&self, head: usize, e: usize) -> impl Iterator<Item = u64> + '_ {
-        (HEAD..HEAD + e).map(move |w| self.lines[head + w / 8].0[w % 8])
+        (0..e).map(move |i| self.extra(head, i))
+    }
+
+    /// Threshold `INLINE + i` of the node at head line `head`.
+    fn extra(&self, head: usize, i: usize) -> u64 {
+        let word = HEAD + i;
+        self.lines[head + word / 8].0[word % 8]
     }
 
     /// Points record `at` to leaf `leaf`.
@@ -204,9 +208,9 @@ impl Tape {
     /// Adds a node for `dist` at record `at` of the node at head line `parent` (0 for the root record);
     /// returns its head line.
     pub(super) fn grow(&mut self, parent: usize, at: usize, dist: &Dist) -> usize {
-        let (cum, total) = (dist.cumulative(), dist.total());
-        let z = cum.iter().take_while(|&&c| c == 0).count();
-        let thresholds: Vec<u64> = cum[z..cum.len() - 1].iter().map(|&c| scaled(c, total)).collect();
+        let bounds = dist.bounds();
+        let z = bounds.iter().take_while(|&&b| b == 0).count();
+        let thresholds: Vec<u64> = bounds[z..].iter().map(|&b| b - 1).collect();
         let e = thresholds.len().saturating_sub(INLINE);
         let head = self.lines.len();
         let outcome = if parent == 0 { 0 } else { at - self.first_record(parent) };
@@ -214,10 +218,10 @@ impl Tape {
         words.extend_from_slice(&thresholds[INLINE.min(thresholds.len())..]);
         words.resize(head_lines(e) * 8, u64::MAX);
         self.lines.extend(words.chunks_exact(8).map(|w| Line(w.try_into().expect("8 words"))));
-        self.lines.resize(self.lines.len() + cum.len(), BLANK);
+        self.lines.resize(self.lines.len() + dist.len(), BLANK);
         let rec = &mut self.lines[at].0;
         rec[0] = (head + head_lines(e)) as u64 | (z as u64) << 32 | (e as u64) << 44;
-        rec[1] = total;
+        rec[1] = dist.total();
         rec[2..].fill(u64::MAX);
         rec[2..2 + INLINE.min(thresholds.len())].copy_from_slice(&thresholds[..INLINE.min(thresholds.len())]);
         head
@@ -251,9 +255,10 @@ impl Tape {
     }
 }
 
-/// The threshold a raw draw must exceed for the sampler's outcome to pass cumulative weight `c` of `total`.
-fn scaled(c: u64, total: u64) -> u64 {
-    if c >= total { u64::MAX } else { (((u128::from(c) << 64) - 1) / u128::from(total)) as u64 }
+/// `z` (leading zero weights) and `e` (thresholds beyond the first 6) of the node a link leads to.
+#[inline]
+fn zeros_and_extras(link: u64) -> (usize, usize) {
+    ((link >> 32) as usize & 0xFFF, (link >> 44) as usize & 0xFFF)
 }
 
 /// Where a part whose threshold is `t` ends in an interval `w` wide: `floor(w (t + 1) / 2^64)`, which is
