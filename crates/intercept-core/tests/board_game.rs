@@ -250,7 +250,7 @@ fn mcts_takes_the_win() {
 /// now weighs only the turns that leave White no win at once, when there are any.
 #[test]
 fn mcts_stops_threatened_wins() {
-    use intercept_core::chance::Sampler;
+    use intercept_core::chance::{Draws, Sampler};
     use intercept_core::games::board_game::mcts::Mcts;
     use intercept_core::games::board_game::players::{Greedy, Player};
     use intercept_core::games::board_game::replay::Replay;
@@ -260,7 +260,7 @@ fn mcts_stops_threatened_wins() {
     let mcts = Mcts { budget: 100, depth: 4, variant: v };
     let (mut threats, mut greedy_parries) = (0, 0);
     for game in 0..6 {
-        for (k, (p, _)) in Replay::of(&model, 3, 1, game).turns.iter().enumerate() {
+        for (k, (p, _)) in Replay::of(&model, 3, 1, game, Draws::Paired).turns.iter().enumerate() {
             let turns = p.turns(v);
             let lets_white_win = |t: &Turn| {
                 let next = p.play(*t);

@@ -89,7 +89,7 @@ impl Play for BoardPlay {
                 run.trials - 1
             )));
         }
-        let replay = Replay::drawn(&r.model, run.seed, run.chunk_size, game, run.draws);
+        let replay = Replay::of(&r.model, run.seed, run.chunk_size, game, run.draws);
         let (variant, limit) = (r.model.variant, r.model.turn_limit);
         let steps = replay.turns.iter().enumerate().map(|(i, (p, t))| {
             serde_json::json!({ "position": json(&Wire::write(p, variant, i as u32, limit)), "turn": choice(p, *t) })

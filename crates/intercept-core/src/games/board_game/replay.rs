@@ -25,7 +25,7 @@ pub fn replay(scenario: &Scenario, index: u64, moves_only: bool, json: bool) -> 
     if index >= run.trials {
         return Err(format!("--game {index}: the run has {} games, numbered 0 to {}", run.trials, run.trials - 1));
     }
-    let mut replay = Replay::drawn(&resolved.model, run.seed, run.chunk_size, index, run.draws);
+    let mut replay = Replay::of(&resolved.model, run.seed, run.chunk_size, index, run.draws);
     replay.boards = !moves_only;
     Ok(if json { replay.json() } else { replay.to_string() })
 }
@@ -45,14 +45,9 @@ pub struct Replay {
 }
 
 impl Replay {
-    /// Game `index` of a run of `model` seeded with `seed` in chunks of `chunk_size`: the same game the run
-    /// played, turn for turn.
-    pub fn of(model: &BoardGame, seed: u64, chunk_size: u64, index: u64) -> Replay {
-        Replay::drawn(model, seed, chunk_size, index, Draws::Paired)
-    }
-
-    /// [`Replay::of`] for a run that drew with `draws` (`[run] draws`).
-    pub fn drawn(model: &BoardGame, seed: u64, chunk_size: u64, index: u64, draws: Draws) -> Replay {
+    /// Game `index` of a run of `model` seeded with `seed` in chunks of `chunk_size` that drew with `draws`
+    /// (`[run] draws`): the same game the run played, turn for turn.
+    pub fn of(model: &BoardGame, seed: u64, chunk_size: u64, index: u64, draws: Draws) -> Replay {
         let mut turns = Vec::new();
         let mut note = |p: &Position, t| turns.push((*p, t));
         let (first, game) = match draws {
