@@ -16,7 +16,7 @@ use std::hint::black_box;
 use std::path::{Path, PathBuf};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use intercept_sim::chance::{self, Chance, Dist, PackedSampler, Sampler, chunk_rng};
+use intercept_sim::chance::{self, Chance, Dist, PackedSampler, Sampler, Source, chunk_rng};
 use intercept_sim::config::{self, Overrides, Scenario};
 use intercept_sim::engine::Plan;
 use intercept_sim::games::card_game::CardGameRules;

@@ -28,7 +28,7 @@ const HALF: u64 = 1 << 63;
 
 /// The packed Monte Carlo source: the chunk's generator, and the current trial's stream and interval.
 ///
-/// [`PackedSampler::next_trial`] seeds a SplitMix64 stream from one output of the chunk generator, so trial `t` of a
+/// [`Source::next_trial`] seeds a SplitMix64 stream from one output of the chunk generator, so trial `t` of a
 /// chunk always reads the same bits, however many the trials before it read. That keeps every trial of a
 /// sweep on the same random numbers at every point (common random numbers), and SplitMix64's add-only state
 /// keeps words cheap.
@@ -48,34 +48,10 @@ pub struct PackedSampler<R: Rng = Pcg64Mcg> {
     words: u64,
 }
 
-impl PackedSampler {
-    /// The sampler of trial `trial` of a run seeded with `seed` in chunks of `chunk_size`, ready to draw:
-    /// how one game of a self-play run is replayed on its own.
-    pub fn at_trial(seed: u64, chunk_size: u64, trial: u64) -> PackedSampler {
-        <PackedSampler as Source>::at_trial(seed, chunk_size, trial)
-    }
-
-    /// The sampler of chunk `chunk` with its first `skip` trials passed over: the next [`PackedSampler::next_trial`]
-    /// starts trial `skip` of the chunk. Each trial takes one output of the chunk generator, so passing over
-    /// trials is advancing the generator, which PCG does in a number of steps logarithmic in `skip`.
-    pub fn in_chunk(seed: u64, chunk: u64, skip: u64) -> PackedSampler {
-        PackedSampler::new(chunk_rng_after(seed, chunk, skip))
-    }
-}
-
 impl<R: Rng> PackedSampler<R> {
-    /// A sampler for the chunk whose generator is `chunk`; call [`PackedSampler::next_trial`] before each trial.
+    /// A sampler for the chunk whose generator is `chunk`; call [`Source::next_trial`] before each trial.
     pub fn new(chunk: R) -> Self {
         PackedSampler { chunk, stream: 0, u: 0, w: HALF, bits: 0, avail: 0, first: 0, words: 0 }
-    }
-
-    /// Starts the next trial's stream (one output of the chunk generator per trial) and reads its first word:
-    /// 63 bits into the interval, one kept for later.
-    #[inline]
-    pub fn next_trial(&mut self) {
-        self.stream = self.chunk.next_u64();
-        let x = self.word();
-        self.start(x);
     }
 
     /// Starts a trial whose first word is `x` (the rest of its words come from the stream as it stands).
@@ -174,13 +150,18 @@ impl<R: Rng> Chance for PackedSampler<R> {
 }
 
 impl Source for PackedSampler {
+    /// Passing over trials is advancing the chunk generator, one output a trial, as for [`super::Sampler`].
     fn in_chunk(seed: u64, chunk: u64, skip: u64) -> Self {
-        PackedSampler::in_chunk(seed, chunk, skip)
+        PackedSampler::new(chunk_rng_after(seed, chunk, skip))
     }
 
+    /// Starts the next trial's stream (one output of the chunk generator per trial) and reads its first word:
+    /// 63 bits into the interval, one kept for later.
     #[inline]
     fn next_trial(&mut self) {
-        PackedSampler::next_trial(self)
+        self.stream = self.chunk.next_u64();
+        let x = self.word();
+        self.start(x);
     }
 }
 

@@ -190,7 +190,7 @@ impl<S: Chance> Chance for Learner<'_, S> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chance::{PackedSampler, Sampler};
+    use crate::chance::{PackedSampler, Sampler, Source};
     use crate::metrics::{Metrics, Recorder};
 
     /// Two dice; a second roll only after a six, so paths differ in length.

@@ -12,7 +12,7 @@ use super::players::Game;
 use super::position::{Colour, Position};
 use super::turns::Turn;
 use super::{BoardGame, BoardGameRules, Seat};
-use crate::chance::{Draws, PackedSampler, Sampler};
+use crate::chance::{Draws, PackedSampler, Sampler, Source};
 use crate::config::Scenario;
 
 /// `intercept-sim replay`: game `index` of the scenario's run as text (or JSON), with the board after each
