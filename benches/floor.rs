@@ -110,10 +110,9 @@ fn packed_words<M: Model>(model: &M, plan: &Plan) -> Vec<u32> {
     for i in 0..plan.chunks() {
         let mut sampler = PackedSampler::in_chunk(plan.seed, i, 0);
         for _ in 0..plan.chunk_len(i) {
-            let before = sampler.words();
             sampler.next_trial();
             model.trial(&mut sampler, &mut tally);
-            words.push((sampler.words() - before) as u32);
+            words.push(sampler.words() as u32);
         }
     }
     words

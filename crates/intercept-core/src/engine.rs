@@ -199,7 +199,8 @@ pub fn run_chunk_memo<M: Model>(model: &M, plan: &Plan, i: u64, memo: &mut PathM
 }
 
 fn chunk_memo<M: Model, S: Walk>(model: &M, plan: &Plan, i: u64, memo: &mut PathMemo) -> Tally {
-    let mut tally = chunk_counts(model, plan, i, |sampler: &mut S, tally| memo.trial(model, sampler, tally));
+    let mut tally =
+        chunk_counts(model, plan, i, |sampler: &mut S, tally| memo.play(model, sampler, tally.trials, tally));
     memo.flush(&mut tally, plan.chunk_len(i));
     completed(model, tally)
 }
@@ -207,27 +208,27 @@ fn chunk_memo<M: Model, S: Walk>(model: &M, plan: &Plan, i: u64, memo: &mut Path
 /// One chunk's counts, running the rules for every trial.
 pub fn run_chunk<M: Model>(model: &M, plan: &Plan, i: u64) -> Tally {
     let counts = match plan.draws {
-        Draws::Paired => chunk_counts(model, plan, i, |s: &mut Sampler, tally| model.trial(s, tally)),
-        Draws::Packed => chunk_counts(model, plan, i, |s: &mut PackedSampler, tally| model.trial(s, tally)),
+        Draws::Paired => chunk_counts(model, plan, i, |s: &mut Sampler, tally| rules_trials(model, s, tally)),
+        Draws::Packed => chunk_counts(model, plan, i, |s: &mut PackedSampler, tally| rules_trials(model, s, tally)),
     };
     completed(model, counts)
 }
 
-/// Plays chunk `i`'s trials with `play`, each on its own stream of the chunk's sampler.
-fn chunk_counts<M: Model, S: Source>(
-    model: &M,
-    plan: &Plan,
-    i: u64,
-    mut play: impl FnMut(&mut S, &mut Tally),
-) -> Tally {
+/// Plays chunk `i`'s `tally.trials` trials with `play`, each on its own stream of the chunk's sampler.
+fn chunk_counts<M: Model, S: Source>(model: &M, plan: &Plan, i: u64, play: impl FnOnce(&mut S, &mut Tally)) -> Tally {
     let mut sampler = S::in_chunk(plan.seed, i, 0);
     let mut tally = Tally::new(model.metrics());
     tally.trials = plan.chunk_len(i);
+    play(&mut sampler, &mut tally);
+    tally
+}
+
+/// Plays `tally.trials` trials by running the rules.
+fn rules_trials<M: Model, S: Source>(model: &M, sampler: &mut S, tally: &mut Tally) {
     for _ in 0..tally.trials {
         sampler.next_trial();
-        play(&mut sampler, &mut tally);
+        model.trial(sampler, tally);
     }
-    tally
 }
 
 /// The counts with what trials do not report filled in ([`crate::metrics::Metrics::complete`]).

@@ -122,14 +122,18 @@ pub(super) fn chunk_rng_after(seed: u64, chunk: u64, skip: u64) -> Pcg64Mcg {
 /// depend on nothing but those two numbers: not on the thread that runs it, nor on the chunks before it.
 /// (PCG stream numbers are not used to separate chunks: streams of one multiplier are known to correlate.)
 pub fn chunk_rng(seed: u64, chunk: u64) -> Pcg64Mcg {
-    let mut state = splitmix64(seed ^ splitmix64(chunk.wrapping_add(0x9E37_79B9_7F4A_7C15)));
+    let mut state = splitmix64(seed ^ splitmix64(chunk.wrapping_add(GAMMA)));
     let hi = splitmix_next(&mut state);
     let lo = splitmix_next(&mut state);
     Pcg64Mcg::new((u128::from(hi) << 64) | u128::from(lo))
 }
 
+/// SplitMix64's increment (odd, so it has an inverse modulo 2^64: [`GAMMA_INVERSE`]).
+const GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
+pub(super) const GAMMA_INVERSE: u64 = 0xF1DE_83E1_9937_733D;
+
 pub(super) fn splitmix_next(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    *state = state.wrapping_add(GAMMA);
     splitmix64(*state)
 }
 

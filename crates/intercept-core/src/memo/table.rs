@@ -21,12 +21,20 @@ pub(super) const WALK: u32 = u32::MAX;
 /// stay below 128.
 const MOST_BITS_AFTER: u32 = 64;
 
+/// Buckets of the index: about `2^BUCKET_BITS` a segment.
+const BUCKET_BITS: u32 = 3;
+
+/// An index entry naming its bucket's leaf outright: the whole bucket lies in that leaf's segment.
+const WHOLE: u32 = 1 << 31;
+
 /// The sorted segments of first words, each a leaf or [`WALK`], with an index on the words' top bits.
 #[derive(Debug)]
 pub(super) struct LeafTable {
     starts: Vec<u64>,
     tags: Vec<u32>,
-    /// `index[x >> shift]`: the segment holding the first word of `x`'s bucket.
+    /// `index[x >> shift]`: `WHOLE | leaf` when the bucket of `x` lies wholly in one leaf's segment (most
+    /// trials land in such a bucket, so most look-ups are this one read), else the segment holding the
+    /// bucket's first word, to scan on from.
     index: Vec<u32>,
     shift: u32,
 }
@@ -35,17 +43,27 @@ impl LeafTable {
     /// The leaf of the trials whose first word is `x`, or [`WALK`].
     #[inline]
     pub(super) fn find(&self, x: u64) -> u32 {
-        let mut i = self.index[(x >> self.shift) as usize] as usize;
+        let entry = self.index[(x >> self.shift) as usize];
+        if entry & WHOLE != 0 {
+            return entry & !WHOLE;
+        }
+        let mut i = entry as usize;
         while i + 1 < self.starts.len() && self.starts[i + 1] <= x {
             i += 1;
         }
         self.tags[i]
     }
 
-    /// Where each segment starts.
+    /// Where each segment starts, and where each bucket of the index starts.
     #[cfg(test)]
-    pub(super) fn starts(&self) -> &[u64] {
-        &self.starts
+    pub(super) fn edges(&self) -> impl Iterator<Item = u64> + '_ {
+        self.starts.iter().copied().chain((0..self.index.len() as u64).map(|b| b << self.shift))
+    }
+
+    /// What [`LeafTable::find`] answers, found by a binary search of the segments instead of the index.
+    #[cfg(test)]
+    pub(super) fn searched(&self, x: u64) -> u32 {
+        self.tags[self.starts.partition_point(|&s| s <= x) - 1]
     }
 
     /// The table of what `tape` knows, or `None` if it would need more than `most` segments.
@@ -100,9 +118,10 @@ impl Builder {
         let (touched, inside) = match c {
             // The first word's last bit is not read yet: every word of the region is wholly inside.
             0 => ((start << 1, end << 1), (start << 1, end << 1)),
+            // A first word is a cell of 2^(c - 1) numbers: shifts, as a u128 division is a slow call.
             _ => {
-                let cell = 1u128 << (c - 1);
-                ((start / cell, end.div_ceil(cell)), (start.div_ceil(cell), end / cell))
+                let (down, up) = (|v: u128| v >> (c - 1), |v: u128| (v + (1 << (c - 1)) - 1) >> (c - 1));
+                ((down(start), up(end)), (up(start), down(end)))
             }
         };
         if inside.0 >= inside.1 {
@@ -128,18 +147,22 @@ impl Builder {
         self.starts.len() <= self.most
     }
 
-    /// The table, with a bucket index of about two buckets a segment.
+    /// The table, with a bucket index of about `2^BUCKET_BITS` buckets a segment.
     fn finish(self) -> LeafTable {
-        let bits = (usize::BITS - self.starts.len().leading_zeros() + 1).clamp(8, 20);
+        let bits = (usize::BITS - self.starts.len().leading_zeros() + BUCKET_BITS).clamp(8, 20);
         let shift = 64 - bits;
-        let mut index = Vec::with_capacity(1 << bits);
-        let mut i = 0;
-        for bucket in 0..1u64 << bits {
-            let first = bucket << shift;
-            while i + 1 < self.starts.len() && self.starts[i + 1] <= first {
-                i += 1;
+        let mut index = vec![0; 1 << bits];
+        // Segment by segment, the buckets whose first word it holds: those wholly inside it, then the one it
+        // ends part-way through, if any, which scans from it.
+        for (i, (&start, &tag)) in self.starts.iter().zip(&self.tags).enumerate() {
+            let end = self.starts.get(i + 1).map_or(1 << 64, |&next| u128::from(next));
+            let bucket = |word: u128, up: bool| (if up { word.div_ceil(1 << shift) } else { word >> shift }) as usize;
+            let (from, inside, touched) = (bucket(start.into(), true), bucket(end, false), bucket(end, true));
+            let whole = if tag < WHOLE { WHOLE | tag } else { i as u32 };
+            index.get_mut(from..inside).into_iter().for_each(|buckets| buckets.fill(whole));
+            if from <= inside && inside < touched {
+                index[inside] = i as u32;
             }
-            index.push(i as u32);
         }
         LeafTable { starts: self.starts, tags: self.tags, index, shift }
     }

@@ -50,6 +50,13 @@ pub(crate) trait Walk: Source {
     /// The trial's first word, when the trial's leaf is a function of it alone unless it reads further: what
     /// the memo's leaf table looks up.
     fn first_word(&self) -> Option<u64>;
+    /// Begins the next trial as far as [`Walk::first_word`] needs.
+    fn begin(&mut self) {
+        self.next_trial();
+    }
+    /// Readies the rest of a trial begun with [`Walk::begin`], before it is walked or run: a trial the leaf
+    /// table finds never pays for it.
+    fn resume(&mut self) {}
 }
 
 impl Walk for Sampler {
@@ -73,6 +80,16 @@ impl Walk for PackedSampler {
     #[inline]
     fn first_word(&self) -> Option<u64> {
         Some(PackedSampler::first_word(self))
+    }
+
+    #[inline]
+    fn begin(&mut self) {
+        PackedSampler::begin(self);
+    }
+
+    #[inline]
+    fn resume(&mut self) {
+        PackedSampler::resume(self);
     }
 }
 
