@@ -21,7 +21,7 @@ use rayon::prelude::*;
 use crate::chance::{Draws, PackedSampler, Sampler, Source};
 use crate::memo::{self, PathMemo, Walk};
 use crate::metrics::{Recorder, Tally};
-use crate::model::Model;
+use crate::model::{Model, play_trials};
 
 /// How many chunks of counts run in parallel before their results are consumed in order.
 pub const WINDOW: u64 = 64;
@@ -208,8 +208,8 @@ fn chunk_memo<M: Model, S: Walk>(model: &M, plan: &Plan, i: u64, memo: &mut Path
 /// One chunk's counts, running the rules for every trial.
 pub fn run_chunk<M: Model>(model: &M, plan: &Plan, i: u64) -> Tally {
     let counts = match plan.draws {
-        Draws::Paired => chunk_counts(model, plan, i, |s: &mut Sampler, tally| rules_trials(model, s, tally)),
-        Draws::Packed => chunk_counts(model, plan, i, |s: &mut PackedSampler, tally| rules_trials(model, s, tally)),
+        Draws::Paired => chunk_counts(model, plan, i, |s: &mut Sampler, t| play_trials(model, s, t.trials, t)),
+        Draws::Packed => chunk_counts(model, plan, i, |s: &mut PackedSampler, t| play_trials(model, s, t.trials, t)),
     };
     completed(model, counts)
 }
@@ -221,14 +221,6 @@ fn chunk_counts<M: Model, S: Source>(model: &M, plan: &Plan, i: u64, play: impl 
     tally.trials = plan.chunk_len(i);
     play(&mut sampler, &mut tally);
     tally
-}
-
-/// Plays `tally.trials` trials by running the rules.
-fn rules_trials<M: Model, S: Source>(model: &M, sampler: &mut S, tally: &mut Tally) {
-    for _ in 0..tally.trials {
-        sampler.next_trial();
-        model.trial(sampler, tally);
-    }
 }
 
 /// The counts with what trials do not report filled in ([`crate::metrics::Metrics::complete`]).

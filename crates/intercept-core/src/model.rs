@@ -3,6 +3,7 @@
 //! enumerator ([`crate::exact`]) each run it, monomorphised for their chance source, so the per-trial path
 //! has no dynamic dispatch.
 
+use crate::chance::Source;
 use crate::metrics::{Metrics, Recorder};
 
 /// A resolved rule set, ready to run trials.
@@ -21,4 +22,12 @@ pub trait Model: Sync {
 
     /// Plays one trial: every random event through `chance`, every outcome to `rec`.
     fn trial<C: crate::chance::Chance, R: Recorder>(&self, chance: &mut C, rec: &mut R);
+}
+
+/// Plays the next `trials` trials of `model` on `sampler`'s streams by running the rules, one stream each.
+pub fn play_trials<M: Model, S: Source, R: Recorder>(model: &M, sampler: &mut S, trials: u64, rec: &mut R) {
+    for _ in 0..trials {
+        sampler.next_trial();
+        model.trial(sampler, rec);
+    }
 }

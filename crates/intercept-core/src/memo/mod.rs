@@ -27,10 +27,13 @@ pub(crate) use self::tape::Walk;
 use self::tape::{LEAF, MAX_LEN, Tape};
 use crate::chance::{Chance, Dist};
 use crate::metrics::{Recorder, SlotLog, Tally};
-use crate::model::Model;
+use crate::model::{Model, play_trials};
 
 /// The default memory budget of one memo.
 pub const BUDGET_BYTES: usize = 8 << 20;
+
+/// Trials of a chunk played before the memo may give up part-way through it ([`PathMemo::missing`]).
+const GIVE_UP_AFTER: u64 = 1024;
 
 /// The most segments a leaf table may have (12 bytes each).
 const TABLE_SEGMENTS: usize = 1 << 20;
@@ -82,10 +85,7 @@ impl PathMemo {
     /// [`PathMemo::flush`].
     pub(crate) fn play<M: Model, S: Walk>(&mut self, model: &M, sampler: &mut S, trials: u64, tally: &mut Tally) {
         if self.off {
-            return (0..trials).for_each(|_| {
-                sampler.next_trial();
-                model.trial(sampler, tally)
-            });
+            return play_trials(model, sampler, trials, tally);
         }
         let mut left = trials;
         while left > 0 {
@@ -93,8 +93,20 @@ impl PathMemo {
             if left > 0 {
                 self.walk(model, sampler, tally);
                 left -= 1;
+                // Give up as soon as it is clear, not at the chunk's end: a scenario with too many paths
+                // would pay a walk and a replay on top of the rules for a whole chunk.
+                if trials - left >= GIVE_UP_AFTER && self.missing(trials - left) {
+                    self.off = true;
+                    return play_trials(model, sampler, left, tally);
+                }
             }
         }
+    }
+
+    /// Whether the memo is full and missed on more than a quarter of the `trials` played this chunk: then
+    /// a trial costs a walk and a rules run, and running the rules directly is faster.
+    fn missing(&self, trials: u64) -> bool {
+        self.misses * 4 > trials
     }
 
     /// Begins up to `most` trials and counts a hit for each the leaf table places; returns how many it
@@ -141,8 +153,7 @@ impl PathMemo {
                 self.slots[start as usize..end as usize].iter().for_each(|&s| tally.counts[s as usize] += hits);
             }
         }
-        // A full memo that misses often costs a walk and a rules run per miss: run the rules directly.
-        self.off |= self.misses * 4 > trials;
+        self.off |= self.missing(trials);
         self.misses = 0;
     }
 
@@ -315,6 +326,17 @@ mod tests {
                 assert_eq!(counts(&model, Some(&mut PathMemo::new(budget)), packed), direct, "budget {budget}");
             }
         }
+    }
+
+    /// A memo with no room misses every trial, and gives up part-way through its first chunk instead of
+    /// paying a walk on top of the rules for the whole of it.
+    #[test]
+    fn a_memo_that_keeps_missing_gives_up_within_the_chunk() {
+        let model = dice();
+        let (mut memo, mut sampler) = (PathMemo::new(0), Sampler::in_chunk(7, 0, 0));
+        memo.play(&model, &mut sampler, 100_000, &mut Tally::new(model.metrics()));
+        assert!(memo.off);
+        assert_eq!(memo.misses, GIVE_UP_AFTER, "walked until it had played {GIVE_UP_AFTER} trials, then ran the rules");
     }
 
     /// Nodes whose rare outcome reads 40 or 62 bits: paths read beyond the first word, so leaves end part-way
