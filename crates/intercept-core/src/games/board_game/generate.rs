@@ -531,6 +531,7 @@ pub(super) struct Transfers {
 }
 
 impl Generator<'_> {
+    #[inline(always)]
     pub(super) fn transfers(&self, at: usize, visited: &Squares) -> Transfers {
         let mut t = Transfers { pairs: [(0, 0); 32], n: 0 };
         for (d, onward) in DIRECTIONS.iter().zip(&ONWARD) {
