@@ -554,6 +554,7 @@ impl Generator<'_> {
     /// the order a depth-first walk of the chains first reaches it (I-15); a chain stops at the goal
     /// (I-18). Under `steal_requires_moved_piece`, a first transfer off an enemy stone must use the stack
     /// that moved (I-16, I-A7).
+    #[inline(always)]
     fn chains(&mut self, moved: usize, shared: bool) {
         let mut visited = Squares::default();
         visited.add(self.ball);
