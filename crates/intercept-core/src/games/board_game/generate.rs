@@ -160,8 +160,8 @@ impl<'a> Generator<'a> {
     /// I-13).
     #[inline]
     fn passer(&self, i: usize) -> bool {
-        let low = self.b[i] & 0xF;
-        low == self.me | 1 || low == self.me | 3
+        // The top stack's low nibble, its colour bit made 0 for the mover's: 1 or 3 (bit 1 free).
+        (self.b[i] ^ self.me) & 0xD == 1
     }
 
     /// Whether the ball may be passed to `i`: a rest stone or size-4 double of the side to move, or the goal
