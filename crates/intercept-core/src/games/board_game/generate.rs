@@ -128,6 +128,14 @@ impl<'a> Generator<'a> {
     fn covering_stack(&self) -> usize {
         let n = usize::from(self.size);
         let cells = u128::from_le_bytes([0x70; 16]) & (((1u128 << (8 * n)) - 1) << 8);
+        let row = |r: usize| {
+            let at = r * board::STRIDE;
+            u128::from_le_bytes(self.b[at..at + 16].try_into().expect("a row of 16 squares"))
+        };
+        // Most boards have no covering stack at all: one pass without branches tells.
+        if (1..=n).fold(0, |any, r| any | row(r)) & cells == 0 {
+            return NONE;
+        }
         for row in 1..=n {
             let at = row * board::STRIDE;
             let bytes: [u8; 16] = self.b[at..at + 16].try_into().expect("a row of 16 squares");
@@ -152,8 +160,8 @@ impl<'a> Generator<'a> {
     /// I-13).
     #[inline]
     fn passer(&self, i: usize) -> bool {
-        let low = self.b[i] & 0xF;
-        low == self.me | 1 || low == self.me | 3
+        // The top stack's low nibble, its colour bit made 0 for the mover's: 1 or 3 (bit 1 free).
+        (self.b[i] ^ self.me) & 0xD == 1
     }
 
     /// Whether the ball may be passed to `i`: a rest stone or size-4 double of the side to move, or the goal
@@ -523,6 +531,7 @@ pub(super) struct Transfers {
 }
 
 impl Generator<'_> {
+    #[inline(always)]
     pub(super) fn transfers(&self, at: usize, visited: &Squares) -> Transfers {
         let mut t = Transfers { pairs: [(0, 0); 32], n: 0 };
         for (d, onward) in DIRECTIONS.iter().zip(&ONWARD) {
@@ -545,6 +554,7 @@ impl Generator<'_> {
     /// the order a depth-first walk of the chains first reaches it (I-15); a chain stops at the goal
     /// (I-18). Under `steal_requires_moved_piece`, a first transfer off an enemy stone must use the stack
     /// that moved (I-16, I-A7).
+    #[inline(always)]
     fn chains(&mut self, moved: usize, shared: bool) {
         let mut visited = Squares::default();
         visited.add(self.ball);

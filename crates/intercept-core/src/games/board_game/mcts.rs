@@ -28,8 +28,9 @@ pub struct Mcts {
 }
 
 /// One node: the position after its turn, and the results of the playouts through it, counted for the
-/// side that played the turn into it. Its turns live in the tree's arena, listed when the search first
-/// stands on the node, and are taken best ranked first, one more each time the node widens.
+/// side that played the turn into it. Its turns live in the tree's arena, listed when the node is added (its
+/// playout's first turn is drawn from them), ranked when the search first stands on it, and taken best ranked
+/// first, one more each time the node widens.
 #[derive(Clone, Copy)]
 struct Node {
     position: Position,
@@ -37,6 +38,8 @@ struct Node {
     turns: u32,
     len: u32,
     listed: bool,
+    /// Whether its turns' rank keys are set.
+    ranked: bool,
     /// The rank key of the last turn expanded (none yet: `None`).
     last: Option<u64>,
     children: u32,
@@ -100,7 +103,7 @@ impl Mcts {
         tree.turns.extend(order.iter().map(|&i| turns[i]));
         tree.keys.extend(0..order.len() as u64);
         let root = &mut tree.nodes[0];
-        (root.listed, root.len) = (true, order.len() as u32);
+        (root.listed, root.ranked, root.len) = (true, true, order.len() as u32);
         for _ in 0..self.budget.max(1) {
             self.playout(&mut tree, chance);
         }
@@ -135,6 +138,7 @@ impl Node {
             turns: 0,
             len: 0,
             listed: false,
+            ranked: false,
             last: None,
             children: 0,
             first_child: NIL,
@@ -157,25 +161,40 @@ impl Mcts {
         if safe.is_empty() { ranked } else { safe }
     }
 
-    /// Lists node `at`'s turns in the arena with their rank keys, the first time the search stands on it:
-    /// none once the game is won.
+    /// Lists node `at`'s turns in the arena, the first time it is asked: none once the game is won. Their
+    /// rank keys wait (as 0) for [`Mcts::rank`].
     fn list(&self, tree: &mut Tree, at: usize) {
-        let node = tree.nodes[at];
+        let node = &tree.nodes[at];
         if node.listed {
             return;
         }
         let start = tree.turns.len();
         if node.position.winner().is_none() {
             turns_into(&node.position, self.variant, &mut tree.scratch);
-            let aims = Aims::new(&node.position);
-            for (i, t) in tree.scratch.iter().enumerate() {
-                let (d, crowd) = aims.of(t);
-                tree.keys.push(u64::from(d) << 56 | u64::from(crowd) << 24 | i as u64);
-            }
             tree.turns.extend_from_slice(&tree.scratch);
+            tree.keys.resize(tree.turns.len(), 0);
         }
         let node = &mut tree.nodes[at];
         (node.listed, node.turns, node.len) = (true, start as u32, (tree.turns.len() - start) as u32);
+    }
+
+    /// Lists node `at`'s turns and sets their rank keys, the first time the search stands on it.
+    fn rank(&self, tree: &mut Tree, at: usize) {
+        if tree.nodes[at].ranked {
+            return;
+        }
+        self.list(tree, at);
+        let node = &mut tree.nodes[at];
+        node.ranked = true;
+        let range = node.turns as usize..(node.turns + node.len) as usize;
+        if range.is_empty() {
+            return;
+        }
+        let aims = Aims::new(&node.position);
+        for (i, (t, key)) in tree.turns[range.clone()].iter().zip(&mut tree.keys[range]).enumerate() {
+            let (d, crowd) = aims.of(t);
+            *key = u64::from(d) << 56 | u64::from(crowd) << 24 | i as u64;
+        }
     }
 
     /// One playout: select, expand, simulate, back up.
@@ -183,17 +202,18 @@ impl Mcts {
         tree.path.clear();
         tree.path.push(0);
         let mut at = 0;
-        self.list(tree, at);
+        self.rank(tree, at);
         while tree.nodes[at].len > 0 && tree.nodes[at].children as usize >= widened(&tree.nodes[at]) {
             at = select(tree, at);
-            self.list(tree, at);
+            self.rank(tree, at);
             tree.path.push(at as u32);
         }
         if (tree.nodes[at].children as usize) < widened(&tree.nodes[at]) {
             at = expand(tree, at);
             tree.path.push(at as u32);
         }
-        let white = self.simulate(&tree.nodes[at].position, &mut tree.scratch, chance);
+        self.list(tree, at);
+        let white = self.simulate(tree, at, chance);
         for &n in &tree.path {
             let node = &mut tree.nodes[n as usize];
             // The side that played into a node is the one not to move there.
@@ -203,15 +223,23 @@ impl Mcts {
         }
     }
 
-    /// White's result of random play from `p`: 1 a White win, 0 a Black win, and in between, when the
-    /// depth runs out, by how much nearer the ball is to Black's goal than to White's.
-    fn simulate<C: Chance>(&self, p: &Position, turns: &mut Vec<Turn>, chance: &mut C) -> f64 {
-        let mut p = *p;
-        for _ in 0..self.depth {
+    /// White's result of random play from node `at` (listed): 1 a White win, 0 a Black win, and in
+    /// between, when the depth runs out, by how much nearer the ball is to Black's goal than to White's.
+    fn simulate<C: Chance>(&self, tree: &mut Tree, at: usize, chance: &mut C) -> f64 {
+        let node = &tree.nodes[at];
+        let mut p = node.position;
+        let listed = node.turns as usize..(node.turns + node.len) as usize;
+        for ply in 0..self.depth {
             if p.winner().is_some() {
                 break;
             }
-            turns_into(&p, self.variant, turns);
+            // The first turn from the node's own list, the later ones from the scratch buffer.
+            let turns = if ply == 0 {
+                &tree.turns[listed.clone()]
+            } else {
+                turns_into(&p, self.variant, &mut tree.scratch);
+                &tree.scratch
+            };
             let i = forward(&p, turns, chance);
             p.play_in_place(turns[i]);
         }
