@@ -10,21 +10,27 @@
 //! packed sampler read (`next_trial`, then the words after the first), and `packed_one_thread` runs the
 //! trials through the engine with the packed sampler.
 //!
+//! `engine_warm` and `packed_warm` run the same trials through a path memo that has already learned the tree
+//! from other trials (another seed's), cloned fresh for each iteration: the cost of each further trial of a
+//! long run, once a worker's memo has learned the tree, where `*_one_thread` includes the learning (about
+//! 1.5 ns a trial of the chain's 7 under packed draws, over 2^20 trials).
+//!
 //! Run with `cargo bench --bench floor`.
 
 use std::cell::OnceCell;
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use intercept_sim::chance::{self, Chance, Dist, PackedSampler, Sampler, Source, chunk_rng};
 use intercept_sim::config::{self, Overrides, Scenario};
-use intercept_sim::engine::Plan;
+use intercept_sim::engine::{self, Plan};
 use intercept_sim::games::card_game::CardGameRules;
 use intercept_sim::games::cavalry::CavalryRules;
 use intercept_sim::games::naval::NavalRules;
 use intercept_sim::games::shipped;
 use intercept_sim::games::step_race::StepRaceRules;
+use intercept_sim::memo::{self, PathMemo};
 use intercept_sim::metrics::Tally;
 use intercept_sim::model::Model;
 use intercept_sim::ruleset::RuleSet;
@@ -68,19 +74,42 @@ fn record<M: Model>(model: &M, plan: &Plan) -> Draws {
     draws
 }
 
-/// What the floors replay: the paired sampler's draw ranges and the packed sampler's words, trial by trial.
-struct Recorded {
+/// A plan's chunks run through a path memo kept from earlier runs ([`through_memo`]).
+type MemoRun<'a> = Box<dyn Fn(&Plan, &mut PathMemo) -> u64 + 'a>;
+
+/// What the floors replay (the paired sampler's draw ranges and the packed sampler's words, trial by trial),
+/// and the scenario's model run through a memo, for the warm benches.
+struct Recorded<'a> {
     draws: Draws,
     words: Vec<u32>,
+    memo_run: MemoRun<'a>,
 }
 
 /// [`record`] and [`packed_words`] on the scenario's model, if its rule set is `S`.
-fn record_as<S: RuleSet + std::fmt::Debug>(s: &Scenario, plan: &Plan, packed: &Plan) -> Option<Recorded> {
-    s.resolved::<S>().map(|r| Recorded { draws: record(&r.model, plan), words: packed_words(&r.model, packed) })
+fn record_as<'a, S: RuleSet + std::fmt::Debug>(s: &'a Scenario, plan: &Plan, packed: &Plan) -> Option<Recorded<'a>> {
+    s.resolved::<S>().map(|r| Recorded {
+        draws: record(&r.model, plan),
+        words: packed_words(&r.model, packed),
+        memo_run: Box::new(|plan, memo| through_memo(&r.model, plan, memo)),
+    })
+}
+
+/// Runs every chunk of `plan` through `memo` on this thread, as a worker of the engine does with the memo
+/// it keeps for a whole run; returns the first count of every chunk, summed, to keep the work observable.
+fn through_memo<M: Model>(model: &M, plan: &Plan, memo: &mut PathMemo) -> u64 {
+    (0..plan.chunks()).map(|i| engine::run_chunk_memo(model, plan, i, memo).counts[0]).sum()
+}
+
+/// A memo that has learned the tree from `plan`'s trials on another seed: what a worker holds once a long run
+/// is under way, so a run through it costs what each further trial of the run does.
+fn warmed(r: &Recorded, plan: &Plan) -> PathMemo {
+    let mut memo = PathMemo::new(memo::BUDGET_BYTES);
+    (r.memo_run)(&Plan { seed: plan.seed + 1, ..*plan }, &mut memo);
+    memo
 }
 
 /// [`record_as`] whichever of the benchmarked rule sets the scenario is.
-fn recorded(s: &Scenario, plan: &Plan, packed: &Plan) -> Recorded {
+fn recorded<'a>(s: &'a Scenario, plan: &Plan, packed: &Plan) -> Recorded<'a> {
     record_as::<CavalryRules>(s, plan, packed)
         .or_else(|| record_as::<NavalRules>(s, plan, packed))
         .or_else(|| record_as::<StepRaceRules>(s, plan, packed))
@@ -184,6 +213,16 @@ fn each_scenario(c: &mut Criterion) {
         g.bench_function("packed_one_thread", |b| {
             b.iter(|| black_box(one_thread.install(|| runner::tally(&s, &packed))))
         });
+        for (id, plan) in [("engine_warm", &plan), ("packed_warm", &packed)] {
+            g.bench_function(id, |b| {
+                let (r, memo) = (recorded(), warmed(recorded(), plan));
+                b.iter_batched(
+                    || memo.clone(),
+                    |mut memo| black_box((r.memo_run)(plan, &mut memo)),
+                    BatchSize::LargeInput,
+                )
+            });
+        }
         g.finish();
     }
 }

@@ -7,7 +7,9 @@
 #
 # The engine's figures are criterion's medians of `floor/<config>/{engine,packed}_one_thread` and the floors'
 # of `floor/<config>/{generator,packed}_floor` (benches/floor.rs, 2^20 trials, a fresh memo each iteration),
-# per trial; the peer's is the `trials_per_s` of its sampling loop alone (Numba's compile excluded).
+# per trial; the peer's is the `trials_per_s` of its sampling loop alone (Numba's compile excluded). "Warm" is
+# `floor/<config>/{engine,packed}_warm`: the same trials through a memo that has learned the tree from another
+# seed's, the cost of each further trial of a long run (the peer's runs are 20 to 50 million trials).
 #
 # usage: bash benches/peers.sh VENV [ROUNDS]
 #   VENV    a Python venv with numpy and numba (python3 -m venv VENV && VENV/bin/pip install numpy numba)
@@ -59,21 +61,27 @@ for case in "${CASES[@]}"; do
   read -r peer config trials <<<"$case"
   "$PY" "$PEERS/$peer" "$config" --trials 10000 --threads 1 --json >/dev/null 2>&1 # compile once, not timed
   name=$(basename "$config" .toml)
-  paired=() packed=()
+  paired=() packed=() warm=() floored=()
   for round in $(seq "$ROUNDS"); do
     p=$(peer_ns "$peer" "$config" "$trials")
     engine_bench "$config"
     e=$(per_element "floor_$name/engine_one_thread")
     k=$(per_element "floor_$name/packed_one_thread")
+    ew=$(per_element "floor_$name/engine_warm")
+    kw=$(per_element "floor_$name/packed_warm")
     ef=$(per_element "floor_$name/generator_floor")
     kf=$(per_element "floor_$name/packed_floor")
     paired+=("$(python3 -c "print($p / $e)")")
     packed+=("$(python3 -c "print($p / $k)")")
-    printf '%s round %d: peer %.1f ns; engine paired %.1f ns (%.1fx its floor %.1f), packed %.1f ns (%.1fx its floor %.1f)\n' \
-      "$name" "$round" "$p" "$e" "$(python3 -c "print($e / $ef)")" "$ef" "$k" "$(python3 -c "print($k / $kf)")" "$kf"
+    warm+=("$(python3 -c "print($p / $kw)")")
+    floored+=("$(python3 -c "print($kw / $kf)")")
+    printf '%s round %d: peer %.1f ns; engine paired %.1f ns (%.1fx its floor %.1f; warm %.1f), packed %.1f ns (%.1fx its floor %.1f; warm %.1f ns, %.1fx)\n' \
+      "$name" "$round" "$p" "$e" "$(python3 -c "print($e / $ef)")" "$ef" "$ew" "$k" "$(python3 -c "print($k / $kf)")" "$kf" \
+      "$kw" "$(python3 -c "print($kw / $kf)")"
   done
-  printf '%s: the engine is %.2fx the tuned peer paired, %.2fx packed (medians of %d)\n' "$name" \
-    "$(printf '%s\n' "${paired[@]}" | median)" "$(printf '%s\n' "${packed[@]}" | median)" "$ROUNDS"
+  printf '%s: the engine is %.2fx the tuned peer paired, %.2fx packed; warm and packed, %.2fx the peer and %.2fx its floor (medians of %d)\n' "$name" \
+    "$(printf '%s\n' "${paired[@]}" | median)" "$(printf '%s\n' "${packed[@]}" | median)" \
+    "$(printf '%s\n' "${warm[@]}" | median)" "$(printf '%s\n' "${floored[@]}" | median)" "$ROUNDS"
 done
 
 # The 14-group scenario beyond exact (benches/data/grand-armada.toml, rules every trial: the path memo has too

@@ -39,7 +39,7 @@ const GIVE_UP_AFTER: u64 = 1024;
 const TABLE_SEGMENTS: usize = 1 << 20;
 
 /// The walked part of one model's chance tree, with the hits of the current chunk.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct PathMemo {
     tape: Tape,
     /// This chunk's hits per leaf, and each leaf's slots: `slots[leaves[l].0..leaves[l].1]`.

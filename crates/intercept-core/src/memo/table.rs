@@ -28,7 +28,7 @@ const BUCKET_BITS: u32 = 3;
 const WHOLE: u32 = 1 << 31;
 
 /// The sorted segments of first words, each a leaf or [`WALK`], with an index on the words' top bits.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(super) struct LeafTable {
     starts: Vec<u64>,
     tags: Vec<u32>,

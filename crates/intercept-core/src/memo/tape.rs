@@ -93,7 +93,7 @@ impl Walk for PackedSampler {
     }
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct Tape {
     lines: Vec<Line>,
 }
