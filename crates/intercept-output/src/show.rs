@@ -28,15 +28,16 @@ pub fn run_table(record: &RunRecord, dir: &Path, files: usize) -> String {
         None => writeln!(out, "{name}: {trials} trials, seed {seed}, merged from shards"),
         Some(Timing { threads, wall_seconds: wall, trials_per_second }) => {
             let rate = crate::stats::rate(trials_per_second);
+            let threads = if threads == 1 { "1 thread".to_owned() } else { format!("{threads} threads") };
             // A resumed run's counts hold the trials of earlier processes too; the time is this one's.
             let ran = (trials_per_second * wall).round() as u64;
             match ran.abs_diff(trials) > trials / 200 {
                 true => writeln!(
                     out,
-                    "{name}: {trials} trials, seed {seed}; this process ran about {ran} of them on {threads} threads \
+                    "{name}: {trials} trials, seed {seed}; this process ran about {ran} of them on {threads} \
                      in {wall:.2} s ({rate})"
                 ),
-                false => writeln!(out, "{name}: {trials} trials, seed {seed}, {threads} threads, {wall:.2} s ({rate})"),
+                false => writeln!(out, "{name}: {trials} trials, seed {seed}, {threads}, {wall:.2} s ({rate})"),
             }
         }
     };
