@@ -20,7 +20,7 @@
 use rand::Rng;
 use rand_pcg::Pcg64Mcg;
 
-use super::sampler::{GAMMA_INVERSE, chunk_rng_after, splitmix_next};
+use super::sampler::{GAMMA_INVERSE, chunk_rng_after, splitmix_next, splitmix64_inverse};
 use super::{Chance, Dist, Part, Source, bound, boundary, part};
 
 /// The width an interval is widened back to: at least this, below 2^64.
@@ -44,22 +44,19 @@ pub struct PackedSampler<R: Rng = Pcg64Mcg> {
     avail: u32,
     /// The trial's first word, from which the memo's leaf table finds most trials' leaf.
     first: u64,
-    /// The trial's stream as it began, from which [`PackedSampler::words`] counts the words it has read.
-    seed: u64,
 }
 
 impl<R: Rng> PackedSampler<R> {
     /// A sampler for the chunk whose generator is `chunk`; call [`Source::next_trial`] before each trial.
     pub fn new(chunk: R) -> Self {
-        PackedSampler { chunk, stream: 0, u: 0, w: HALF, bits: 0, avail: 0, first: 0, seed: 0 }
+        PackedSampler { chunk, stream: 0, u: 0, w: HALF, bits: 0, avail: 0, first: 0 }
     }
 
     /// Begins the next trial as far as its first word (one output of the chunk generator seeds its stream):
     /// all the memo's leaf table needs. [`PackedSampler::resume`] readies the rest, when the trial is walked.
     #[inline]
     pub(crate) fn begin(&mut self) {
-        self.seed = self.chunk.next_u64();
-        self.stream = self.seed;
+        self.stream = self.chunk.next_u64();
         self.first = self.word();
     }
 
@@ -82,11 +79,11 @@ impl<R: Rng> PackedSampler<R> {
         self.first
     }
 
-    /// How many 64-bit words the current trial has read (for the generator floor bench): the stream moves
+    /// How many 64-bit words the current trial has read (for the generator floor bench). The stream moves
     /// by SplitMix64's odd increment a word, so the count is the distance moved times that increment's
-    /// inverse.
+    /// inverse; where it stood after the first word is that word unmixed.
     pub fn words(&self) -> u64 {
-        self.stream.wrapping_sub(self.seed).wrapping_mul(GAMMA_INVERSE)
+        1 + self.stream.wrapping_sub(splitmix64_inverse(self.first)).wrapping_mul(GAMMA_INVERSE)
     }
 
     /// The next word of the trial's stream.

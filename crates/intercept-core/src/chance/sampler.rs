@@ -145,6 +145,17 @@ pub(crate) fn splitmix64(x: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// The inverse of [`splitmix64`]: each step undone in reverse order (an xor-shift by `s` is undone by
+/// xoring in the shifts by `s`, `2s`, ... below 64; each multiplier by its inverse modulo 2^64). It lets the
+/// packed sampler tell where a trial's stream began from its first word instead of storing it every trial.
+pub(super) fn splitmix64_inverse(z: u64) -> u64 {
+    let mut x = z ^ (z >> 31) ^ (z >> 62);
+    x = x.wrapping_mul(0x3196_42B2_D24D_8EC3);
+    x ^= (x >> 27) ^ (x >> 54);
+    x = x.wrapping_mul(0x96DE_1B17_3F11_9089);
+    x ^ (x >> 30) ^ (x >> 60)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -170,6 +181,16 @@ mod tests {
         assert_eq!(draws, PINNED_DRAWS);
         assert_ne!(chunk_rng(42, 3).next_u64(), chunk_rng(42, 4).next_u64());
         assert_ne!(chunk_rng(42, 3).next_u64(), chunk_rng(43, 3).next_u64());
+    }
+
+    #[test]
+    fn the_inverse_mix_undoes_the_mix() {
+        for x in [0, 1, u64::MAX, GAMMA, 0x0123_4567_89AB_CDEF]
+            .into_iter()
+            .chain((0..1000).map(|i: u64| i.wrapping_mul(GAMMA) ^ i))
+        {
+            assert_eq!(splitmix64_inverse(splitmix64(x)), x, "{x:#x}");
+        }
     }
 
     const PINNED_DRAWS: [u64; 8] = [2, 0, 2, 1, 6, 4, 2, 5];
