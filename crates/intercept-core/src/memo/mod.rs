@@ -3,10 +3,11 @@
 //! A trial is a pure function of the outcomes its chance nodes pick: the same outcomes always request the
 //! same nodes and report the same slots. A [`PathMemo`] keeps the part of the chance tree that trials have
 //! walked: for each node its [`Dist`] and, per outcome, where that outcome leads (another node, a leaf, or
-//! nowhere yet); for each leaf the slots its trial reported. [`PathMemo::trial`] walks that tree, drawing
-//! each node's outcome from the trial's stream of its sampler ([`crate::chance::Source`]) exactly as the
-//! rules would have, and counts one hit at the leaf it ends in; the rules themselves run only when a walk leaves the known tree. [`PathMemo::flush`] turns
-//! the hits into slot counts at the end of a chunk. The tree is stored as a [`tape`] of cache lines, one per
+//! nowhere yet); for each leaf the slots its trial reported. [`PathMemo::play`] walks that tree for each
+//! trial of a chunk, drawing each node's outcome from the trial's stream of its sampler
+//! ([`crate::chance::Source`]) exactly as the rules would have, and counts one hit at the leaf it ends in; the
+//! rules themselves run only when a walk leaves the known tree. [`PathMemo::flush`] turns the hits into slot
+//! counts at the end of a chunk. The tree is stored as a [`tape`] of cache lines, one per
 //! edge, so a step of a walk is one line read. For the packed sampler, once trials have walked about as
 //! much as it costs, the tape is also flattened into a [`table`] of the leaf each first word of a trial ends
 //! in, so most trials of a known tree cost one look-up and no walk.
@@ -15,7 +16,8 @@
 //! results never depend on the memo: not on which thread ran which chunk before, nor on whether it is full.
 //! That makes a memo safe to keep per worker thread for a whole run. Nodes with one possible outcome draw
 //! nothing and are left out, as the sampler skips them. A byte budget bounds the memo; past it new paths run
-//! without being remembered, and a memo that keeps missing switches itself off and runs the rules directly.
+//! without being remembered, and a memo that keeps missing switches itself off, within the chunk where it
+//! becomes clear, and runs the rules directly.
 
 mod table;
 mod tape;

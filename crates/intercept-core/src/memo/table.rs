@@ -74,6 +74,12 @@ impl LeafTable {
     }
 }
 
+/// How many cells of `2^k` numbers `v` numbers make, rounded down and up (shifts: a u128 division is a slow
+/// call).
+fn cells(v: u128, k: u32) -> (u128, u128) {
+    (v >> k, (v + (1 << k) - 1) >> k)
+}
+
 /// Segments as they are found, in order of first word.
 struct Builder {
     starts: Vec<u64>,
@@ -118,10 +124,10 @@ impl Builder {
         let (touched, inside) = match c {
             // The first word's last bit is not read yet: every word of the region is wholly inside.
             0 => ((start << 1, end << 1), (start << 1, end << 1)),
-            // A first word is a cell of 2^(c - 1) numbers: shifts, as a u128 division is a slow call.
+            // A first word is a cell of 2^(c - 1) numbers.
             _ => {
-                let (down, up) = (|v: u128| v >> (c - 1), |v: u128| (v + (1 << (c - 1)) - 1) >> (c - 1));
-                ((down(start), up(end)), (up(start), down(end)))
+                let ((start_down, start_up), (end_down, end_up)) = (cells(start, c - 1), cells(end, c - 1));
+                ((start_down, end_up), (start_up, end_down))
             }
         };
         if inside.0 >= inside.1 {
@@ -156,10 +162,11 @@ impl Builder {
         // ends part-way through, if any, which scans from it.
         for (i, (&start, &tag)) in self.starts.iter().zip(&self.tags).enumerate() {
             let end = self.starts.get(i + 1).map_or(1 << 64, |&next| u128::from(next));
-            let bucket = |word: u128, up: bool| (if up { word.div_ceil(1 << shift) } else { word >> shift }) as usize;
-            let (from, inside, touched) = (bucket(start.into(), true), bucket(end, false), bucket(end, true));
-            let whole = if tag < WHOLE { WHOLE | tag } else { i as u32 };
-            index.get_mut(from..inside).into_iter().for_each(|buckets| buckets.fill(whole));
+            let (from, (inside, touched)) = (cells(start.into(), shift).1 as usize, cells(end, shift));
+            let (inside, touched) = (inside as usize, touched as usize);
+            if from < inside {
+                index[from..inside].fill(if tag < WHOLE { WHOLE | tag } else { i as u32 });
+            }
             if from <= inside && inside < touched {
                 index[inside] = i as u32;
             }
