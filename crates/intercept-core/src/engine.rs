@@ -1,11 +1,12 @@
 //! The Monte Carlo engine: seeded, chunked, parallel, and reproducible whatever the thread count.
 //!
 //! A [`Plan`] cuts a run's trials into fixed-size chunks. Chunk `i` runs on its own [`Sampler`] seeded from
-//! `(seed, i)` only ([`chunk_rng`](crate::chance::chunk_rng)), so what a chunk draws never depends on which thread runs it. Chunks run in
-//! parallel in windows and their results are consumed strictly in chunk order: [`run`] merges [`Tally`]s,
-//! [`run_rows`] also hands per-trial [`TrialRows`] to a writer as its window completes. Rows are made a
-//! [`Slice`] of at most [`SLICE_TRIALS`] trials at a time (a slice starts its chunk's generator part-way,
-//! [`Sampler::in_chunk`]), so what is in memory depends neither on the trial count nor on the chunk size.
+//! `(seed, i)` only ([`chunk_rng`](crate::chance::chunk_rng)), so what a chunk draws never depends on which
+//! thread runs it. Chunks run in parallel in windows and their results are consumed strictly in chunk order:
+//! [`run`] merges [`Tally`]s, [`run_rows`] also hands per-trial [`TrialRows`] to a writer as its window
+//! completes. Rows are made a [`Slice`] of at most [`SLICE_TRIALS`] trials at a time (a slice starts its
+//! chunk's generator part-way, [`Sampler::in_chunk`]), so what is in memory depends neither on the trial
+//! count nor on the chunk size.
 //!
 //! A [`Span`] says which chunks to run (all of them, a shard's share, or the rest of an interrupted run), the
 //! counts of the chunks before it, and when to stop early: a stopping rule ([`Enough`]) or an interrupt
