@@ -126,20 +126,15 @@ impl<'a> Generator<'a> {
     /// The square of the side to move's covering stack, [`NONE`] if none (I-21): each row's cells read 16 at
     /// a time, a covering stack's byte the one with covered-stack bits.
     fn covering_stack(&self) -> usize {
-        let n = usize::from(self.size);
-        let cells = u128::from_le_bytes([0x70; 16]) & (((1u128 << (8 * n)) - 1) << 8);
-        let row = |r: usize| {
-            let at = r * board::STRIDE;
-            u128::from_le_bytes(self.b[at..at + 16].try_into().expect("a row of 16 squares"))
-        };
+        // The covered-stack bits (4 to 6) of each square on the board, from the board's bit 7 mask.
+        let cells = (self.cells_row >> 7) * 0x70;
+        let rows = (1..=usize::from(self.size)).map(|r| r * board::STRIDE);
         // Most boards have no covering stack at all: one pass without branches tells.
-        if (1..=n).fold(0, |any, r| any | row(r)) & cells == 0 {
+        if rows.clone().fold(0, |any, at| any | self.row(at)) & cells == 0 {
             return NONE;
         }
-        for row in 1..=n {
-            let at = row * board::STRIDE;
-            let bytes: [u8; 16] = self.b[at..at + 16].try_into().expect("a row of 16 squares");
-            let mut t = u128::from_le_bytes(bytes) & cells;
+        for at in rows {
+            let mut t = self.row(at) & cells;
             while t != 0 {
                 let k = t.trailing_zeros() as usize / 8;
                 if self.b[at + k] & 8 == self.me {
@@ -215,6 +210,12 @@ impl Generator<'_> {
         }
     }
 
+    /// The 16 squares from `at` (a row and its margin) as one number: square `at + k` is byte `k`.
+    #[inline]
+    fn row(&self, at: usize) -> u128 {
+        u128::from_le_bytes(self.b[at..at + 16].try_into().expect("a row of 16 squares"))
+    }
+
     /// The side to move's stacks on the row of squares from `at`, but the ball carrier (I-12: it stays put;
     /// a covered stack never moves, I-20), as a byte mask read 16 squares at a time: bit 7 of byte `k` for
     /// square `at + k`.
@@ -222,8 +223,7 @@ impl Generator<'_> {
     fn own_stacks(&self, at: usize) -> u128 {
         const LOW: u128 = u128::from_le_bytes([0x7F; 16]);
         const HIGH: u128 = !LOW;
-        let bytes: [u8; 16] = self.b[at..at + 16].try_into().expect("a row of 16 squares");
-        let w = u128::from_le_bytes(bytes);
+        let w = self.row(at);
         // Bit 7 of each byte: set when the byte is not 0, then when its colour bit (3) is the mover's.
         let occupied = ((w & LOW) + LOW) | w;
         let colour = if self.me == 0 { !(w << 4) } else { w << 4 };
