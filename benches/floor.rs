@@ -13,7 +13,7 @@
 //! `engine_warm` and `packed_warm` run the same trials through a path memo that has already learned the tree
 //! from other trials (another seed's), cloned fresh for each iteration: the cost of each further trial of a
 //! long run, once a worker's memo has learned the tree, where `*_one_thread` includes the learning (about
-//! 1.5 ns a trial of the chain's 7 under packed draws, over 2^20 trials).
+//! 2 ns a trial of the chain's 7 under packed draws, over 2^20 trials).
 //!
 //! Run with `cargo bench --bench floor`.
 
@@ -215,7 +215,8 @@ fn each_scenario(c: &mut Criterion) {
         });
         for (id, plan) in [("engine_warm", &plan), ("packed_warm", &packed)] {
             g.bench_function(id, |b| {
-                let (r, memo) = (recorded(), warmed(recorded(), plan));
+                let r = recorded();
+                let memo = warmed(r, plan);
                 b.iter_batched(
                     || memo.clone(),
                     |mut memo| black_box((r.memo_run)(plan, &mut memo)),
