@@ -1,4 +1,5 @@
-//! The generator floor: for every shipped scenario, what its random draws alone cost, against the engine.
+//! The generator floor: for every shipped scenario (and grand-armada, beyond exact), what its random draws alone
+//! cost, against the engine.
 //!
 //! A trial's draws are recorded once (the range of each draw, trial by trial); the floor then replays just
 //! those draws on the same per-chunk, per-trial streams (`next_trial`, then one Lemire draw per chance node
@@ -14,6 +15,10 @@
 //! from other trials (another seed's), cloned fresh for each iteration: the cost of each further trial of a
 //! long run, once a worker's memo has learned the tree, where `*_one_thread` includes the learning (about
 //! 2 ns a trial of the chain's 7 under packed draws, over 2^20 trials).
+//!
+//! `packed_peer_run`, for the scenarios with a speed peer, runs as many trials as the peer's run (20 and 50
+//! million) with packed draws from an empty memo: the cost a trial of a run of the peer's size, learning
+//! included.
 //!
 //! Run with `cargo bench --bench floor`.
 
@@ -37,6 +42,11 @@ use intercept_sim::ruleset::RuleSet;
 use intercept_sim::runner;
 
 const TRIALS: u64 = 1 << 20;
+
+/// The scenarios with a speed peer, and the trials of a peer's run (`benches/peers.sh`): `packed_peer_run`
+/// runs as many from an empty memo, so its cost a trial carries the learning spread as thinly as the peer's
+/// run spreads its start-up.
+const PEER_RUNS: [(&str, u64); 2] = [("three-level-chain", 20_000_000), ("charge-on-pikes", 50_000_000)];
 
 /// Each trial's draw ranges, in order: `ranges[starts[t]..starts[t + 1]]` are trial `t`'s.
 struct Draws {
@@ -165,12 +175,15 @@ fn packed_floor(plan: &Plan, words: &[u32]) -> u64 {
     acc
 }
 
-fn shipped_configs() -> Vec<PathBuf> {
+/// The shipped configs, and grand-armada (`benches/data`): beyond exact, its floors bound what any engine
+/// could make of it against the three-level chain.
+fn bench_configs() -> Vec<PathBuf> {
     let mut paths: Vec<PathBuf> = ["configs/cavalry", "configs/naval", "configs/step-race", "configs/card-game"]
         .iter()
         .flat_map(|d| std::fs::read_dir(d).expect("configs").map(|e| e.expect("entry").path()))
         .collect();
     paths.sort();
+    paths.push(PathBuf::from("benches/data/grand-armada.toml"));
     paths
 }
 
@@ -181,7 +194,7 @@ fn scenario(path: &Path) -> Scenario {
 fn each_scenario(c: &mut Criterion) {
     let plan = Plan { trials: TRIALS, seed: 1, chunk_size: 65_536, draws: Default::default() };
     let one_thread = rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("a pool");
-    for path in shipped_configs() {
+    for path in bench_configs() {
         let s = scenario(&path);
         let name = path.file_stem().expect("a file").to_string_lossy().into_owned();
         let packed = Plan { draws: chance::Draws::Packed, ..plan };
@@ -213,6 +226,14 @@ fn each_scenario(c: &mut Criterion) {
         g.bench_function("packed_one_thread", |b| {
             b.iter(|| black_box(one_thread.install(|| runner::tally(&s, &packed))))
         });
+        if let Some(&(_, trials)) = PEER_RUNS.iter().find(|(peer, _)| *peer == name) {
+            let long = Plan { trials, ..packed };
+            g.throughput(Throughput::Elements(trials));
+            g.bench_function("packed_peer_run", |b| {
+                b.iter(|| black_box(one_thread.install(|| runner::tally(&s, &long))))
+            });
+            g.throughput(Throughput::Elements(TRIALS));
+        }
         for (id, plan) in [("engine_warm", &plan), ("packed_warm", &packed)] {
             g.bench_function(id, |b| {
                 let r = recorded();

@@ -3,7 +3,9 @@
 # per rule set), alternately in one run, one thread each. Prints each round's nanoseconds per trial, then the
 # median ratio peer / engine for each sampler ([run] draws = "paired", the default, and "packed"): above 1,
 # the engine is faster. Each round also prints the engine over its generator floor (the same trials' random
-# words alone). Last, the cost a trial of grand-armada (14 groups, beyond exact) over the three-level chain's.
+# words alone), and packed over a run of the peer's size from an empty memo (`packed_peer_run`). Last, the cost
+# a trial of grand-armada (14 groups, beyond exact) over the three-level chain's, and grand-armada's generator
+# floor over the chain's engine.
 #
 # The engine's figures are criterion's medians of `floor/<config>/{engine,packed}_one_thread` and the floors'
 # of `floor/<config>/{generator,packed}_floor` (benches/floor.rs, 2^20 trials, a fresh memo each iteration),
@@ -61,7 +63,7 @@ for case in "${CASES[@]}"; do
   read -r peer config trials <<<"$case"
   "$PY" "$PEERS/$peer" "$config" --trials 10000 --threads 1 --json >/dev/null 2>&1 # compile once, not timed
   name=$(basename "$config" .toml)
-  paired=() packed=() warm=() floored=()
+  paired=() packed=() warm=() floored=() long=() long_floored=()
   for round in $(seq "$ROUNDS"); do
     p=$(peer_ns "$peer" "$config" "$trials")
     engine_bench "$config"
@@ -71,17 +73,24 @@ for case in "${CASES[@]}"; do
     kw=$(per_element "floor_$name/packed_warm")
     ef=$(per_element "floor_$name/generator_floor")
     kf=$(per_element "floor_$name/packed_floor")
+    kr=$(per_element "floor_$name/packed_peer_run")
     paired+=("$(python3 -c "print($p / $e)")")
     packed+=("$(python3 -c "print($p / $k)")")
     warm+=("$(python3 -c "print($p / $kw)")")
     floored+=("$(python3 -c "print($kw / $kf)")")
+    long+=("$(python3 -c "print($p / $kr)")")
+    long_floored+=("$(python3 -c "print($kr / $kf)")")
     printf '%s round %d: peer %.1f ns; engine paired %.1f ns (%.1fx its floor %.1f; warm %.1f), packed %.1f ns (%.1fx its floor %.1f; warm %.1f ns, %.1fx)\n' \
       "$name" "$round" "$p" "$e" "$(python3 -c "print($e / $ef)")" "$ef" "$ew" "$k" "$(python3 -c "print($k / $kf)")" "$kf" \
       "$kw" "$(python3 -c "print($kw / $kf)")"
+    printf '%s round %d: packed over the peer'"'"'s %s trials from an empty memo %.1f ns (%.1fx its floor)\n' \
+      "$name" "$round" "$trials" "$kr" "$(python3 -c "print($kr / $kf)")"
   done
   printf '%s: the engine is %.2fx the tuned peer paired, %.2fx packed; warm and packed, %.2fx the peer and %.2fx its floor (medians of %d)\n' "$name" \
     "$(printf '%s\n' "${paired[@]}" | median)" "$(printf '%s\n' "${packed[@]}" | median)" \
     "$(printf '%s\n' "${warm[@]}" | median)" "$(printf '%s\n' "${floored[@]}" | median)" "$ROUNDS"
+  printf '%s: over a run of the peer'"'"'s size, packed from an empty memo, %.2fx the peer and %.2fx its floor\n' "$name" \
+    "$(printf '%s\n' "${long[@]}" | median)" "$(printf '%s\n' "${long_floored[@]}" | median)"
 done
 
 # The 14-group scenario beyond exact (benches/data/grand-armada.toml, rules every trial: the path memo has too
@@ -94,3 +103,12 @@ for pair in "grand-armada engine_one_thread paired" "grand-armada_packed packed_
   chain=$(per_element "naval_three_level_chain/$chain_bench")
   printf 'grand-armada, %s: %.1f ns a trial, %.1fx the three-level chain (%.1f ns)\n' "$label" "$armada" "$(python3 -c "print($armada / $chain)")" "$chain"
 done
+
+# What grand-armada's random draws alone cost (its generator floor: 36.5 words a trial under paired draws)
+# against the three-level chain's whole engine, in one bench run: the least any engine drawing a word a node
+# could reach.
+cargo bench -q --bench floor -- --noplot "floor/grand-armada/generator_floor|floor/three-level-chain/engine_one_thread" >/dev/null 2>&1
+armada_floor=$(per_element "floor_grand-armada/generator_floor")
+chain=$(per_element "floor_three-level-chain/engine_one_thread")
+printf "grand-armada's generator floor (paired): %.1f ns a trial, %.2fx the three-level chain's engine (%.1f ns)\n" \
+  "$armada_floor" "$(python3 -c "print($armada_floor / $chain)")" "$chain"
