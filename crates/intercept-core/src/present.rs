@@ -1,7 +1,7 @@
 //! What a rule set gives the shared layers to show a run, as data: the shared layers (export, plot, report)
 //! render it and name no rule set.
 //!
-//! A [`Presentation`] is computed once per run by the rule set ([`crate::ruleset::RuleSet::present`]): the
+//! A [`Presentation`] is computed once per run by the rule set ([`crate::ruleset::Rules::present`]): the
 //! rules' title, the scenario in plain words, the headline metrics (the question a player of that game asks
 //! first) and any [`Extra`] outputs. An [`Extra`] is a rule set's own result beyond the metric tables: a
 //! [`DataTable`] written as `<name>.parquet`, a [`Picture`] of one of the kinds the plot layer draws
