@@ -107,6 +107,15 @@ pub fn turns_into(p: &Position, v: Variant, out: &mut Vec<Turn>) {
     Generator::new(p, v, out).all();
 }
 
+/// Whether the side to move has a turn that puts the ball on the goal it attacks (I-18): one of [`turns`],
+/// found among the turns a transfer may end, listed into `scratch`, which a caller keeps.
+pub fn can_score(p: &Position, v: Variant, scratch: &mut Vec<Turn>) -> bool {
+    let Some(goal) = p.target() else { return false };
+    scratch.clear();
+    Generator::new(p, v, scratch).transfers_only().all();
+    scratch.iter().any(|t| t.ball_to == Some(goal))
+}
+
 /// Every action of the side to move; `Pass` alone when there is none (I-A2).
 pub fn actions(p: &Position) -> Vec<Action> {
     let mut out = Vec::new();
