@@ -26,8 +26,10 @@ pub enum Action {
     Pass,
 }
 
-/// A whole turn: the action, then the cell the transfer chain leaves the ball on, if any.
+/// A whole turn: the action, then the cell the transfer chain leaves the ball on, if any. Its six bytes are
+/// padded to eight so that the generator writes a turn as one word, not in three pieces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(align(8))]
 pub struct Turn {
     pub action: Action,
     pub ball_to: Option<Cell>,
