@@ -497,28 +497,33 @@ impl Search {
 
     /// Every landing of a jump sequence from `at` (I-6, I-7): each landing is a move; a covering landing
     /// ends the sequence (I-22).
+    #[inline(always)]
     fn jumps(&mut self, g: &mut Generator, at: usize) {
         for d in DIRECTIONS {
             let over = at.wrapping_add_signed(d);
             if g.jumpable(self.jumper, over) {
-                self.land(g, over.wrapping_add_signed(d));
+                self.try_land(g, over.wrapping_add_signed(d));
             }
         }
     }
 
-    /// Lands a jump on `to`: an open cell continues the sequence, a coverable stack ends it.
-    fn land(&mut self, g: &mut Generator, to: usize) {
-        if self.landed.has(to) {
-            return;
+    /// Lands a jump on `to` if it may land there, and has not yet: an open cell or a stack it may cover.
+    /// Most jumps tried would land on a stone, told here before any call.
+    #[inline(always)]
+    fn try_land(&mut self, g: &mut Generator, to: usize) {
+        if (g.open(to) || (self.can_cover && g.coverable(to))) && !self.landed.has(to) {
+            self.land(g, to);
         }
+    }
+
+    /// Lands a jump on `to` (see [`Search::try_land`]): an open cell continues the sequence, a coverable
+    /// stack ends it, marked landed so that another sequence finds it no more.
+    #[inline(never)]
+    fn land(&mut self, g: &mut Generator, to: usize) {
+        self.add(g, to);
+        self.landed.add(to);
         if g.open(to) {
-            self.add(g, to);
-            self.landed.add(to);
             self.jumps(g, to);
-        } else if self.can_cover && g.coverable(to) {
-            // A covering landing ends the sequence: marked landed, so another sequence finds it no more.
-            self.add(g, to);
-            self.landed.add(to);
         }
     }
 
@@ -534,7 +539,7 @@ impl Search {
         }
         let over = at.wrapping_add_signed(d);
         if g.jumpable(self.jumper, over) {
-            self.land(g, over.wrapping_add_signed(d));
+            self.try_land(g, over.wrapping_add_signed(d));
         }
     }
 }
