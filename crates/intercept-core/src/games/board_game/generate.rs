@@ -317,7 +317,11 @@ impl Generator<'_> {
         };
         s.landed.add(from);
         for d in DIRECTIONS {
-            s.step(self, from.wrapping_add_signed(d));
+            if double {
+                s.step(self, from.wrapping_add_signed(d));
+            } else {
+                s.stone_step(self, from.wrapping_add_signed(d));
+            }
         }
         // The mover's own square reads as empty while it moves: it never jumps itself, and never lands
         // there (it has landed there already).
@@ -482,17 +486,24 @@ impl Search {
         self.n += 1;
     }
 
-    /// A step to `to`, an open cell (I-5), or onto a stack to cover it (I-19). Steps come first and reach
-    /// eight different squares, so none is found twice.
+    /// The double's step to `to`, an open cell (I-5), or onto a stack to cover it (I-19). Steps come first
+    /// and reach eight different squares, so none is found twice; they are kept in `found` for its slides.
     #[inline]
     fn step(&mut self, g: &mut Generator, to: usize) {
         if g.open(to) || (self.can_cover && g.coverable(to)) {
-            if self.double {
-                self.found.add(to);
-            }
+            self.found.add(to);
             g.moves[self.n] = to as u8;
             self.n += 1;
         }
+    }
+
+    /// A stone's step (see [`Search::step`]), with no set of destinations to keep (see [`Search::add`]):
+    /// written whether or not it is one and kept only if it is, so that no branch depends on the square.
+    #[inline]
+    fn stone_step(&mut self, g: &mut Generator, to: usize) {
+        let ok = g.open(to) | (self.can_cover & g.coverable(to));
+        g.moves[self.n] = to as u8;
+        self.n += usize::from(ok);
     }
 
     /// Every landing of a jump sequence from `at` (I-6, I-7): each landing is a move; a covering landing
