@@ -3,7 +3,9 @@
 //! position INIT-a/b, each decoded from the page's diagram strings.
 
 use intercept_core::games::board_game::position::{Colour, Position};
-use intercept_core::games::board_game::turns::{Action, Turn, Variant, actions, cover_targets, moves_from, transfers};
+use intercept_core::games::board_game::turns::{
+    Action, Turn, Variant, actions, can_score, cover_targets, moves_from, transfers,
+};
 
 const J1: &str = "6,6,...1../.71.../.6..../...3../..9..1/.12...";
 const T1: &str = "6,6,..7.../..6[eeerww]../.7..../.6..../..9.../......";
@@ -144,6 +146,43 @@ fn random_games_keep_the_invariants() {
     }
     assert!(turns_played > GAMES * 50, "{turns_played} turns played");
     eprintln!("{won} of {GAMES} random games won within 150 turns, {turns_played} turns");
+}
+
+/// [`can_score`], which lists only the turns a transfer may end, answers as the whole list does: on the
+/// seed's diagrams, along games of greedy players (who bring the ball near the goals) and one turn off
+/// them (as the tree search asks it), under every combination of the variants.
+#[test]
+fn can_score_agrees_with_the_whole_list() {
+    use intercept_core::chance::Sampler;
+    use intercept_core::games::board_game::players::{Greedy, Player};
+    let (mut scratch, mut scoring) = (Vec::new(), 0);
+    for bits in 0..8 {
+        let v = Variant {
+            size_change_allows_transfer: bits & 1 == 0,
+            steal_requires_moved_piece: bits & 2 != 0,
+            action_mandatory: bits & 4 == 0,
+        };
+        let mut positions: Vec<Position> = [J1, T1, W1].iter().map(|d| white(d)).collect();
+        for game in 0..10 {
+            let mut chance = Sampler::at_trial(31, 1, game);
+            let mut p = Position::start();
+            for _ in 0..60 {
+                if p.winner().is_some() {
+                    break;
+                }
+                let turns = p.turns(v);
+                positions.extend(turns.iter().map(|&t| p.play(t)));
+                positions.push(p);
+                p = p.play(turns[Greedy.choose(&p, &turns, &mut chance)]);
+            }
+        }
+        for p in &positions {
+            let whole = p.target().is_some_and(|goal| p.turns(v).iter().any(|t| t.ball_to == Some(goal)));
+            assert_eq!(can_score(p, v, &mut scratch), whole, "{v:?}\n{p}");
+            scoring += usize::from(whole);
+        }
+    }
+    assert!(scoring > 50, "{scoring} positions with a scoring turn");
 }
 
 fn check_invariants(before: &Position, after: &Position, action: Action) {

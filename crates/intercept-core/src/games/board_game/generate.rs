@@ -50,6 +50,8 @@ pub(super) struct Generator<'a> {
     v: Variant,
     /// Whether to list each action's transfers (false lists the actions alone).
     with_transfers: bool,
+    /// Whether to leave out the moves no transfer can follow ([`Generator::transfers_only`]).
+    transfers_only: bool,
     out: &'a mut Vec<Turn>,
     /// The action whose transfer chains are being listed.
     action: Action,
@@ -79,6 +81,7 @@ impl<'a> Generator<'a> {
             shared: Shared::new(),
             v,
             with_transfers: true,
+            transfers_only: false,
             out,
             action: Action::Pass,
             moves: [0; MOST_MOVES],
@@ -202,12 +205,27 @@ impl Generator<'_> {
             while mine != 0 {
                 let i = at + mine.trailing_zeros() as usize / 8;
                 mine &= mine - 1;
-                self.stack_actions(i);
+                if self.transfers_only && !self.may_pass(i) {
+                    self.resize(i);
+                } else {
+                    self.stack_actions(i);
+                }
             }
         }
-        if self.out.len() == start || !self.v.action_mandatory {
+        if self.out.len() == start && self.transfers_only {
+            // A stack passed over may have moves: whether a pass is legal is not known, so list every turn.
+            self.transfers_only = false;
+            self.all();
+        } else if self.out.len() == start || !self.v.action_mandatory {
             self.action(Action::Pass, [NONE, NONE]);
         }
+    }
+
+    /// The turns a transfer may end (I-13..I-18), [`Generator::all`]'s, and others, but not the moves of a
+    /// stack that no transfer can follow (with no passer by the ball, a stack that passes nothing).
+    pub(super) fn transfers_only(mut self) -> Self {
+        self.transfers_only = true;
+        self
     }
 
     /// The 16 squares from `at` (a row and its margin) as one number: square `at + k` is byte `k`.
@@ -239,14 +257,18 @@ impl Generator<'_> {
     fn stack_actions(&mut self, i: usize) {
         let n = self.moves(i);
         let from = self.cell(i);
-        // With no passer by the ball, only this stack, moved next to it, could pass it on (I-13).
-        let may_pass = self.with_transfers && self.ball != NONE && (self.passer_near || self.passer(i));
+        let may_pass = self.with_transfers && self.may_pass(i);
         if may_pass {
             self.out.reserve(n + 1);
             for k in 0..n {
                 let to = usize::from(self.moves[k]);
-                let cover = self.b[to] != EMPTY;
-                self.action(Action::Move { from, to: self.cell(to), cover }, [i, to]);
+                let action = Action::Move { from, to: self.cell(to), cover: self.b[to] != EMPTY };
+                self.out.push(Turn { action, ball_to: None });
+                // What `action` asks, with the ball on the board and the stack a move's site: a transfer
+                // needs a passer by the ball, already there or brought by this move (I-13).
+                if self.passer_near || board::adjacent(to, self.ball) {
+                    self.transfers_after(action, [i, to]);
+                }
             }
         } else {
             let (b, cell_of) = (&self.b, self.cell_of);
@@ -255,8 +277,22 @@ impl Generator<'_> {
                 Turn { action: Action::Move { from, to: cell_of[to], cover: b[to] != EMPTY }, ball_to: None }
             }));
         }
+        self.resize(i);
+    }
+
+    /// Whether a transfer may follow a move of the stack on `i`: with no passer by the ball, only this stack,
+    /// moved next to it, could pass it on (I-13).
+    #[inline]
+    fn may_pass(&self, i: usize) -> bool {
+        self.ball != NONE && (self.passer_near || self.passer(i))
+    }
+
+    /// The size change of the stack on `i`, if a double (I-11; I-12: a size-4 double carrying the ball keeps
+    /// its size).
+    #[inline]
+    fn resize(&mut self, i: usize) {
         if size(self.b[i]) >= 3 && !covers(self.b[i]) {
-            self.action(Action::Resize { at: from }, [NONE, i]);
+            self.action(Action::Resize { at: self.cell(i) }, [NONE, i]);
         }
     }
 
@@ -281,7 +317,11 @@ impl Generator<'_> {
         };
         s.landed.add(from);
         for d in DIRECTIONS {
-            s.step(self, from.wrapping_add_signed(d));
+            if double {
+                s.step(self, from.wrapping_add_signed(d));
+            } else {
+                s.stone_step(self, from.wrapping_add_signed(d));
+            }
         }
         // The mover's own square reads as empty while it moves: it never jumps itself, and never lands
         // there (it has landed there already).
@@ -422,6 +462,7 @@ struct Search {
     jumper: u8,
     /// Whether the mover may still cover a stack (I-21).
     can_cover: bool,
+    /// The double's destinations so far (a stone's need no set, see [`Search::add`]).
     found: Squares,
     /// The cells a jump sequence has landed on, which keeps it from looping (I-7).
     landed: Squares,
@@ -429,17 +470,24 @@ struct Search {
 }
 
 impl Search {
+    /// Records a jump's landing, once. `landed` keeps a landing from being found twice; only the double's
+    /// may also be one of its steps (a slide can bring it back next to where it started), so only the
+    /// double's are checked against `found`. A stone's landing lies an even number of squares away along
+    /// both axes, and a step one square away along one of them: they never meet.
     #[inline]
     fn add(&mut self, g: &mut Generator, to: usize) {
-        if !self.found.has(to) {
+        if self.double {
+            if self.found.has(to) {
+                return;
+            }
             self.found.add(to);
-            g.moves[self.n] = to as u8;
-            self.n += 1;
         }
+        g.moves[self.n] = to as u8;
+        self.n += 1;
     }
 
-    /// A step to `to`, an open cell (I-5), or onto a stack to cover it (I-19). Steps come first and reach
-    /// eight different squares, so none is found twice.
+    /// The double's step to `to`, an open cell (I-5), or onto a stack to cover it (I-19). Steps come first
+    /// and reach eight different squares, so none is found twice; they are kept in `found` for its slides.
     #[inline]
     fn step(&mut self, g: &mut Generator, to: usize) {
         if g.open(to) || (self.can_cover && g.coverable(to)) {
@@ -449,28 +497,44 @@ impl Search {
         }
     }
 
+    /// A stone's step (see [`Search::step`]), with no set of destinations to keep (see [`Search::add`]):
+    /// written whether or not it is one and kept only if it is, so that no branch depends on the square.
+    #[inline]
+    fn stone_step(&mut self, g: &mut Generator, to: usize) {
+        let ok = g.open(to) | (self.can_cover & g.coverable(to));
+        g.moves[self.n] = to as u8;
+        self.n += usize::from(ok);
+    }
+
     /// Every landing of a jump sequence from `at` (I-6, I-7): each landing is a move; a covering landing
     /// ends the sequence (I-22).
+    #[inline(always)]
     fn jumps(&mut self, g: &mut Generator, at: usize) {
         for d in DIRECTIONS {
             let over = at.wrapping_add_signed(d);
             if g.jumpable(self.jumper, over) {
-                self.land(g, over.wrapping_add_signed(d));
+                self.try_land(g, over.wrapping_add_signed(d));
             }
         }
     }
 
-    /// Lands a jump on `to`: an open cell continues the sequence, a coverable stack ends it.
-    fn land(&mut self, g: &mut Generator, to: usize) {
-        if self.landed.has(to) {
-            return;
+    /// Lands a jump on `to` if it may land there, and has not yet: an open cell or a stack it may cover.
+    /// Most jumps tried would land on a stone, told here before any call.
+    #[inline(always)]
+    fn try_land(&mut self, g: &mut Generator, to: usize) {
+        if (g.open(to) || (self.can_cover && g.coverable(to))) && !self.landed.has(to) {
+            self.land(g, to);
         }
+    }
+
+    /// Lands a jump on `to` (see [`Search::try_land`]): an open cell continues the sequence, a coverable
+    /// stack ends it, marked landed so that another sequence finds it no more.
+    #[inline(never)]
+    fn land(&mut self, g: &mut Generator, to: usize) {
+        self.add(g, to);
+        self.landed.add(to);
         if g.open(to) {
-            self.add(g, to);
-            self.landed.add(to);
             self.jumps(g, to);
-        } else if self.can_cover && g.coverable(to) {
-            self.add(g, to);
         }
     }
 
@@ -486,7 +550,7 @@ impl Search {
         }
         let over = at.wrapping_add_signed(d);
         if g.jumpable(self.jumper, over) {
-            self.land(g, over.wrapping_add_signed(d));
+            self.try_land(g, over.wrapping_add_signed(d));
         }
     }
 }

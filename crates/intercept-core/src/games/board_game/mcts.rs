@@ -16,7 +16,7 @@ use crate::chance::Chance;
 
 use super::players::{Aims, Player};
 use super::position::{Colour, Position};
-use super::turns::{Turn, Variant, turns_into};
+use super::turns::{Turn, Variant, can_score, turns_into};
 
 /// UCT with `budget` playouts per turn.
 #[derive(Clone, Copy, Debug)]
@@ -157,7 +157,7 @@ impl Mcts {
     fn candidates(&self, p: &Position, turns: &[Turn], scratch: &mut Vec<Turn>) -> Vec<usize> {
         let ranked = ranking(p, turns);
         let safe: Vec<usize> =
-            ranked.iter().copied().filter(|&i| !can_win(&p.play(turns[i]), self.variant, scratch)).collect();
+            ranked.iter().copied().filter(|&i| !can_score(&p.play(turns[i]), self.variant, scratch)).collect();
         if safe.is_empty() { ranked } else { safe }
     }
 
@@ -347,13 +347,4 @@ fn widened(node: &Node) -> usize {
 /// Whether `t` puts the ball on the goal its side attacks (I-18).
 fn wins(p: &Position, t: &Turn) -> bool {
     t.ball_to.is_some() && t.ball_to == p.target()
-}
-
-/// Whether the side to move in `p` has a turn that wins at once.
-fn can_win(p: &Position, variant: Variant, scratch: &mut Vec<Turn>) -> bool {
-    if p.target().is_none() {
-        return false;
-    }
-    turns_into(p, variant, scratch);
-    scratch.iter().any(|t| wins(p, t))
 }

@@ -26,8 +26,10 @@ pub enum Action {
     Pass,
 }
 
-/// A whole turn: the action, then the cell the transfer chain leaves the ball on, if any.
+/// A whole turn: the action, then the cell the transfer chain leaves the ball on, if any. Its six bytes are
+/// padded to eight so that the generator writes a turn as one word, not in three pieces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(align(8))]
 pub struct Turn {
     pub action: Action,
     pub ball_to: Option<Cell>,
@@ -105,6 +107,15 @@ pub fn turns(p: &Position, v: Variant) -> Vec<Turn> {
 pub fn turns_into(p: &Position, v: Variant, out: &mut Vec<Turn>) {
     out.clear();
     Generator::new(p, v, out).all();
+}
+
+/// Whether the side to move has a turn that puts the ball on the goal it attacks (I-18): one of [`turns`],
+/// found among the turns a transfer may end, listed into `scratch`, which a caller keeps.
+pub fn can_score(p: &Position, v: Variant, scratch: &mut Vec<Turn>) -> bool {
+    let Some(goal) = p.target() else { return false };
+    scratch.clear();
+    Generator::new(p, v, scratch).transfers_only().all();
+    scratch.iter().any(|t| t.ball_to == Some(goal))
 }
 
 /// Every action of the side to move; `Pass` alone when there is none (I-A2).
