@@ -4,10 +4,12 @@
 //! [`moves_from`] lists where one stack may go (I-5..I-10, I-19..I-23); [`transfers`] lists the single
 //! transfers from the ball's cell (I-13..I-17); [`turns`] puts them together into every distinct [`Turn`],
 //! and [`Position::play`] plays one; [`turns_into`] lists them into a buffer the caller keeps, and
-//! [`Position::play_in_place`] plays one without a copy, so a playout allocates nothing a ply. The
-//! generator itself is [`super::generate`], on the position's fixed-size board ([`super::board`]). Two jump sequences that land on the same cell make the same move,
-//! since nothing is captured (I-6), and two transfer chains that leave the ball on the same cell make the
-//! same turn, so a turn is identified by its action and the ball's final cell.
+//! [`Position::play_in_place`] plays one without a copy, so a playout allocates nothing a ply;
+//! [`can_score`] tells whether the side to move can score at once, listing only the turns a transfer may end.
+//! The generator itself is [`super::generate`], on the position's fixed-size board ([`super::board`]). Two
+//! jump sequences that land on the same cell make the same move, since nothing is captured (I-6), and two
+//! transfer chains that leave the ball on the same cell make the same turn, so a turn is identified by its
+//! action and the ball's final cell.
 
 use serde::{Deserialize, Serialize};
 
