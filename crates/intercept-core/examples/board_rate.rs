@@ -16,6 +16,8 @@ use intercept_core::games::board_game::position::Position;
 use intercept_core::games::board_game::turns::Variant;
 use rand::Rng;
 
+/// The position `turns` uniformly random turns into a seeded game: the bench's middle game. Written out again
+/// here, not shared with `benches/board_game.rs`, because this file must build at a387c23 too.
 fn midgame(turns: u32) -> Position {
     let mut rng = chunk_rng(20, 0);
     let mut p = Position::start();
