@@ -79,17 +79,21 @@ fn merge_refuses_a_missing_repeated_or_foreign_shard() {
 fn an_interrupted_run_resumes_into_the_bytes_of_an_uninterrupted_one() {
     let tmp = tempfile::tempdir().unwrap();
     let (whole, cut) = (tmp.path().join("whole"), tmp.path().join("cut"));
-    let trials = "40000000";
+    let trials = LONG_RUN;
     sim().args(["run", CHAIN, "--trials", trials, "--out"]).arg(&whole).assert().success();
     let stderr = interrupted(&cut, trials, &[], Duration::from_millis(1500));
     assert!(stderr.contains("intercept-sim run --resume"), "{stderr}");
-    stopped::assert_partial(&cut, 40_000_000);
+    stopped::assert_partial(&cut, LONG_RUN.parse().unwrap());
     sim().args(["run", "--resume"]).arg(&cut).assert().success();
     stopped::assert_same_files(&whole, &cut, 15);
     let again = sim().args(["run", "--resume"]).arg(&cut).assert().code(2);
     let stderr = String::from_utf8_lossy(&again.get_output().stderr).into_owned();
     assert!(stderr.contains("nothing to resume"), "{stderr}");
 }
+
+/// Trials of a chain run that SIGTERM at 1.5 s must stop part-way: about 4 s of a test build's work on two
+/// threads at the path memo's 50 M trials/s (40 M, a second's work on a fast machine, could finish first).
+const LONG_RUN: &str = "200000000";
 
 /// Interrupts `run` with `--trials trials` and `extra` arguments into `out` after `after`; returns its stderr.
 fn interrupted(out: &Path, trials: &str, extra: &[&str], after: Duration) -> String {
@@ -203,7 +207,7 @@ fn merge_refuses_an_edited_manifest() {
 fn resume_refuses_an_edited_manifest_before_running() {
     let tmp = tempfile::tempdir().unwrap();
     let cut = tmp.path().join("cut");
-    interrupted(&cut, "40000000", &[], Duration::from_millis(1500));
+    interrupted(&cut, LONG_RUN, &[], Duration::from_millis(1500));
     edit_manifest(&cut, true, |d| drop(d["counts"].as_array_mut().unwrap().pop()));
     let before = std::fs::read(cut.join("manifest.json")).unwrap();
     let assert = sim().args(["run", "--resume"]).arg(&cut).assert().code(2);
