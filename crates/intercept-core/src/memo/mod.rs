@@ -294,10 +294,7 @@ mod tests {
                 memo.play(model, &mut sampler, 10_000, &mut tally);
                 memo.flush(&mut tally, 10_000);
             }
-            None => (0..10_000).for_each(|_| {
-                sampler.next_trial();
-                model.trial(&mut sampler, &mut tally)
-            }),
+            None => play_trials(model, &mut sampler, 10_000, &mut tally),
         }
         tally.counts
     }
