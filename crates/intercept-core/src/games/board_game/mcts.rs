@@ -16,7 +16,7 @@ use crate::chance::Chance;
 
 use super::players::{Aims, Player};
 use super::position::{Colour, Position};
-use super::turns::{Turn, Variant, can_score, turns_into};
+use super::turns::{Turn, Variant, can_score, scores, turns_into};
 
 /// UCT with `budget` playouts per turn.
 #[derive(Clone, Copy, Debug)]
@@ -90,7 +90,7 @@ pub struct Found {
 impl Mcts {
     /// The search behind [`Player::choose`], with how it rates its choice; a winning turn is taken at once.
     pub fn search<C: Chance>(&self, p: &Position, turns: &[Turn], chance: &mut C) -> Found {
-        if let Some(win) = turns.iter().position(|t| wins(p, t)) {
+        if let Some(win) = turns.iter().position(|t| scores(p, t)) {
             return Found { index: win, win_chance: 1.0, visits: 0, playouts: 0 };
         }
         let mut tree = TREES.take();
@@ -342,9 +342,4 @@ const WIDEN: f64 = 0.5;
 /// and a budget of hundreds of playouts, plain UCT would try each root turn once and learn nothing.
 fn widened(node: &Node) -> usize {
     (1 + (f64::from(node.visits).sqrt() * WIDEN) as usize).min(node.len as usize)
-}
-
-/// Whether `t` puts the ball on the goal its side attacks (I-18).
-fn wins(p: &Position, t: &Turn) -> bool {
-    t.ball_to.is_some() && t.ball_to == p.target()
 }

@@ -5,8 +5,8 @@
 //! transfers from the ball's cell (I-13..I-17); [`turns`] puts them together into every distinct [`Turn`],
 //! and [`Position::play`] plays one; [`turns_into`] lists them into a buffer the caller keeps, and
 //! [`Position::play_in_place`] plays one without a copy, so a playout allocates nothing a ply;
-//! [`can_score`] tells whether the side to move can score at once, listing only the turns a transfer may end.
-//! The generator itself is [`super::generate`], on the position's fixed-size board ([`super::board`]). Two
+//! [`can_score`] tells whether the side to move can score at once ([`scores`]), listing only the turns a
+//! transfer may end. The generator itself is [`super::generate`], on the position's fixed-size board ([`super::board`]). Two
 //! jump sequences that land on the same cell make the same move, since nothing is captured (I-6), and two
 //! transfer chains that leave the ball on the same cell make the same turn, so a turn is identified by its
 //! action and the ball's final cell.
@@ -114,10 +114,17 @@ pub fn turns_into(p: &Position, v: Variant, out: &mut Vec<Turn>) {
 /// Whether the side to move has a turn that puts the ball on the goal it attacks (I-18): one of [`turns`],
 /// found among the turns a transfer may end, listed into `scratch`, which a caller keeps.
 pub fn can_score(p: &Position, v: Variant, scratch: &mut Vec<Turn>) -> bool {
-    let Some(goal) = p.target() else { return false };
+    if p.target().is_none() {
+        return false;
+    }
     scratch.clear();
     Generator::new(p, v, scratch).transfers_only().all();
-    scratch.iter().any(|t| t.ball_to == Some(goal))
+    scratch.iter().any(|t| scores(p, t))
+}
+
+/// Whether turn `t` of the side to move in `p` puts the ball on the goal it attacks (I-18).
+pub fn scores(p: &Position, t: &Turn) -> bool {
+    t.ball_to.is_some() && t.ball_to == p.target()
 }
 
 /// Every action of the side to move; `Pass` alone when there is none (I-A2).
