@@ -106,6 +106,29 @@ pub fn apply_resize(b: &mut [u8; SQUARES], i: usize) {
     b[i] = (b[i] & !7) | (7 - size(b[i]));
 }
 
+/// The 16 squares from `at` (a row of the board and its ring square) as one number: square `at + k` is
+/// byte `k`.
+#[inline]
+pub fn row(b: &[u8; SQUARES], at: usize) -> u128 {
+    u128::from_le_bytes(b[at..at + 16].try_into().expect("a row of 16 squares"))
+}
+
+/// Bit 7 of the bytes of the first `size` cells of a row read by [`row`] (columns 1 to `size` of 16).
+pub fn cells_in_row(size: u8) -> u128 {
+    u128::from_le_bytes([0x80; 16]) & (((1u128 << (8 * usize::from(size))) - 1) << 8)
+}
+
+/// The stacks of the colour with bit `colour` among the squares of `w` (a [`row`]), as a byte mask: bit 7 of
+/// byte `k` when square `k` holds one. Ring squares read as Black stacks; `cells_in_row` masks them.
+#[inline]
+pub fn stacks_in_row(w: u128, colour: u8) -> u128 {
+    const LOW: u128 = u128::from_le_bytes([0x7F; 16]);
+    // Bit 7 of each byte: set when the byte is not 0, then when its colour bit (3) is `colour`.
+    let occupied = ((w & LOW) + LOW) | w;
+    let colour = if colour == 0 { !(w << 4) } else { w << 4 };
+    occupied & colour & !LOW
+}
+
 /// Each board index's cell number (`col + size * row`), for every board size up to 15; 0 off the board.
 pub static CELL_OF: [[u8; SQUARES]; 16] = {
     let mut t = [[0; SQUARES]; 16];

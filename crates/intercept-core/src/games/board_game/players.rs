@@ -63,6 +63,8 @@ pub struct Aims<'a> {
     stacks: usize,
     /// Their distances from the ball where it lies, all told.
     crowd_here: u32,
+    /// The ball's distance from the goal where it lies: the first aim of every turn without a transfer.
+    goal_here: u8,
 }
 
 impl<'a> Aims<'a> {
@@ -72,11 +74,16 @@ impl<'a> Aims<'a> {
             (mine[stacks], stacks) = (c, stacks + 1);
         }
         let crowd_here = mine[..stacks].iter().map(|&c| u32::from(p.distance(c, p.ball))).sum();
-        Aims { p, mine, stacks, crowd_here }
+        let goal_here = goal_distance(p, &Turn { action: Action::Pass, ball_to: None });
+        Aims { p, mine, stacks, crowd_here, goal_here }
     }
 
     pub fn of(&self, t: &Turn) -> (u8, u32) {
-        (goal_distance(self.p, t), self.crowding(t))
+        match t.ball_to {
+            // Most turns leave the ball where it lies: what they share is worked out already.
+            None => (self.goal_here, self.crowding(t)),
+            Some(_) => (goal_distance(self.p, t), self.crowding(t)),
+        }
     }
 
     /// How far the side to move's stacks stand from the ball after `t`, all told: the greedy player's

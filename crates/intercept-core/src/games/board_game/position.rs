@@ -251,15 +251,15 @@ impl Position {
 
     /// The cells of `side`'s stacks (covering stacks included), in cell order.
     pub fn stacks_of(&self, side: Colour) -> impl Iterator<Item = Cell> + '_ {
-        let (bit, n) = (board::colour_bit(side), self.size);
-        // Row by row on the board, no cell number turned into a board index.
+        let (bit, n, cells) = (board::colour_bit(side), self.size, board::cells_in_row(self.size));
+        // Row by row, 16 squares at a time: byte k + 1 of a row is column k.
         (0..n).flat_map(move |row| {
-            let at = board::index(0, row);
-            let squares = &self.board.0[at..at + usize::from(n)];
-            (0..n)
-                .zip(squares)
-                .filter(move |&(_, &x)| x != board::EMPTY && x & 8 == bit)
-                .map(move |(col, _)| col + n * row)
+            let mut mine = board::stacks_in_row(board::row(&self.board.0, board::index(0, row) - 1), bit) & cells;
+            std::iter::from_fn(move || {
+                let k = (mine != 0).then(|| mine.trailing_zeros() as u8 / 8)?;
+                mine &= mine - 1;
+                Some(k - 1 + n * row)
+            })
         })
     }
 

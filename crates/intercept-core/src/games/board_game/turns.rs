@@ -118,7 +118,11 @@ pub fn can_score(p: &Position, v: Variant, scratch: &mut Vec<Turn>) -> bool {
         return false;
     }
     scratch.clear();
-    Generator::new(p, v, scratch).transfers_only().all();
+    let g = Generator::new(p, v, scratch);
+    if g.no_transfer() {
+        return false;
+    }
+    g.transfers_only().all();
     scratch.iter().any(|t| scores(p, t))
 }
 
