@@ -322,3 +322,25 @@ fn mcts_stops_threatened_wins() {
     }
     assert_eq!((threats, greedy_parries), (20, 13), "threatened positions, and those greedy parries");
 }
+
+/// `Position::no_transfer` never hides a transfer: over random games (the ball by the edges and in the
+/// crowd), a position it clears has no turn with a transfer, and both kinds of position are met often.
+#[test]
+fn no_transfer_hides_no_transfer() {
+    use intercept_core::chance::{Chance, Sampler};
+    let (v, mut cleared, mut passing) = (Variant::default(), 0, 0);
+    for game in 0..40 {
+        let (mut chance, mut p) = (Sampler::at_trial(5, 1, game), Position::start());
+        for _ in 0..200 {
+            if p.winner().is_some() {
+                break;
+            }
+            let turns = p.turns(v);
+            assert!(!p.no_transfer() || turns.iter().all(|t| t.ball_to.is_none()), "{p}");
+            cleared += usize::from(p.no_transfer());
+            passing += usize::from(turns.iter().any(|t| t.ball_to.is_some()));
+            p.play_in_place(turns[chance.uniform(turns.len())]);
+        }
+    }
+    assert!(cleared > 500 && passing > 500, "{cleared} positions cleared, {passing} with a transfer");
+}

@@ -157,6 +157,15 @@ pub fn adjacent(a: usize, b: usize) -> bool {
     d < 64 && NEAR & (1 << d) != 0
 }
 
+/// Whether no piece stands within two squares of `i` (on the board) but on `i` itself.
+pub fn alone(b: &[u8; SQUARES], i: usize) -> bool {
+    let (col, row) = (i % STRIDE, i / STRIDE);
+    let cols = col.saturating_sub(2)..=(col + 2).min(STRIDE - 1);
+    let near = (row.saturating_sub(2)..=(row + 2).min(SQUARES / STRIDE - 1))
+        .flat_map(|r| cols.clone().map(move |c| r * STRIDE + c));
+    near.filter(|&k| k != i).all(|k| matches!(b[k], EMPTY | OFF))
+}
+
 /// A set of board indices, one bit a square.
 #[derive(Clone, Copy, Default, PartialEq, Eq)]
 pub struct Squares([u64; SQUARES.div_ceil(64)]);

@@ -228,21 +228,6 @@ impl Generator<'_> {
         self
     }
 
-    /// Whether no turn can end with a transfer: no passer stands by the ball (I-13), and no piece within two
-    /// squares of it, so no action can put one there. A step ends next to the ball only from within two of
-    /// it (I-5), a jump or slide only over a piece next to its landing (I-6, I-9), and a size change only
-    /// on its own square (I-11).
-    pub(super) fn no_transfer(&self) -> bool {
-        if self.ball == NONE || self.passer_near {
-            return self.ball == NONE;
-        }
-        let (col, row) = (self.ball % board::STRIDE, self.ball / board::STRIDE);
-        let cols = col.saturating_sub(2)..=(col + 2).min(board::STRIDE - 1);
-        let near = (row.saturating_sub(2)..=(row + 2).min(SQUARES / board::STRIDE - 1))
-            .flat_map(|r| cols.clone().map(move |c| r * board::STRIDE + c));
-        near.filter(|&i| i != self.ball).all(|i| matches!(self.b[i], EMPTY | OFF))
-    }
-
     /// The 16 squares from `at` (a row and its margin) as one number ([`board::row`]).
     #[inline]
     fn row(&self, at: usize) -> u128 {
@@ -674,35 +659,5 @@ impl Generator<'_> {
             }
             visited.remove(to);
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::chance::{Chance, Sampler};
-
-    /// [`Generator::no_transfer`] never hides a transfer: over random games (the ball by the edges and in
-    /// the crowd), a position it clears has no turn with a transfer, and both kinds of
-    /// position are met often.
-    #[test]
-    fn no_transfer_hides_no_transfer() {
-        let (v, mut cleared, mut passing, mut out) = (Variant::default(), 0, 0, Vec::new());
-        for game in 0..40 {
-            let (mut chance, mut p) = (Sampler::at_trial(5, 1, game), Position::start());
-            for _ in 0..200 {
-                if p.winner().is_some() {
-                    break;
-                }
-                out.clear();
-                let none = Generator::new(&p, v, &mut out).no_transfer();
-                let turns = p.turns(v);
-                assert!(!none || turns.iter().all(|t| t.ball_to.is_none()), "{p}");
-                cleared += usize::from(none);
-                passing += usize::from(turns.iter().any(|t| t.ball_to.is_some()));
-                p.play_in_place(turns[chance.uniform(turns.len())]);
-            }
-        }
-        assert!(cleared > 500 && passing > 500, "{cleared} positions cleared, {passing} with a transfer");
     }
 }

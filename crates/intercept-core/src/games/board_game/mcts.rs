@@ -230,7 +230,9 @@ impl Mcts {
         let mut p = node.position;
         let listed = node.turns as usize..(node.turns + node.len) as usize;
         for ply in 0..self.depth {
-            if p.winner().is_some() {
+            // A last turn that cannot move the ball leaves the result as it is: the ball moves only by
+            // transfers (I-12, I-13), and only the ball's cell scores a playout.
+            if p.winner().is_some() || (ply + 1 == self.depth && p.no_transfer()) {
                 break;
             }
             // The first turn from the node's own list, the later ones from the scratch buffer.
@@ -302,27 +304,35 @@ fn lean(p: &Position) -> f64 {
 }
 
 /// The playout policy: a turn that brings the ball nearest the goal its side attacks (a winning transfer
-/// first of all), ties broken uniformly. Plain random playouts almost never score, so they tell a search
+/// first of all), ties drawn uniformly. Plain random playouts almost never score, so they tell a search
 /// nothing about a position; this is greedy's first aim without its costlier second one.
+///
+/// One draw a ply: the ties are counted, then the drawn one found. Every list holds turns that leave the
+/// ball where it is (each action is listed first without a transfer), so the nearest is never farther
+/// than now, and with no transfer in the list (most plies of a playout) the draw is over the whole list.
 fn forward<C: Chance>(p: &Position, turns: &[Turn], chance: &mut C) -> usize {
     let Some(goal) = p.target() else {
         return chance.uniform(turns.len());
     };
     let here = p.distance(p.ball, goal);
-    let (mut best, mut best_d, mut ties) = (0, u8::MAX, 0);
-    for (i, t) in turns.iter().enumerate() {
-        let d = t.ball_to.map_or(here, |to| p.distance(to, goal));
-        if d < best_d {
-            (best, best_d, ties) = (i, d, 1);
-        } else if d == best_d {
-            // Reservoir sampling: each of the tied turns ends up chosen with probability 1/ties.
-            ties += 1;
-            if chance.uniform(ties) == 0 {
-                best = i;
-            }
+    let distance = |t: &Turn| t.ball_to.map_or(here, |to| p.distance(to, goal));
+    let (mut best, mut farther, mut ties) = (here, 0, 0);
+    for d in turns.iter().filter(|t| t.ball_to.is_some()).map(distance) {
+        if d < best {
+            (best, ties) = (d, 0);
         }
+        ties += usize::from(d == best);
+        farther += usize::from(d > here);
     }
-    best
+    if best == here {
+        // The turns that keep the ball where it is tie with the transfers that leave it as near.
+        ties = turns.len() - farther;
+    }
+    let k = chance.uniform(ties);
+    if ties == turns.len() {
+        return k;
+    }
+    turns.iter().enumerate().filter(|(_, t)| distance(t) == best).nth(k).map_or(0, |(i, _)| i)
 }
 
 /// The indices of `turns`, best first by the greedy player's aim ([`super::players::Aims`]), so the search
@@ -342,4 +352,58 @@ const WIDEN: f64 = 0.5;
 /// and a budget of hundreds of playouts, plain UCT would try each root turn once and learn nothing.
 fn widened(node: &Node) -> usize {
     (1 + (f64::from(node.visits).sqrt() * WIDEN) as usize).min(node.len as usize)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chance::Sampler;
+    use crate::stats::wilson;
+
+    /// Positions of seeded random games where the policy has a choice to make among transfers: some turn
+    /// moves the ball, and the side to move has a goal to aim at.
+    fn transfer_positions() -> Vec<Position> {
+        let (v, mut out) = (Variant::default(), Vec::new());
+        for game in 0..20 {
+            let (mut chance, mut p) = (Sampler::at_trial(8, 1, game), Position::start());
+            for _ in 0..150 {
+                let turns = super::super::turns::turns(&p, v);
+                if p.winner().is_some() {
+                    break;
+                }
+                if p.target().is_some() && turns.iter().any(|t| t.ball_to.is_some()) {
+                    out.push(p);
+                }
+                p.play_in_place(turns[chance.uniform(turns.len())]);
+            }
+        }
+        out
+    }
+
+    /// The playout policy's one draw a ply picks each of the turns that leave the ball nearest the goal
+    /// with chance 1/ties and never another: each turn's share of 4,000 draws holds the exact chance within
+    /// its 99.999% Wilson interval, at positions where the transfers bring the ball nearer and where they
+    /// do not.
+    #[test]
+    fn forward_draws_each_nearest_turn_equally() {
+        let (mut nearer, mut level) = (0, 0);
+        for p in transfer_positions().iter().step_by(7).take(12) {
+            let turns = super::super::turns::turns(p, Variant::default());
+            let goal = p.target().expect("a goal");
+            let distance = |t: &Turn| p.distance(t.ball_to.unwrap_or(p.ball), goal);
+            let best = turns.iter().map(distance).min().expect("a turn");
+            let ties = turns.iter().filter(|t| distance(t) == best).count() as u64;
+            let mut counts = vec![0u64; turns.len()];
+            for k in 0..4000 {
+                counts[forward(p, &turns, &mut Sampler::at_trial(3, 1, k))] += 1;
+            }
+            for (t, &n) in turns.iter().zip(&counts) {
+                let exact = if distance(t) == best { 1.0 / ties as f64 } else { 0.0 };
+                let ci = wilson(n, 4000, 4.42);
+                assert!(ci.low <= exact && exact <= ci.high, "{n} of 4000 for a chance of {exact}\n{p}");
+            }
+            if best < p.distance(p.ball, goal) { nearer += 1 } else { level += 1 }
+        }
+        assert!(nearer > 0 && level > 0, "{nearer} positions with a nearer transfer, {level} without");
+    }
 }

@@ -117,12 +117,11 @@ pub fn can_score(p: &Position, v: Variant, scratch: &mut Vec<Turn>) -> bool {
     if p.target().is_none() {
         return false;
     }
-    scratch.clear();
-    let g = Generator::new(p, v, scratch);
-    if g.no_transfer() {
+    if p.no_transfer() {
         return false;
     }
-    g.transfers_only().all();
+    scratch.clear();
+    Generator::new(p, v, scratch).transfers_only().all();
     scratch.iter().any(|t| scores(p, t))
 }
 
@@ -184,6 +183,14 @@ impl Position {
 
     pub fn turns(&self, v: Variant) -> Vec<Turn> {
         turns(self, v)
+    }
+
+    /// Whether no turn can move the ball: it is off the board, or no piece stands within two squares of it
+    /// (but its carrier), so no passer stands by it (I-13) and no action can put one there. A step ends
+    /// next to the ball only from within two of it (I-5), a jump or a slide only over a piece next to where
+    /// it lands (I-6, I-9), and a size change is made in place (I-11).
+    pub fn no_transfer(&self) -> bool {
+        self.ball >= self.size * self.size || board::alone(&self.board.0, self.board_index(self.ball))
     }
 
     /// Whether `turn` takes the ball off an enemy stone (a steal, I-14).
