@@ -367,7 +367,7 @@ mod tests {
         for game in 0..20 {
             let (mut chance, mut p) = (Sampler::at_trial(8, 1, game), Position::start());
             for _ in 0..150 {
-                let turns = super::super::turns::turns(&p, v);
+                let turns = p.turns(v);
                 if p.winner().is_some() {
                     break;
                 }
@@ -388,7 +388,7 @@ mod tests {
     fn forward_draws_each_nearest_turn_equally() {
         let (mut nearer, mut level) = (0, 0);
         for p in transfer_positions().iter().step_by(7).take(12) {
-            let turns = super::super::turns::turns(p, Variant::default());
+            let turns = p.turns(Variant::default());
             let goal = p.target().expect("a goal");
             let distance = |t: &Turn| p.distance(t.ball_to.unwrap_or(p.ball), goal);
             let best = turns.iter().map(distance).min().expect("a turn");
