@@ -68,6 +68,11 @@ pub struct Dist {
     /// `bounds[i]` is where outcome `i` ends in a unit interval, in units of 2^-64: `ceil(cum[i] 2^64 / total)`,
     /// for the outcomes before the last one with a weight (which ends at 1).
     bounds: Box<[u64]>,
+    /// How many outcomes lead with a zero weight: their cumulative weight 0 is at or below every draw.
+    zeros: usize,
+    /// The cumulative weights a draw is compared with, `cum[zeros..last live outcome]`: those before are 0,
+    /// those after the total, above every draw. The sum of n dice capped at a distance leads with n zeros.
+    live: Box<[u64]>,
 }
 
 /// The outcome a draw picked, and the ends of its part of the interval that was open: `lo..hi`.
@@ -159,7 +164,10 @@ impl Dist {
         let bounds = cum[..last_live].iter().map(|&c| bound(c, total)).collect();
         let split = (cum.len() == 2).then(|| cum[0]);
         let unit = weights.iter().all(|&w| w == 1);
-        Dist { cum, only, total, split, unit, bounds }
+        let zeros = weights.iter().take_while(|&&w| w == 0).count().min(last_live);
+        // Yes/no and unit nodes never scan: an empty slice allocates nothing.
+        let live = if split.is_some() || unit { Box::default() } else { cum[zeros..last_live].into() };
+        Dist { cum, only, total, split, unit, bounds, zeros, live }
     }
 
     /// One fair die with `sides` faces: outcome `i` is the face `i + 1`.
@@ -248,7 +256,7 @@ impl Dist {
         if self.unit {
             return r as usize;
         }
-        outcome_in(&self.cum, r)
+        self.zeros + outcome_in(&self.live, r)
     }
 
     /// Where each outcome before the last live one ends in a unit interval, in units of 2^-64.
@@ -293,8 +301,9 @@ pub trait Chance {
     /// Picks one outcome of `dist`, an index in `0..dist.len()`.
     fn pick(&mut self, dist: &Dist) -> usize;
 
-    /// Picks a yes/no outcome of a [`Dist::bernoulli`] node.
-    #[inline]
+    /// Picks a yes/no outcome of a [`Dist::bernoulli`] node. Inlined always, as the sampler's pick is: it is
+    /// nothing but the pick.
+    #[inline(always)]
     fn happens(&mut self, dist: &Dist) -> bool {
         self.pick(dist) == 1
     }
@@ -383,6 +392,21 @@ mod tests {
     fn equal_unit_weights_map_a_draw_to_itself() {
         let d = Dist::die(10);
         assert!((0..10).all(|r| d.outcome_at(r) == r as usize && outcome_in(d.cumulative(), r) == r as usize));
+    }
+
+    /// Leading and trailing zero weights are left out of the scan: every draw picks what counting all the
+    /// cumulative weights at or below it picks.
+    #[test]
+    fn the_scan_skips_zero_weights_at_either_end() {
+        for weights in
+            [vec![0, 0, 1, 2, 0, 3, 0], vec![0, 0, 0, 0, 1, 4, 10, 21, 35], vec![0, 5, 0, 0], vec![2, 0, 1, 0]]
+        {
+            let d = Dist::from_weights(&weights);
+            for r in 0..d.total() {
+                let all = d.cumulative().iter().filter(|&&c| c <= r).count();
+                assert_eq!(d.outcome_at(r), all, "{weights:?} at {r}");
+            }
+        }
     }
 
     #[test]

@@ -76,7 +76,9 @@ impl<R: Rng> Sampler<R> {
 }
 
 impl<R: Rng> Chance for Sampler<R> {
-    #[inline]
+    /// Inlined always: rules draw at many places, and left to the optimiser a pick became a call at some of
+    /// them, costing more than the pick (callgrind, grand-armada).
+    #[inline(always)]
     fn pick(&mut self, dist: &Dist) -> usize {
         if let Some(i) = dist.certain() {
             return i;

@@ -80,7 +80,9 @@ impl Naval {
     }
 
     /// Groups deferring to the combat at `m` commit to it as it starts (N-14.1): each is placed on its path
-    /// by its first roll, and joins at once if it stands on the combat's hex (N-14.2). Returns them.
+    /// by its first roll, and joins at once if it stands on the combat's hex (N-14.2). Returns them. Inlined
+    /// into [`Naval::meet`], its one caller, as is [`Naval::after_deferral`]: saves the calls (callgrind).
+    #[inline(always)]
     pub(super) fn defer_to(&self, t: &mut Trial, m: &Meeting, arrived: &mut u32) -> u32 {
         let mut deferring = 0;
         for i in each(m.deferring & t.alive & !t.deferred & !t.fought) {
@@ -117,6 +119,7 @@ impl Naval {
     /// came to help (N-14.3, "the same status"); one that missed it toward its own hex from where it stands,
     /// as a delayed interception, unless it gives up once the combat is decided (N-15.1). Under the fixed
     /// placement it carries on as if it had never deferred.
+    #[inline(always)]
     pub(super) fn after_deferral(&self, t: &mut Trial, deferring: u32) {
         for i in each(deferring) {
             let g = &self.groups[i];
