@@ -114,10 +114,7 @@ pub fn turns_into(p: &Position, v: Variant, out: &mut Vec<Turn>) {
 /// Whether the side to move has a turn that puts the ball on the goal it attacks (I-18): one of [`turns`],
 /// found among the turns a transfer may end, listed into `scratch`, which a caller keeps.
 pub fn can_score(p: &Position, v: Variant, scratch: &mut Vec<Turn>) -> bool {
-    if p.target().is_none() {
-        return false;
-    }
-    if p.no_transfer() {
+    if p.target().is_none() || p.no_transfer() {
         return false;
     }
     scratch.clear();
