@@ -35,10 +35,9 @@ fn main() {
 
 /// Every chunk of `plan` on this thread, rules every trial; returns the counts summed.
 fn run<M: Model>(model: &M, plan: &Plan) -> Vec<u64> {
-    let mut sum = Tally::new(model.metrics()).counts;
+    let mut sum = Tally::new(model.metrics());
     for i in 0..plan.chunks() {
-        let t: Tally = engine::run_chunk(model, plan, i);
-        sum.iter_mut().zip(&t.counts).for_each(|(s, c)| *s += c);
+        sum.merge(&engine::run_chunk(model, plan, i));
     }
-    sum
+    sum.counts
 }
