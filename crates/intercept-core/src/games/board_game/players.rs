@@ -79,11 +79,9 @@ impl<'a> Aims<'a> {
     }
 
     pub fn of(&self, t: &Turn) -> (u8, u32) {
-        match t.ball_to {
-            // Most turns leave the ball where it lies: what they share is worked out already.
-            None => (self.goal_here, self.crowding(t)),
-            Some(_) => (goal_distance(self.p, t), self.crowding(t)),
-        }
+        // Most turns leave the ball where it lies: their distance is worked out already.
+        let goal = if t.ball_to.is_none() { self.goal_here } else { goal_distance(self.p, t) };
+        (goal, self.crowding(t))
     }
 
     /// How far the side to move's stacks stand from the ball after `t`, all told: the greedy player's
