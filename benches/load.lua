@@ -8,6 +8,7 @@ function init(args)
   if args[1] and args[1] ~= "-" then
     local file = assert(io.open(args[1], "rb"))
     wrk.method = "POST"
+    wrk.headers["Content-Type"] = "application/toml"
     wrk.body = file:read("*a")
     file:close()
   end

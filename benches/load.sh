@@ -52,7 +52,7 @@ exact=$(measure "$CONFIG" /api/exact "$CONNECTIONS")
 idle=$(measure - "$CHEAP" 1)
 ids=()
 for _ in 1 2; do
-  ids+=("$(curl -sf -X POST --data-binary @"$CONFIG" "$url/api/run?trials=50000000000" | cut -d'"' -f4)")
+  ids+=("$(curl -sf -X POST -H 'Content-Type: application/toml' --data-binary @"$CONFIG" "$url/api/run?trials=50000000000" | cut -d'"' -f4)")
 done
 sleep 0.5
 for id in "${ids[@]}"; do [[ $(job_state "$id") == running ]] || { echo "load.sh: job $id is not running" >&2; exit 1; }; done

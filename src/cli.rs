@@ -122,10 +122,18 @@ pub struct ServeArgs {
     /// Open the workbench in the default browser.
     #[arg(long)]
     pub open: bool,
-    /// The address to listen on [default: 127.0.0.1, this machine only]; another exposes the server to the
-    /// network, with no authentication.
+    /// The address to listen on [default: 127.0.0.1, this machine only]. Another (0.0.0.0: every
+    /// interface) exposes the server to the network: it then asks for a token, printed in its URL.
     #[arg(long, value_name = "ADDR")]
     pub bind: Option<std::net::IpAddr>,
+    /// Ask for a token even on 127.0.0.1 (always asked when --bind exposes the server). The token is random
+    /// unless INTERCEPT_SIM_TOKEN gives one; open the printed URL, or send `Authorization: Bearer TOKEN`.
+    #[arg(long)]
+    pub token: bool,
+    /// Another host name the server answers to, besides localhost and this machine's IP addresses (the name
+    /// other machines reach it by); repeatable. Requests naming any other host are refused.
+    #[arg(long, value_name = "NAME")]
+    pub allow_host: Vec<String>,
     /// The most trials one Monte Carlo job may run.
     #[arg(long, default_value_t = 100_000_000, value_parser = parse_trials)]
     pub max_trials: u64,

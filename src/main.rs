@@ -354,23 +354,50 @@ fn schema(args: SchemaArgs) -> Result<(), Failure> {
     emit(serde_json::to_string_pretty(&set.schema()).expect("a schema serialises"))
 }
 
-/// `serve`: the workbench on 127.0.0.1 (or `--bind`), its URL printed once it listens, until Ctrl-C.
+/// `serve`: the workbench on 127.0.0.1 (or `--bind`), its URL printed once it listens, until Ctrl-C. A token
+/// is asked whenever it listens beyond this machine (or with `--token`), and printed in the URL.
 fn serve(a: ServeArgs) -> Result<(), Failure> {
     let ip = a.bind.unwrap_or(std::net::Ipv4Addr::LOCALHOST.into());
-    if !ip.is_loopback() {
-        eprintln!("warning: --bind {ip} exposes the workbench to the network, with no authentication");
-    }
     if !a.configs.is_dir() {
         return Err(bad_input(format!("--configs {}: not a folder", a.configs.display())));
+    }
+    if let Some(bad) = a.allow_host.iter().find(|h| !valid_host_name(h)) {
+        return Err(bad_input(format!("--allow-host {bad:?}: not a host name; allowed: letters, digits, - and .")));
+    }
+    let token = match (a.token || !ip.is_loopback(), std::env::var("INTERCEPT_SIM_TOKEN")) {
+        (false, _) => None,
+        (true, Ok(given)) if !given.trim().is_empty() => Some(given.trim().to_owned()),
+        (true, _) => Some(intercept_web::new_token().map_err(failed)?),
+    };
+    // The token goes into a URL, a cookie and a header as it is: URL-safe characters only.
+    let url_safe = |t: &str| t.chars().all(|c| c.is_ascii_alphanumeric() || "-_.~".contains(c));
+    if token.as_deref().is_some_and(|t| !url_safe(t)) {
+        return Err(bad_input("INTERCEPT_SIM_TOKEN: not a token; allowed: letters, digits, -, _, . and ~".to_owned()));
+    }
+    if !ip.is_loopback() {
+        eprintln!(
+            "warning: --bind {ip} exposes the workbench to the network: anyone who has the printed URL (its token) \
+             can read, change and run the configs in {}; the connection is not encrypted",
+            a.configs.display()
+        );
     }
     let options = intercept_web::Options {
         bind: std::net::SocketAddr::new(ip, a.port),
         configs: a.configs,
         max_trials: a.max_trials,
+        token: token.clone(),
+        allowed_hosts: a.allow_host,
         ..intercept_web::Options::default()
     };
     let bound = |addr: std::net::SocketAddr| {
-        let url = format!("http://{addr}/");
+        let shown = match addr.ip().is_unspecified() {
+            true => std::net::SocketAddr::new(std::net::Ipv4Addr::LOCALHOST.into(), addr.port()),
+            false => addr,
+        };
+        let url = match &token {
+            Some(t) => format!("http://{shown}/?token={t}"),
+            None => format!("http://{shown}/"),
+        };
         println!("intercept-sim workbench: {url}");
         let _ = std::io::stdout().flush();
         if a.open {
@@ -378,6 +405,12 @@ fn serve(a: ServeArgs) -> Result<(), Failure> {
         }
     };
     intercept_web::serve(options, bound).map_err(|e| bad_input(format!("--port {}: cannot listen: {e}", a.port)))
+}
+
+/// A DNS name: labels of letters, digits and hyphens, separated by dots.
+fn valid_host_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.split('.').all(|l| !l.is_empty() && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'))
 }
 
 /// Asks the desktop to open `url`; a machine with no browser just keeps serving.

@@ -167,7 +167,8 @@ fn scenarios_are_listed_with_their_headline_answer() {
     let dir = configs_copy();
     std::fs::write(dir.path().join("broken.toml"), "[run]\nname = 3\n").unwrap();
     let base = start(Options { configs: dir.path().to_owned(), ..Options::default() });
-    let list = get(&format!("{base}/api/scenarios")).json();
+    // The list answers at once; the answers follow from the background solver.
+    let list = listed_when_solved(&base);
     let scenarios = list["scenarios"].as_array().unwrap();
     let find = |path: &str| scenarios.iter().find(|s| s["path"] == path).unwrap_or_else(|| panic!("{path}: {list}"));
     let pikes = find("cavalry/charge-on-pikes.toml");
@@ -181,6 +182,19 @@ fn scenarios_are_listed_with_their_headline_answer() {
     assert!(get(&format!("{base}/assets/style.css")).body.contains("body"));
     let text = get(&format!("{base}/api/scenarios/cavalry/charge-on-pikes.toml")).body;
     assert_eq!(text, std::fs::read_to_string(CAVALRY).unwrap());
+}
+
+/// `GET /api/scenarios`, asked again until no answer is still being solved (at most a minute).
+fn listed_when_solved(base: &str) -> serde_json::Value {
+    let start = std::time::Instant::now();
+    loop {
+        let list = get(&format!("{base}/api/scenarios")).json();
+        let solving = list["scenarios"].as_array().unwrap().iter().any(|s| s["answer_state"] == "solving");
+        if !solving || start.elapsed() > std::time::Duration::from_secs(60) {
+            return list;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
 }
 
 #[test]

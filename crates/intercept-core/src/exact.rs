@@ -16,6 +16,14 @@
 //! product of the branching along a path uniformly chosen at each node has the tree's leaf count as its
 //! mean), and a tree whose estimates are a hundred times over the budget in most descents is refused at
 //! once, so a scenario with thousands of units is not walked up to the limit first.
+//!
+//! A caller that may have to give up sooner (a server whose client left, a job past its time) runs the work
+//! inside [`halting`]: every walk it starts on that thread then stops at its next leaf once the flag is set,
+//! and answers [`TooLarge`] with `halted` set.
+
+use std::cell::RefCell;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use num_rational::BigRational;
 use num_traits::{One, Zero};
@@ -55,15 +63,20 @@ const OVER: f64 = 100.0;
 /// The tree has more leaves than the budget allows, paths too long to replay within it, or is one no
 /// budget would cover ([`Model::EXACT`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{}", too_large(*.limit, *.unbounded))]
+#[error("{}", too_large(*.limit, *.unbounded, *.halted))]
 pub struct TooLarge {
     pub limit: u64,
     /// Whether the model's tree is never walked, whatever the limit (self-play).
     pub unbounded: bool,
+    /// Whether the walk was stopped from outside ([`halting`]) before it reached the limit.
+    pub halted: bool,
 }
 
-fn too_large(limit: u64, unbounded: bool) -> String {
+fn too_large(limit: u64, unbounded: bool, halted: bool) -> String {
     match unbounded {
+        _ if halted => {
+            "the exact walk was stopped before it visited every leaf; solve it by sampling (`run`)".to_owned()
+        }
         true => "the chance tree holds every choice of every turn of a game, far too many leaves to walk; solve it \
                  by sampling (`run`)"
             .to_owned(),
@@ -122,7 +135,9 @@ fn next_live(dist: &Dist, from: u32) -> Option<u32> {
 /// The exact probability of every slot of `model`'s metrics, visiting at most `max_leaves` leaves and
 /// [`PICKS_PER_LEAF`] times as many picks (at least [`LEAST_PICKS`]).
 pub fn enumerate<M: Model>(model: &M, max_leaves: u64) -> Result<ExactTally, TooLarge> {
-    let too_large = TooLarge { limit: max_leaves, unbounded: !M::EXACT };
+    let too_large = TooLarge { limit: max_leaves, unbounded: !M::EXACT, halted: false };
+    let halt = HALT.with(|h| h.borrow().clone());
+    let halted = || halt.as_ref().is_some_and(|h| h.load(Ordering::Relaxed));
     let max_picks = max_leaves.saturating_mul(PICKS_PER_LEAF).max(LEAST_PICKS);
     if !M::EXACT || far_too_large(model, max_leaves, max_picks) {
         return Err(too_large);
@@ -135,6 +150,9 @@ pub fn enumerate<M: Model>(model: &M, max_leaves: u64) -> Result<ExactTally, Too
     loop {
         if leaves == max_leaves || picks > max_picks {
             return Err(too_large);
+        }
+        if halted() {
+            return Err(TooLarge { halted: true, ..too_large });
         }
         run_leaf(model, &mut path, &mut slots);
         let leaf = products.leaf(&path);
@@ -150,6 +168,27 @@ pub fn enumerate<M: Model>(model: &M, max_leaves: u64) -> Result<ExactTally, Too
         }
         products.forget_from(path.len() - 1);
     }
+}
+
+thread_local! {
+    /// The flag that stops every walk started on this thread, while [`halting`] runs.
+    static HALT: RefCell<Option<Arc<AtomicBool>>> = const { RefCell::new(None) };
+}
+
+/// Runs `work` with every exact walk it starts on this thread stopping at its next leaf once `stop` is set
+/// (answering [`TooLarge`] with `halted`). A thread-local rather than a parameter: the walks a job may start
+/// sit below a run, a sweep's points or a sensitivity run's steps, each of which solves on the thread that
+/// plays it, and a caller that can be stopped should not need every layer between to carry its flag.
+pub fn halting<T>(stop: &Arc<AtomicBool>, work: impl FnOnce() -> T) -> T {
+    /// Puts the flag that was there back, however `work` ends.
+    struct Restore(Option<Arc<AtomicBool>>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            HALT.with(|h| *h.borrow_mut() = self.0.take());
+        }
+    }
+    let _restore = Restore(HALT.with(|h| h.borrow_mut().replace(Arc::clone(stop))));
+    work()
 }
 
 /// What a leaf counts against the pick budget: its picks, or for a leaf whose probability outgrew `u128`

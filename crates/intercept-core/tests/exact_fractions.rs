@@ -44,3 +44,18 @@ fn config_decimals_are_exact() {
     assert_eq!(exact(&s, "group.g.won"), ratio(6, 25));
     assert_eq!(exact(&s, "mission.completed"), ratio(19, 25));
 }
+
+/// A walk inside `exact::halting` stops once its flag is set, saying it was stopped, and solves as ever when
+/// the flag stays clear; the flag is forgotten once `halting` returns.
+#[test]
+fn a_halted_walk_stops_and_says_so() {
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+    let s = config::load(&shipped(), std::path::Path::new(CHAIN), Overrides::default()).expect("shipped config");
+    let set = Arc::new(AtomicBool::new(true));
+    let stopped = intercept_core::exact::halting(&set, || runner::solve(&s)).expect_err("stopped");
+    assert!(stopped.halted && stopped.to_string().contains("stopped"), "{stopped}");
+    let clear = Arc::new(AtomicBool::new(false));
+    let solved = intercept_core::exact::halting(&clear, || runner::solve(&s)).expect("solved");
+    assert_eq!(Some(solved), runner::solve(&s).ok(), "the same answer with the flag clear, and after it");
+}

@@ -253,7 +253,7 @@ function formChanged(rebuild) {
 
 async function tomlChanged() {
   const text = $('toml').value;
-  const r = await fetch('/api/parse?name=' + encodeURIComponent(ed.name), { method: 'POST', body: text });
+  const r = await fetch('/api/parse?name=' + encodeURIComponent(ed.name), { method: 'POST', headers: TOML, body: text });
   if (text !== $('toml').value) return;
   if (r.ok) {
     ed.model = await r.json();
@@ -272,7 +272,7 @@ function schedule() {
 }
 
 async function post(url, text) {
-  const r = await fetch(`${url}?name=${encodeURIComponent(ed.name)}`, { method: 'POST', body: text });
+  const r = await fetch(`${url}?name=${encodeURIComponent(ed.name)}`, { method: 'POST', headers: TOML, body: text });
   const body = r.status === 204 ? null : r.headers.get('content-type').includes('json') ? await r.json() : await r.text();
   return { ok: r.ok, status: r.status, body };
 }
@@ -348,7 +348,7 @@ const mcParts = { progress: 'progress', state: 'run-state', cancel: 'cancel', re
 /** Queues a job (`url`, the TOML as body) and follows it: progress bar, state line, cancel button, then
  * `show(id, job)` once done. Returns its id, or null when refused (the error is shown on the state line). */
 async function track(url, parts, show) {
-  const r = await fetch(url, { method: 'POST', body: $('toml').value });
+  const r = await fetch(url, { method: 'POST', headers: TOML, body: $('toml').value });
   const body = await r.json();
   if (!r.ok) {
     $(parts.state).textContent = body.error;
@@ -441,7 +441,7 @@ async function save() {
   const path = prompt('Save as (a path inside the configs folder, ending .toml)', ed.path || `${ed.table}/my-scenario.toml`);
   if (!path) return;
   const put = (over) => fetch(`/api/scenarios/${path.split('/').map(encodeURIComponent).join('/')}${over ? '?overwrite=1' : ''}`,
-    { method: 'PUT', body: $('toml').value });
+    { method: 'PUT', headers: TOML, body: $('toml').value });
   let r = await put(false);
   if (r.status === 409 && confirm(`${path} exists. Overwrite it?`)) r = await put(true);
   if (r.ok) {
@@ -473,7 +473,7 @@ async function load() {
 async function start() {
   const text = await load();
   $('toml').value = text;
-  const parsed = await fetch('/api/parse?name=' + encodeURIComponent(ed.name), { method: 'POST', body: text });
+  const parsed = await fetch('/api/parse?name=' + encodeURIComponent(ed.name), { method: 'POST', headers: TOML, body: text });
   if (!parsed.ok) throw new Error((await parsed.json()).error);
   ed.model = await parsed.json();
   const sets = (await (await fetch('/api/rule-sets')).json()).rule_sets.map((s) => s.table);
@@ -493,6 +493,8 @@ document.addEventListener('DOMContentLoaded', () => {
   $('tornado-form').addEventListener('submit', startTornado);
   $('share').addEventListener('click', share);
   $('save').addEventListener('click', save);
-  window.addEventListener('pagehide', () => { for (const id of ed.jobs) navigator.sendBeacon(`/api/run/${id}/cancel`); });
+  // A page closed cancels its jobs: a DELETE that outlives the page (keepalive), not a beacon, whose
+  // plain POST the server refuses.
+  window.addEventListener('pagehide', () => { for (const id of ed.jobs) fetch(`/api/run/${id}`, { method: 'DELETE', keepalive: true }); });
   start().catch((e) => { $('answer').textContent = e.message; $('answer').dataset.state = 'failed'; });
 });

@@ -36,7 +36,7 @@ async function openSweep(key) {
   $('sweep-chart').replaceChildren();
   $('sweep-table').replaceChildren();
   const r = await fetch(`/api/sweep/values?key=${encodeURIComponent(key)}&name=${encodeURIComponent(ed.name)}`,
-    { method: 'POST', body: $('toml').value });
+    { method: 'POST', headers: TOML, body: $('toml').value });
   const body = await r.json();
   if (!r.ok) {
     $('sweep-state').textContent = body.error;

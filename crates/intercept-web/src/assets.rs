@@ -11,6 +11,7 @@ use crate::error::{Answer, ApiError};
 const ASSETS: &[(&str, &str)] = &[
     ("style.css", include_str!("../assets/style.css")),
     ("dom.js", include_str!("../assets/dom.js")),
+    ("start.js", include_str!("../assets/start.js")),
     ("editor.css", include_str!("../assets/editor.css")),
     ("editor.js", include_str!("../assets/editor.js")),
     ("whatif.js", include_str!("../assets/whatif.js")),

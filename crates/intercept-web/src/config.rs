@@ -1,6 +1,6 @@
 //! `POST /api/validate` and `POST /api/exact`: config text in, the CLI's `validate --json` / `exact --json`
 //! document out, or its one-line error as JSON. The text is read exactly as the CLI reads a file of that
-//! name ([`scenario`]), so every message is the CLI's.
+//! name ([`scenario`]), so every message is the CLI's. The solve is bounded ([`crate::solving`]).
 
 use std::path::Path;
 
@@ -21,14 +21,19 @@ pub async fn validate(State(_): State<crate::State>, raw: RawQuery, text: Result
     blocking(move || Ok(show::scenario_json(&scenario(&text, &name, Overrides::default())?))).await
 }
 
-pub async fn exact(State(_): State<crate::State>, raw: RawQuery, text: Result<String, StringRejection>) -> Answer {
+/// Solved under the server's limits ([`crate::solving::Solver`]): stopped when the client leaves or time
+/// runs out, at most a few at once.
+pub async fn exact(State(s): State<crate::State>, raw: RawQuery, text: Result<String, StringRejection>) -> Answer {
     let (text, name) = (body(text)?, name(raw.0)?);
-    blocking(move || {
-        let scenario = scenario(&text, &name, Overrides::default())?;
-        let solved = runner::solve(&scenario).map_err(|e| ApiError::unprocessable(format!("{name}: {e}")))?;
-        Ok(show::exact_json(&scenario, &solved))
-    })
-    .await
+    let document = s
+        .exact
+        .solve(move || {
+            let scenario = scenario(&text, &name, Overrides::default())?;
+            let solved = runner::solve(&scenario).map_err(|e| ApiError::unprocessable(format!("{name}: {e}")))?;
+            Ok(show::exact_json(&scenario, &solved))
+        })
+        .await?;
+    Ok(json_text(StatusCode::OK, document))
 }
 
 /// The `?name=FILE` the messages call the text, `scenario.toml` by default.

@@ -2,7 +2,9 @@
 //! [`Work`]) waits in a bounded queue, runs on one of
 //! `max_running` worker threads (each run on its own pool of `threads_per_job`, so a job never blocks a
 //! request), reports its trials as they finish, and ends done, failed or cancelled; its files are written
-//! into a folder of its own that goes when the job is forgotten. [`watch`] stops jobs past the time limit
+//! into a folder of its own (inside the server's one folder of job files, removed when the server stops)
+//! that goes when the job is forgotten. A job's stop flag also stops any exact solve it is in the middle of
+//! ([`intercept_output::exact::halting`]), so a cancelled job frees its worker at once. [`watch`] stops jobs past the time limit
 //! or not polled for a while (the page that started them was closed) and forgets old finished jobs.
 
 use std::collections::{HashMap, VecDeque};
@@ -12,6 +14,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use intercept_output::config::Scenario;
+use intercept_output::exact;
 use intercept_output::runner::SampleOptions;
 use intercept_output::study::SweepStart;
 use intercept_output::{outputs, show};
@@ -78,6 +81,8 @@ pub struct Job {
     pub done: AtomicU64,
     stop: Arc<AtomicBool>,
     pub status: Mutex<Status>,
+    /// The folder the job's own folder of files goes into: the server's folder of job files.
+    root: PathBuf,
 }
 
 /// What changes over a job's life.
@@ -107,6 +112,8 @@ pub struct Jobs {
     table: Mutex<HashMap<u64, Arc<Job>>>,
     queue: Arc<Queue>,
     next: AtomicU64,
+    /// The folder every job's files go into, removed when the server stops ([`Jobs::remove_files`]).
+    files: tempfile::TempDir,
 }
 
 /// The jobs waiting for a worker, at most `most`; a job cancelled while waiting leaves its place at once.
@@ -117,14 +124,28 @@ struct Queue {
 }
 
 impl Jobs {
-    /// An empty table with `max_running` workers waiting on a queue of `max_queued`.
-    pub fn new(options: &Options) -> Jobs {
+    /// An empty table with `max_running` workers waiting on a queue of `max_queued`, and a new folder for
+    /// their files in the system's temporary folder.
+    pub fn new(options: &Options) -> std::io::Result<Jobs> {
+        let files = tempfile::Builder::new().prefix("intercept-sim-jobs-").tempdir()?;
         let queue = Arc::new(Queue { waiting: Mutex::default(), ready: Condvar::new(), most: options.max_queued });
         for _ in 0..options.max_running.max(1) {
             let (queue, threads) = (Arc::clone(&queue), options.threads_per_job);
             std::thread::spawn(move || work(&queue, threads));
         }
-        Jobs { table: Mutex::default(), queue, next: AtomicU64::new(1) }
+        Ok(Jobs { table: Mutex::default(), queue, next: AtomicU64::new(1), files })
+    }
+
+    /// Removes every job's files: the server is stopping (a job still writing fails, and is gone with it).
+    pub fn remove_files(&self) {
+        let _ = std::fs::remove_dir_all(self.files.path());
+    }
+
+    /// Jobs running, and jobs waiting.
+    pub fn counts(&self) -> (usize, usize) {
+        let states: Vec<State> = self.all().iter().map(|j| j.status().state).collect();
+        let count = |s: State| states.iter().filter(|&&x| x == s).count();
+        (count(State::Running), count(State::Queued))
     }
 
     /// Queues `work`; refused when the queue is full.
@@ -135,7 +156,7 @@ impl Jobs {
             return Err(Refused::QueueFull);
         }
         let id = self.next.fetch_add(1, Ordering::Relaxed);
-        let job = Arc::new(Job::new(id, work));
+        let job = Arc::new(Job::new(id, work, self.files.path().to_owned()));
         waiting.push_back(Arc::clone(&job));
         lock(&self.table).insert(id, Arc::clone(&job));
         self.queue.ready.notify_one();
@@ -153,7 +174,7 @@ impl Jobs {
 }
 
 impl Job {
-    fn new(id: u64, work: Work) -> Job {
+    fn new(id: u64, work: Work, root: PathBuf) -> Job {
         let status = Status {
             state: State::Queued,
             reason: None,
@@ -167,7 +188,8 @@ impl Job {
         };
         let (kind, total) = (work.kind(), AtomicU64::new(work.trials()));
         let work = Mutex::new(Some(work));
-        Job { id, kind, work, total, done: AtomicU64::new(0), stop: Arc::default(), status: Mutex::new(status) }
+        let (done, stop, status) = (AtomicU64::new(0), Arc::default(), Mutex::new(status));
+        Job { id, kind, work, total, done, stop, status, root }
     }
 
     /// The trials the job plays in all.
@@ -180,9 +202,25 @@ impl Job {
         self.done.fetch_add(n, Ordering::Relaxed);
     }
 
-    /// The flag that asks the work to stop at its next chunk.
-    pub fn stop_flag(&self) -> &AtomicBool {
+    /// The flag that asks the work to stop at its next chunk (and any exact walk at its next leaf).
+    pub fn stop_flag(&self) -> &Arc<AtomicBool> {
         &self.stop
+    }
+
+    /// A new folder of the job's own for its files, when `wanted`, with what `write` puts in it and the names
+    /// of the files written; otherwise no folder and no files.
+    pub fn files<E: std::fmt::Display>(
+        &self,
+        wanted: bool,
+        write: impl FnOnce(&std::path::Path) -> Result<Vec<PathBuf>, E>,
+    ) -> Result<(Option<tempfile::TempDir>, Vec<String>), String> {
+        if !wanted {
+            return Ok((None, Vec::new()));
+        }
+        let folder = tempfile::Builder::new().prefix("job-").tempdir_in(&self.root).map_err(|e| e.to_string())?;
+        let written = write(folder.path()).map_err(|e| e.to_string())?;
+        let names = written.iter().filter_map(|p| p.file_name()?.to_str().map(str::to_owned)).collect();
+        Ok((Some(folder), names))
     }
 
     pub fn status(&self) -> MutexGuard<'_, Status> {
@@ -244,7 +282,7 @@ fn work(queue: &Queue, threads: usize) {
             status.state = State::Running;
             status.started = Some(Instant::now());
         }
-        let ended = run(&job, threads);
+        let ended = exact::halting(job.stop_flag(), || run(&job, threads));
         let mut status = job.status();
         match (ended, status.stopping.take()) {
             (_, Some((state, reason))) => finish(&mut status, state, Some(reason)),
@@ -280,23 +318,8 @@ fn run_trials(job: &Job, scenario: &Scenario, threads: usize) -> Result<Finished
     if record.unfinished() {
         return Err("stopped".to_owned());
     }
-    let (folder, names) = files(true, |dir| outputs::export(&record, dir))?;
+    let (folder, names) = job.files(true, |dir| outputs::export(&record, dir))?;
     Ok((folder, names, show::summary_json(&record)))
-}
-
-/// When `wanted`, a folder of its own with what `write` puts in it, and the names of the files written;
-/// otherwise no folder and no files.
-pub fn files<E: std::fmt::Display>(
-    wanted: bool,
-    write: impl FnOnce(&std::path::Path) -> Result<Vec<PathBuf>, E>,
-) -> Result<(Option<tempfile::TempDir>, Vec<String>), String> {
-    if !wanted {
-        return Ok((None, Vec::new()));
-    }
-    let folder = tempfile::Builder::new().prefix("intercept-job-").tempdir().map_err(|e| e.to_string())?;
-    let written = write(folder.path()).map_err(|e| e.to_string())?;
-    let names = written.iter().filter_map(|p| p.file_name()?.to_str().map(str::to_owned)).collect();
-    Ok((Some(folder), names))
 }
 
 /// Every quarter second: stops jobs past the time limit or not polled within `idle`, and forgets finished

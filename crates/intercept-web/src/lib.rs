@@ -8,13 +8,16 @@
 //! jobs ([`whatif`]), the quick calculators and
 //! rule-set catalog ([`catalog`]), the configs folder ([`scenarios`]), the start page ([`page`]), the
 //! scenario editor ([`editor`]), and the calculator and game pages with the game API ([`tools`], [`play`], set-up by hand [`setup`]);
-//! every error is a JSON [`error::ApiError`].
+//! every error is a JSON [`error::ApiError`]. Every request passes [`guard`] first (its `Host`, its site, its
+//! body's type and the token), and every exact solve a request asks for runs under [`solving::Solver`]'s
+//! limits.
 
 mod assets;
 mod catalog;
 mod config;
 mod editor;
 mod error;
+mod guard;
 mod jobs;
 mod options;
 mod page;
@@ -23,6 +26,7 @@ mod play;
 mod run;
 mod scenarios;
 mod setup;
+mod solving;
 mod tools;
 mod whatif;
 
@@ -34,13 +38,15 @@ use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
 
+pub use self::guard::new_token;
 pub use self::options::Options;
 
-/// What every handler shares: the options, the jobs and the scenario cache.
+/// What every handler shares: the options, the jobs, the exact solves and the scenario cache.
 pub(crate) struct Shared {
     pub options: Options,
     pub jobs: jobs::Jobs,
-    pub scenarios: scenarios::Cache,
+    pub exact: solving::Solver,
+    pub scenarios: Arc<scenarios::Cache>,
 }
 
 pub(crate) type State = Arc<Shared>;
@@ -54,11 +60,24 @@ impl Server {
     pub async fn bind(
         options: Options,
     ) -> std::io::Result<(SocketAddr, impl Future<Output = std::io::Result<()>> + Send + 'static)> {
+        let (addr, serving, _) = Server::bind_shared(options).await?;
+        Ok((addr, serving))
+    }
+
+    /// [`Server::bind`], keeping a hold of the shared state (to remove the job files once it stops).
+    async fn bind_shared(
+        mut options: Options,
+    ) -> std::io::Result<(SocketAddr, impl Future<Output = std::io::Result<()>> + Send + 'static, State)> {
         let listener = tokio::net::TcpListener::bind(options.bind).await?;
         let addr = listener.local_addr()?;
-        let state = Arc::new(Shared { jobs: jobs::Jobs::new(&options), scenarios: Default::default(), options });
+        // The port asked may be 0: the guard's cookie and host checks want the one bound.
+        options.bind = addr;
+        let scenarios = scenarios::Cache::start(options.quick_leaves, options.quick_time);
+        let (jobs, exact) = (jobs::Jobs::new(&options)?, solving::Solver::new(&options));
+        let state = Arc::new(Shared { jobs, exact, scenarios, options });
         tokio::spawn(jobs::watch(Arc::clone(&state)));
-        Ok((addr, async move { axum::serve(listener, app(state)).await }))
+        let served = Arc::clone(&state);
+        Ok((addr, async move { axum::serve(listener, app(served)).await }, state))
     }
 }
 
@@ -73,24 +92,52 @@ impl Server {
     }
 }
 
-/// Serves on a runtime of its own until Ctrl-C, calling `bound` with the address once it listens.
+/// Serves on a runtime of its own until Ctrl-C or SIGTERM, calling `bound` with the address once it
+/// listens; then removes every job's files.
 pub fn serve(options: Options, bound: impl FnOnce(SocketAddr)) -> std::io::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
-    runtime.block_on(async {
-        let (addr, serving) = Server::bind(options).await?;
+    let served = runtime.block_on(async {
+        let (addr, serving, state) = Server::bind_shared(options).await?;
         bound(addr);
-        tokio::select! {
+        let served = tokio::select! {
             served = serving => served,
-            _ = tokio::signal::ctrl_c() => Ok(()),
-        }
-    })
+            _ = stopped() => Ok(()),
+        };
+        state.jobs.remove_files();
+        served
+    });
+    // A request still solving stops at its next leaf; the process need not wait for it.
+    runtime.shutdown_timeout(std::time::Duration::from_secs(1));
+    served
 }
 
-/// Every route, with the body limit and the JSON 404 and 405.
+/// Ctrl-C, or (on Unix) the SIGTERM a service manager or `kill` sends.
+async fn stopped() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => tokio::select! {
+                _ = tokio::signal::ctrl_c() => {},
+                _ = term.recv() => {},
+            },
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+/// Every route, with the body limit, the JSON 404 and 405, and the guard in front of them all.
 fn app(state: State) -> Router {
     let limit = state.options.max_body;
     Router::new()
         .route("/", get(page::start))
+        .route("/api/status", get(status))
         .route("/assets/{name}", get(assets::asset))
         .route("/edit", get(editor::page))
         .route("/api/picture", post(editor::picture))
@@ -116,5 +163,16 @@ fn app(state: State) -> Router {
         .fallback(error::not_found)
         .method_not_allowed_fallback(error::method_not_allowed)
         .layer(DefaultBodyLimit::max(limit))
+        .layer(axum::middleware::from_fn_with_state(Arc::clone(&state), guard::guard))
         .with_state(state)
+}
+
+/// `GET /api/status`: what the server is doing (exact solves and jobs) and whether it asks for a token.
+async fn status(axum::extract::State(s): axum::extract::State<State>) -> axum::Json<serde_json::Value> {
+    let (running, queued) = s.jobs.counts();
+    axum::Json(serde_json::json!({
+        "exact": { "running": s.exact.running(), "most": s.exact.most() },
+        "jobs": { "running": running, "queued": queued },
+        "token": s.options.token.is_some(),
+    }))
 }

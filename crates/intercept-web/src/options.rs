@@ -1,4 +1,4 @@
-//! [`Options`]: where the server listens, which configs folder it serves, and its limits.
+//! [`Options`]: where the server listens, who may reach it, which configs folder it serves, and its limits.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -29,8 +29,24 @@ pub struct Options {
     pub keep_count: usize,
     /// Worker threads of each running job.
     pub threads_per_job: usize,
-    /// The most chance-tree leaves the scenario list solves for a headline answer: bigger trees are skipped.
+    /// The most chance-tree leaves the scenario list solves for a headline answer (within
+    /// [`Options::quick_time`]): bigger trees are listed as too large.
     pub quick_leaves: u64,
+    /// The longest the scenario list spends solving one config for its headline answer, in the background.
+    pub quick_time: Duration,
+    /// The longest one exact solve may take (`/api/exact`, an exact sweep); it is stopped after that, and
+    /// at once when its client leaves.
+    pub exact_time: Duration,
+    /// Exact solves running at once; a request beyond waits up to [`Options::exact_wait`], then is 503.
+    pub max_exact: usize,
+    /// How long a request waits for one of the [`Options::max_exact`] solves to finish.
+    pub exact_wait: Duration,
+    /// The token every request must carry (`Authorization: Bearer`, the cookie the first page sets, or
+    /// `?token=`), or `None` for no token: required whenever the server listens beyond this machine.
+    pub token: Option<String>,
+    /// Host names the server answers to besides this machine's loopback names and IP addresses (a page
+    /// whose `Host` is any other name was sent here by a DNS record, and is refused).
+    pub allowed_hosts: Vec<String>,
 }
 
 impl Default for Options {
@@ -48,7 +64,13 @@ impl Default for Options {
             keep: Duration::from_secs(3600),
             keep_count: 32,
             threads_per_job: (cores / 2).max(1),
-            quick_leaves: 200_000,
+            quick_leaves: 10_000_000,
+            quick_time: Duration::from_secs(2),
+            exact_time: Duration::from_secs(10),
+            max_exact: 2,
+            exact_wait: Duration::from_secs(5),
+            token: None,
+            allowed_hosts: Vec::new(),
         }
     }
 }

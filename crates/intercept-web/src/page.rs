@@ -1,5 +1,6 @@
-//! The start page (`GET /`): the configs folder's scenarios by rule set, each with its headline answer,
-//! rendered on the server from the template `assets/start.html`, each opening in the editor.
+//! The start page (`GET /`): the configs folder's scenarios by rule set, each with its headline answer where
+//! the background solver has one (`assets/start.js` fills in the rest as they arrive), rendered on the server
+//! from the template `assets/start.html`, each opening in the editor. It never waits for a solve.
 
 use axum::extract::State;
 use axum::response::{Html, IntoResponse};
@@ -8,7 +9,7 @@ use intercept_output::report::escape;
 use intercept_output::ruleset::Entry;
 
 use crate::error::{Answer, ApiError};
-use crate::scenarios::{Listed, listing};
+use crate::scenarios::{AnswerState, Listed, listing};
 
 const TEMPLATE: &str = include_str!("../assets/start.html");
 
@@ -71,12 +72,33 @@ fn rule_sets(listed: &[Listed]) -> String {
 fn item(l: &Listed) -> String {
     let name = escape(l.name.as_deref().unwrap_or(&l.path));
     let path = escape(&l.path);
-    let answer = l.answer.as_deref().map(|a| format!("<span class=\"answer\">{}</span>", escape(a)));
+    let answer = answer(l);
     let error = l.error.as_deref().map(|e| format!("<span class=\"error\">{}</span>", escape(e)));
     let href = format!("/edit?path={path}");
     format!(
-        "<li><a class=\"name\" href=\"{href}\">{name}</a><span class=\"path\">{path}</span>{}{}</li>\n",
+        "<li data-path=\"{path}\"><a class=\"name\" href=\"{href}\">{name}</a><span class=\"path\">{path}</span>{}{}</li>\n",
         answer.unwrap_or_default(),
         error.unwrap_or_default()
     )
+}
+
+/// The headline answer as the list shows it: the sentence, or why there is none yet (`start.js` shows the
+/// same words when it fills one in).
+fn answer(l: &Listed) -> Option<String> {
+    let (class, text) = match (l.answer_state, l.answer.as_deref()) {
+        (AnswerState::Solved, Some(a)) => ("answer", a),
+        (AnswerState::Solving, _) => ("answer solving", "solving exactly…"),
+        (AnswerState::TooLarge, _) => ("answer too-large", "too large to solve at once: open it and run Monte Carlo"),
+        _ => return None,
+    };
+    Some(format!("<span class=\"{class}\" data-state=\"{}\">{}</span>", state_name(l.answer_state), escape(text)))
+}
+
+fn state_name(state: AnswerState) -> &'static str {
+    match state {
+        AnswerState::Solving => "solving",
+        AnswerState::Solved => "solved",
+        AnswerState::TooLarge => "too_large",
+        AnswerState::None => "none",
+    }
 }

@@ -1,19 +1,23 @@
 //! The configs folder the server was started on: `GET /api/scenarios` lists its configs (recursive
-//! `*.toml`), each with its rule set, run name and, when the exact solve is quick, the headline answer in
-//! words ([`Cache`], refreshed when a file changes); `GET /api/scenarios/{path}` reads one, and
+//! `*.toml`), each with its rule set, run name and, once a background thread has solved it within a small
+//! budget, the headline answer in words ([`Cache`], by the file's text); `GET /api/scenarios/{path}` reads one, and
 //! `PUT /api/scenarios/{path}` saves one, checked first. Only `.toml` files inside the folder are reached:
 //! no `..`, no absolute path, nothing through a symlink out ([`inside`]).
 
 use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
 use std::path::{Component, Path as FilePath, PathBuf};
-use std::sync::Mutex;
-use std::time::SystemTime;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, Sender};
+use std::sync::{Arc, Mutex, Weak};
+use std::time::Duration;
 
 use axum::extract::rejection::StringRejection;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{StatusCode, header};
 use axum::response::IntoResponse;
-use intercept_output::config::Overrides;
+use intercept_output::config::{Overrides, Scenario};
+use intercept_output::exact;
 use intercept_output::summary::Summary;
 use serde::Serialize;
 use serde_json::json;
@@ -29,40 +33,160 @@ pub struct Listed {
     pub rule_set: Option<String>,
     pub title: Option<String>,
     pub name: Option<String>,
-    /// The headline answer from the exact solve, when the tree is small enough to solve at once.
+    /// The headline answer from the exact solve, once solved in the background.
     pub answer: Option<String>,
+    /// Where that answer is: `solving` (ask again), `solved`, `too_large` (not solved within the list's
+    /// budget: open it and run Monte Carlo) or `none` (the rule set gives no headline answer, or the config
+    /// cannot be used).
+    pub answer_state: AnswerState,
     /// Why it cannot be used, in the CLI's words.
     pub error: Option<String>,
 }
 
-/// The listing of each file, with the modification time it was read at.
-#[derive(Default)]
-pub struct Cache(Mutex<HashMap<PathBuf, (SystemTime, Listed)>>);
+/// Where a listed config's headline answer is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AnswerState {
+    Solving,
+    Solved,
+    TooLarge,
+    None,
+}
+
+/// Every config read so far, by the hash of its path and text, with its answer once the background solver
+/// ([`answers`]) has one; a changed file is a new entry, read and solved afresh. The list never waits for a
+/// solve, so one config with a huge chance tree in the folder never holds up the start page.
+pub struct Cache {
+    known: Mutex<HashMap<u64, Listed>>,
+    todo: Mutex<Sender<(u64, Box<Scenario>)>>,
+}
+
+impl Cache {
+    /// An empty cache, and the background thread that solves what it lists for headline answers, each
+    /// within `quick_leaves` leaves and `quick_time`.
+    pub fn start(quick_leaves: u64, quick_time: Duration) -> Arc<Cache> {
+        let (todo, waiting) = std::sync::mpsc::channel();
+        let cache = Arc::new(Cache { known: Mutex::default(), todo: Mutex::new(todo) });
+        let weak = Arc::downgrade(&cache);
+        std::thread::spawn(move || answers(&weak, &waiting, quick_leaves, quick_time));
+        cache
+    }
+}
 
 pub async fn list(State(s): State<crate::State>) -> Answer {
     let listed = off_runtime(move || listing(&s)).await?;
     Ok(axum::Json(json!({ "scenarios": listed })).into_response())
 }
 
-/// Every config of the folder, sorted by path, from the cache where the file has not changed.
+/// Every config of the folder, sorted by path: read and checked now (quick), with the headline answer where
+/// the background solver has one.
 pub fn listing(s: &crate::Shared) -> Answer<Vec<Listed>> {
     let root = root(&s.options.configs)?;
     let mut files = Vec::new();
     walk(&root, &root, &mut files);
     files.sort();
-    let mut cache = s.scenarios.0.lock().unwrap_or_else(|e| e.into_inner());
-    let mut listed = Vec::new();
-    for (file, modified) in files {
-        let fresh = cache.get(&file).filter(|(at, _)| *at == modified).map(|(_, l)| l.clone());
-        let entry = fresh.unwrap_or_else(|| describe(&root, &file, s.options.quick_leaves));
-        cache.insert(file, (modified, entry.clone()));
-        listed.push(entry);
-    }
-    Ok(listed)
+    let listed: Vec<(u64, Listed)> = files.iter().map(|file| s.scenarios.listed(&root, file)).collect();
+    // Only the texts in the folder now are kept: an edited file's old text goes.
+    lock(&s.scenarios.known).retain(|key, _| listed.iter().any(|(k, _)| k == key));
+    Ok(listed.into_iter().map(|(_, l)| l).collect())
 }
 
-/// The `*.toml` files under `dir` that stay inside `root`, with their modification times.
-fn walk(root: &FilePath, dir: &FilePath, out: &mut Vec<(PathBuf, SystemTime)>) {
+impl Cache {
+    /// The listing of `file`, from the cache when its text has not changed; a new text is checked and, when
+    /// usable, queued to be solved.
+    fn listed(&self, root: &FilePath, file: &FilePath) -> (u64, Listed) {
+        let path = relative(root, file);
+        let text = match std::fs::read_to_string(file) {
+            Ok(text) => text,
+            Err(e) => return (0, Listed::broken(&path, format!("{path}: cannot read it: {e}"))),
+        };
+        let key = hash(&path, &text);
+        if let Some(known) = lock(&self.known).get(&key) {
+            return (key, known.clone());
+        }
+        let (listed, scenario) = describe(path, &text);
+        lock(&self.known).insert(key, listed.clone());
+        if let Some(scenario) = scenario {
+            let _ = lock(&self.todo).send((key, Box::new(scenario)));
+        }
+        (key, listed)
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn hash(path: &str, text: &str) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    (path, text).hash(&mut h);
+    h.finish()
+}
+
+/// The background solver: each queued config solved for its headline answer within the budget, stopped at
+/// its time limit; ends with the cache.
+fn answers(cache: &Weak<Cache>, waiting: &Receiver<(u64, Box<Scenario>)>, leaves: u64, time: Duration) {
+    while let Ok((key, scenario)) = waiting.recv() {
+        let stop = Arc::new(AtomicBool::new(false));
+        let alarm = Arc::clone(&stop);
+        std::thread::spawn(move || {
+            std::thread::sleep(time);
+            alarm.store(true, Ordering::Relaxed);
+        });
+        let limit = scenario.run.max_exact_leaves.min(leaves);
+        let solved = exact::halting(&stop, || scenario.rules.solve(limit));
+        stop.store(true, Ordering::Relaxed);
+        let (answer, state) = match solved {
+            Ok(solved) => {
+                let summary = Summary::exact_only(scenario.rules.metrics(), &solved);
+                let answer = scenario.rules.present(&summary, 0).answer;
+                let state = if answer.is_some() { AnswerState::Solved } else { AnswerState::None };
+                (answer, state)
+            }
+            Err(_) => (None, AnswerState::TooLarge),
+        };
+        let Some(cache) = cache.upgrade() else { return };
+        if let Some(listed) = lock(&cache.known).get_mut(&key) {
+            (listed.answer, listed.answer_state) = (answer, state);
+        }
+    }
+}
+
+impl Listed {
+    fn broken(path: &str, error: String) -> Listed {
+        Listed {
+            path: path.to_owned(),
+            rule_set: None,
+            title: None,
+            name: None,
+            answer: None,
+            answer_state: AnswerState::None,
+            error: Some(error),
+        }
+    }
+}
+
+/// A config's listing, read as the CLI reads it, and the scenario to solve when it is usable.
+fn describe(path: String, text: &str) -> (Listed, Option<Scenario>) {
+    let scenario = match scenario(text, &path, Overrides::default()) {
+        Ok(s) => s,
+        Err(e) => return (Listed::broken(&path, e.message), None),
+    };
+    let entry = scenario.rules.entry();
+    let listed = Listed {
+        path,
+        rule_set: Some(entry.table().to_owned()),
+        title: Some(entry.title().to_owned()),
+        name: Some(scenario.run.name.clone()),
+        answer: None,
+        answer_state: AnswerState::Solving,
+        error: None,
+    };
+    (listed, Some(scenario))
+}
+
+/// The `*.toml` files under `dir` that stay inside `root`.
+fn walk(root: &FilePath, dir: &FilePath, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
     for path in entries.flatten().map(|e| e.path()) {
         let Ok(real) = path.canonicalize() else { continue };
@@ -73,31 +197,9 @@ fn walk(root: &FilePath, dir: &FilePath, out: &mut Vec<(PathBuf, SystemTime)>) {
         if meta.is_dir() {
             walk(root, &path, out);
         } else if path.extension().is_some_and(|e| e == "toml") {
-            out.push((path, meta.modified().unwrap_or(SystemTime::UNIX_EPOCH)));
+            out.push(path);
         }
     }
-}
-
-/// A config's listing: read as the CLI reads it, solved for the headline answer when quick.
-fn describe(root: &FilePath, file: &FilePath, quick_leaves: u64) -> Listed {
-    let path = relative(root, file);
-    let mut listed = Listed { path, rule_set: None, title: None, name: None, answer: None, error: None };
-    let text = match std::fs::read_to_string(file) {
-        Ok(text) => text,
-        Err(e) => return Listed { error: Some(format!("{}: cannot read it: {e}", listed.path)), ..listed },
-    };
-    let scenario = match scenario(&text, &listed.path, Overrides::default()) {
-        Ok(s) => s,
-        Err(e) => return Listed { error: Some(e.message), ..listed },
-    };
-    listed.rule_set = Some(scenario.rules.entry().table().to_owned());
-    listed.title = Some(scenario.rules.entry().title().to_owned());
-    listed.name = Some(scenario.run.name.clone());
-    if let Ok(solved) = scenario.rules.solve(scenario.run.max_exact_leaves.min(quick_leaves)) {
-        let summary = Summary::exact_only(scenario.rules.metrics(), &solved);
-        listed.answer = scenario.rules.present(&summary, 0).answer;
-    }
-    listed
 }
 
 /// `file`'s path inside `root`, with `/` between parts.
@@ -172,6 +274,31 @@ pub async fn save(
     Ok((status, axum::Json(json!({ "saved": saved_name }))).into_response())
 }
 
+/// Gives the temporary file the mode `file` has, or, for a new file, the mode any file made in its folder
+/// gets (read and write as the process's umask allows): a temporary file starts readable by its owner only.
+#[cfg(unix)]
+fn usual_mode(temp: &std::fs::File, file: &FilePath) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = match std::fs::metadata(file) {
+        Ok(old) => old.permissions().mode() & 0o7777,
+        Err(_) => 0o666 & !umask(),
+    };
+    temp.set_permissions(std::fs::Permissions::from_mode(mode))
+}
+
+#[cfg(not(unix))]
+fn usual_mode(_: &std::fs::File, _: &FilePath) -> std::io::Result<()> {
+    Ok(())
+}
+
+/// The process's umask, as Linux reports it, else the common 022.
+#[cfg(unix)]
+fn umask() -> u32 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let line = status.lines().find_map(|l| l.strip_prefix("Umask:"));
+    line.and_then(|m| u32::from_str_radix(m.trim(), 8).ok()).unwrap_or(0o022)
+}
+
 /// Writes `text` to `file` through a temporary file in its folder: 201 when new, 200 when replaced.
 fn write(file: &FilePath, path: &str, text: &str, overwrite: bool) -> Answer<StatusCode> {
     let exists = file.exists();
@@ -183,6 +310,7 @@ fn write(file: &FilePath, path: &str, text: &str, overwrite: bool) -> Answer<Sta
     let failed = |e: std::io::Error| ApiError::unprocessable(format!("{path}: cannot write it: {e}"));
     let mut temp = tempfile::Builder::new().prefix(".saving-").tempfile_in(folder).map_err(failed)?;
     std::io::Write::write_all(&mut temp, text.as_bytes()).map_err(failed)?;
+    usual_mode(temp.as_file(), file).map_err(failed)?;
     match overwrite {
         true => temp.persist(file).map_err(|e| failed(e.error))?,
         false => temp.persist_noclobber(file).map_err(|e| match e.error.kind() {

@@ -12,16 +12,16 @@ use axum::extract::{RawQuery, State};
 use axum::response::IntoResponse;
 use intercept_output::config::set::{self, Setting};
 use intercept_output::config::{Overrides, Scenario};
-use intercept_output::runner;
 use intercept_output::sensitivity::{self, DEFAULT_FLOAT_STEP, Scope, Step};
 use intercept_output::show;
 use intercept_output::study::{self, SweepStart};
 use intercept_output::sweep::Axis;
+use intercept_output::{exact, runner};
 use serde_json::json;
 
 use crate::config::scenario;
 use crate::error::{Answer, ApiError, body, off_runtime};
-use crate::jobs::{Finished, Job, Work, files};
+use crate::jobs::{Finished, Job, Work};
 use crate::run::{enqueue, run_query};
 
 /// The trials per point (or per stepped value) when the query names none: enough for an interval of about
@@ -176,11 +176,14 @@ pub fn around(base: &Scenario, key: &str) -> Result<(String, Vec<String>), Strin
 
 /// Plays a sweep job and renders its `sweep --json` document (and its files when asked).
 pub fn sweep(job: &Job, start: SweepStart, write: bool, threads: usize) -> Result<Finished, String> {
-    let swept = runner::pool(Some(threads)).install(|| start.play(Some(job.stop_flag()), &|n| job.advance(n)));
+    // The points are solved on the pool's thread that plays them: the job's flag must stop those walks too.
+    let stop = job.stop_flag();
+    let play = || exact::halting(stop, || start.play(Some(stop.as_ref()), &|n| job.advance(n)));
+    let swept = runner::pool(Some(threads)).install(play);
     if swept.record.unfinished() {
         return Err("stopped".to_owned());
     }
-    let (folder, names) = files(write, |dir| swept.write(dir))?;
+    let (folder, names) = job.files(write, |dir| swept.write(dir))?;
     Ok((folder, names, swept.json()))
 }
 
@@ -189,11 +192,11 @@ pub fn sweep(job: &Job, start: SweepStart, write: bool, threads: usize) -> Resul
 pub fn sensitivity(job: &Job, t: Tornado, threads: usize) -> Result<Finished, String> {
     let solved = sensitivity::solve(&t.scenario, t.steps);
     job.total.store(solved.trials_to_sample(), Ordering::Relaxed);
-    let sampled =
-        runner::pool(Some(threads)).install(|| solved.sample_until(Some(job.stop_flag()), &|n| job.advance(n)));
+    let sampled = runner::pool(Some(threads))
+        .install(|| solved.sample_until(Some(job.stop_flag().as_ref()), &|n| job.advance(n)));
     let s = sampled.ok_or("stopped")?;
     let shown: Vec<usize> = t.shown.iter().filter_map(|m| s.metric(m)).collect();
     let document = show::sensitivity::json(&t.scenario.run.name, &s, &shown);
-    let (folder, names) = files(t.files, |dir| study::write_sensitivity(&t.scenario, &t.scope, &s, dir))?;
+    let (folder, names) = job.files(t.files, |dir| study::write_sensitivity(&t.scenario, &t.scope, &s, dir))?;
     Ok((folder, names, document))
 }
