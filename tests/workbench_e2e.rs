@@ -203,3 +203,13 @@ fn what_if_sweeps_and_the_tornado_work_end_to_end_in_chromium() {
     let stdout = in_chromium("whatif.mjs", &[values, trials, &point]);
     assert!(stdout.contains("what-if end to end: ok"), "{stdout}");
 }
+
+/// A hostile website against the workbench in Chromium: a DNS-rebinding page (evil.example mapped to
+/// 127.0.0.1 by the browser's resolver) and a cross-site page try to read, overwrite and run; nothing is
+/// read, written or started, and the workbench's own page still does all three.
+#[test]
+fn a_hostile_website_reads_writes_and_runs_nothing_in_chromium() {
+    let stdout = in_chromium("attack.mjs", &[]);
+    assert!(stdout.contains("attack end to end: ok"), "{stdout}");
+    eprintln!("{stdout}");
+}
