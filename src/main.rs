@@ -389,16 +389,18 @@ fn serve(a: ServeArgs) -> Result<(), Failure> {
         allowed_hosts: a.allow_host,
         ..intercept_web::Options::default()
     };
+    let names = options.allowed_hosts.clone();
     let bound = |addr: std::net::SocketAddr| {
         let shown = match addr.ip().is_unspecified() {
             true => std::net::SocketAddr::new(std::net::Ipv4Addr::LOCALHOST.into(), addr.port()),
             false => addr,
         };
-        let url = match &token {
-            Some(t) => format!("http://{shown}/?token={t}"),
-            None => format!("http://{shown}/"),
-        };
+        let query = token.as_ref().map(|t| format!("?token={t}")).unwrap_or_default();
+        let url = format!("http://{shown}/{query}");
         println!("intercept-sim workbench: {url}");
+        for name in &names {
+            println!("  from other machines: http://{name}:{}/{query}", addr.port());
+        }
         let _ = std::io::stdout().flush();
         if a.open {
             open_browser(&url);
