@@ -28,10 +28,38 @@ pub struct Presentation {
     /// That answer as a sentence in the rules' words, with its interval ([`crate::ruleset::RuleSet::answer`]):
     /// the first thing every page and the terminal show.
     pub answer: Option<String>,
+    /// The readings the answer rests on, each with the key that changes it
+    /// ([`crate::ruleset::RuleSet::assumptions`]): shown beside the answer wherever it is shown.
+    pub assumptions: Vec<Assumption>,
     /// A picture of the scenario itself, before any trial ([`crate::ruleset::RuleSet::scenario_picture`]).
     pub picture: Option<Picture>,
     /// The rule set's own outputs, in the order they are written and shown.
     pub extras: Vec<Extra>,
+}
+
+/// A reading an answer rests on that a player might not guess (a default the text leaves open, a model
+/// chosen), in a few words, and the config key that changes it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Assumption {
+    /// The dotted config key, as `--set` names it.
+    pub key: String,
+    /// What it assumes, in the rules' words ("combat: the intercepting side wins 0.5 of the time, ...").
+    pub said: String,
+}
+
+impl Assumption {
+    pub fn new(key: &str, said: impl Into<String>) -> Assumption {
+        Assumption { key: key.to_owned(), said: said.into() }
+    }
+}
+
+/// The assumptions as one line: "Rests on: a, set by key; b, set by key."; empty when there are none.
+pub fn rests_on(assumptions: &[Assumption]) -> String {
+    if assumptions.is_empty() {
+        return String::new();
+    }
+    let each: Vec<String> = assumptions.iter().map(|a| format!("{}, set by {}", a.said, a.key)).collect();
+    format!("Rests on: {}.", each.join("; "))
 }
 
 /// Where a report shows an [`Extra`].

@@ -13,7 +13,7 @@ use crate::exact::{self, ExactTally};
 use crate::export::{RunRecord, Timing};
 use crate::fraction::{self, BigRational};
 use crate::metrics::{MetricDef, MetricKind};
-use crate::present::{exact_cell, exact_text};
+use crate::present::{exact_cell, exact_text, rests_on};
 use crate::ruleset::Registry;
 use crate::summary::{MetricRow, Summary};
 use crate::text::csv_line;
@@ -47,6 +47,10 @@ pub fn run_table(record: &RunRecord, dir: &Path, files: usize) -> String {
     }
     if let Some(answer) = &record.presentation.answer {
         let _ = writeln!(out, "{answer}");
+    }
+    let rests = rests_on(&record.presentation.assumptions);
+    if !rests.is_empty() {
+        let _ = writeln!(out, "{rests}");
     }
     let label = |r: &MetricRow| if r.kind == "mean" { format!("{} (mean)", r.metric) } else { r.metric.clone() };
     // A place's number has no meaningful mean: its table and chart are written beside the summary. A metric
@@ -120,6 +124,10 @@ pub fn exact_table(scenario: &Scenario, solved: &ExactTally) -> String {
     let metrics = scenario.rules.metrics();
     let values = exact::metric_fractions(metrics, solved);
     let _ = writeln!(out, "{}: exact, {} leaves in the chance tree", scenario.run.name, solved.leaves);
+    let rests = rests_on(&scenario.rules.present(&Summary::exact_only(metrics, solved), 0).assumptions);
+    if !rests.is_empty() {
+        let _ = writeln!(out, "{rests}");
+    }
     let label = |def: &MetricDef| match (def.kind, def.given) {
         (MetricKind::Probability, _) => def.name.clone(),
         (_, None) => format!("{} mean", def.name),
@@ -141,7 +149,8 @@ pub fn exact_table(scenario: &Scenario, solved: &ExactTally) -> String {
 }
 
 /// `exact --json`: every metric's exact value and fraction, the rule set's headline answer as a sentence
-/// (`answer`, null when it has none) and the metrics that give it (`headline`).
+/// (`answer`, null when it has none), the readings it rests on (`assumptions`, each `{key, said}`) and the
+/// metrics that give it (`headline`).
 pub fn exact_json(scenario: &Scenario, solved: &ExactTally) -> String {
     let metrics = scenario.rules.metrics();
     let values = exact::metric_fractions(metrics, solved);
@@ -168,7 +177,8 @@ pub fn exact_json(scenario: &Scenario, solved: &ExactTally) -> String {
     // The headline answer as a sentence and the metrics that give it, for the workbench's editor.
     let shown = scenario.rules.present(&Summary::exact_only(metrics, solved), 0);
     let value = json!({ "name": scenario.run.name, "leaves": solved.leaves, "answer": shown.answer,
-                        "headline": shown.headline, "metrics": rows, "distributions": dists });
+                        "assumptions": shown.assumptions, "headline": shown.headline, "metrics": rows,
+                        "distributions": dists });
     serde_json::to_string_pretty(&value).expect("json")
 }
 

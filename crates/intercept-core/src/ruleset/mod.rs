@@ -35,7 +35,7 @@ use crate::engine::{self, Plan, Ran, Slice, Span, TrialRows};
 use crate::exact::{self, ExactTally, TooLarge};
 use crate::metrics::{Metrics, Tally};
 pub use crate::model::Model;
-use crate::present::{Extra, Picture, Presentation};
+use crate::present::{Assumption, Extra, Picture, Presentation};
 use crate::summary::Summary;
 
 /// A rule set: its config table, its model, and how a run of it is shown.
@@ -73,6 +73,13 @@ pub trait RuleSet: Send + Sync + 'static {
     /// its interval (most rule sets end it with [`crate::present::how_often`]); `None` if it has none.
     fn answer(&self, _config: &Self::Config, _model: &Self::Model, _summary: &Summary) -> Option<String> {
         None
+    }
+
+    /// The readings its answers rest on that a player might not guess (a default the rule text leaves
+    /// open, the model chosen), each with the key that changes it: every page that shows an answer shows
+    /// them beside it. Whether each was written or left at its default, the page tells from the file.
+    fn assumptions(&self, _config: &Self::Config, _model: &Self::Model) -> Vec<Assumption> {
+        Vec::new()
     }
 
     /// A picture of the scenario (who acts on whom, the map, the board), drawn before any trial; `None` if
@@ -173,6 +180,7 @@ impl<S: RuleSet + Debug> Rules for Resolved<S> {
             plain: self.plain_words(),
             headline: self.headline(),
             answer: self.set.answer(&self.config, &self.model, summary),
+            assumptions: self.set.assumptions(&self.config, &self.model),
             picture: self.scenario_picture(),
             extras: self.set.extras(&self.config, &self.model, summary, trials),
         }

@@ -35,6 +35,10 @@ pub(crate) fn page(record: &RunRecord) -> Result<Page, ExportError> {
     if let Some(answer) = &record.presentation.answer {
         page.answer(answer);
     }
+    let rests = crate::present::rests_on(&record.presentation.assumptions);
+    if !rests.is_empty() {
+        page.paragraph(&rests);
+    }
     page.section("The scenario");
     page.paragraph(&format!("From {}.", record.config_file)).list(&record.presentation.plain);
     scenario_picture(&mut page, record)?;

@@ -3,8 +3,9 @@
 
 use super::CardGame;
 use super::config::CardGameConfig;
+use super::policy::{Intercept, Rule};
 use crate::config::Invalid;
-use crate::present::{Extra, how_often};
+use crate::present::{Assumption, Extra, how_often};
 use crate::ruleset::RuleSet;
 use crate::summary::Summary;
 
@@ -25,6 +26,23 @@ impl RuleSet for CardGameRules {
 
     fn describe(&self, model: &CardGame) -> serde_json::Value {
         model.describe()
+    }
+
+    /// How the units that may intercept decide (S-A5): the text leaves it to the players.
+    fn assumptions(&self, config: &Self::Config, _model: &CardGame) -> Vec<Assumption> {
+        let said = match config.policy.intercept {
+            Intercept::Rule(Rule::NotNegative) => {
+                "interceptors: a side sends its best group, and only if the fight is not negative for it (S-A5)"
+                    .to_owned()
+            }
+            Intercept::Rule(Rule::Always) | Intercept::Chance(1.0) => {
+                "interceptors: every unit that may intercept does (S-A5)".to_owned()
+            }
+            Intercept::Chance(p) => {
+                format!("interceptors: each unit that may intercept does so {p} of the time (S-A5)")
+            }
+        };
+        vec![Assumption::new("card_game.policy.intercept", said)]
     }
 
     fn plain_words(&self, _config: &Self::Config, model: &CardGame) -> Vec<String> {

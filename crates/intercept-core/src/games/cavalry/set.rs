@@ -4,7 +4,7 @@
 use super::Cavalry;
 use super::config::CavalryConfig;
 use crate::config::Invalid;
-use crate::present::{Picture, how_often};
+use crate::present::{Assumption, Picture, how_often};
 use crate::ruleset::{Calculator, RuleSet};
 use crate::summary::Summary;
 
@@ -38,6 +38,20 @@ impl RuleSet for CavalryRules {
 
     fn scenario_picture(&self, config: &Self::Config, model: &Cavalry) -> Option<Picture> {
         Some(model.picture(config))
+    }
+
+    /// The target's preferred reaction (it decides whether a hedgehog is tried at all where fire is allowed)
+    /// and the fire table, which is our reading: the seed gives none.
+    fn assumptions(&self, config: &Self::Config, _model: &Cavalry) -> Vec<Assumption> {
+        let reaction = serde_json::to_value(config.target.reaction).ok();
+        let reaction = reaction.as_ref().and_then(|v| v.as_str()).unwrap_or("fire");
+        vec![
+            Assumption::new(
+                "cavalry.target.reaction",
+                format!("the target prefers {reaction} where the table leaves it a choice (C-5.2)"),
+            ),
+            Assumption::new("cavalry.fire", "fire hits: our table, the seed gives none (C-4.5)"),
+        ]
     }
 
     fn answer(&self, _config: &Self::Config, _model: &Cavalry, summary: &Summary) -> Option<String> {

@@ -68,11 +68,20 @@ impl Naval {
             (0, Force::Group(_)) => format!("where {met} is met"),
             (hex, _) => format!("{met}'s way home, hex {hex}"),
         };
-        let fighting: Vec<String> = self.groups.iter().filter(|g| g.place == place).map(|g| g.name.clone()).collect();
+        // Each side by level (N-0): a group an even number of levels from the force met sails with it (an
+        // escort aimed at the same hex, N-10.3); the others are its opponents.
+        let met_level = match place.force {
+            Force::Mission => 0,
+            Force::Group(g) => self.groups[g].level,
+        };
+        let here = self.groups.iter().filter(|g| g.place == place);
+        let (with, against): (Vec<&Group>, Vec<&Group>) = here.partition(|g| g.level % 2 == met_level % 2);
+        let names = |gs: &[&Group]| gs.iter().map(|g| g.name.clone()).collect::<Vec<_>>();
+        let side = [vec![met.to_owned()], names(&with)].concat();
         Node {
             id: format!("hex-{i}"),
             label,
-            note: format!("combat: {met} against {}", and_list(&fighting)),
+            note: format!("combat: {} against {}", and_list(&names(&against)), and_list(&side)),
             spot: Spot::Level { level, order: i as u32 },
             tone: Tone::Place,
         }

@@ -2,9 +2,9 @@
 //! of it is shown.
 
 use super::Naval;
-use super::config::NavalConfig;
+use super::config::{CombatModel, NavalConfig};
 use crate::config::Invalid;
-use crate::present::{Picture, how_often};
+use crate::present::{Assumption, Picture, how_often};
 use crate::ruleset::{Calculator, RuleSet};
 use crate::summary::Summary;
 
@@ -38,6 +38,22 @@ impl RuleSet for NavalRules {
 
     fn scenario_picture(&self, config: &Self::Config, model: &Naval) -> Option<Picture> {
         Some(model.picture(config.mission.activity))
+    }
+
+    /// The combat model: under the fixed reading (the default) the forces' factors change nothing (N-16.4).
+    fn assumptions(&self, config: &Self::Config, _model: &Naval) -> Vec<Assumption> {
+        let c = &config.combat;
+        let combat = match c.model {
+            CombatModel::Fixed => format!(
+                "combat: fixed odds, the intercepting side wins {} of the time whatever the forces, their factors \
+                 ignored (N-16.4)",
+                c.p_intercepting_side_wins
+            ),
+            CombatModel::Strength => {
+                "combat: by strength, each round won by the ratio of the factors present (A-18)".to_owned()
+            }
+        };
+        vec![Assumption::new("naval.combat.model", combat)]
     }
 
     fn answer(&self, _config: &Self::Config, model: &Naval, summary: &Summary) -> Option<String> {
