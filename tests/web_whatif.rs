@@ -142,3 +142,36 @@ fn the_trials_limit_counts_every_point_and_a_running_sweep_can_be_cancelled() {
     assert_eq!(cancelled["reason"], "cancelled on request");
     assert!(cancelled.get("result").is_none() && cancelled["trials_done"].as_u64() < Some(80_000_000));
 }
+
+/// `POST /api/sweep/exact`: every value solved exactly, ascending, the current value among them with a
+/// difference of 0, each fraction the command line's sweep gives for the same value; a value the rules refuse
+/// says why, and nothing is sampled.
+#[test]
+fn an_exact_sweep_solves_every_value_as_the_cli_does() {
+    let base = shipped();
+    let url = format!("{base}/api/sweep/exact?key=naval.group.taranto.distance&values=10,-1,6,7");
+    let reply = post(&url, &naval());
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    let doc = reply.json();
+    assert_eq!(
+        (doc["key"].as_str(), doc["metric"].as_str()),
+        (Some("naval.group.taranto.distance"), Some("mission.completed"))
+    );
+    let points = doc["points"].as_array().unwrap();
+    let values: Vec<&str> = points.iter().map(|p| p["value"].as_str().unwrap()).collect();
+    assert_eq!(values, ["-1", "6", "7", "8", "10"], "ascending, the current value 8 added");
+    assert_eq!(points[0]["state"], "refused");
+    assert!(points[0]["reason"].as_str().unwrap().contains("-1 is out of range; allowed: 0 to 99"), "{}", points[0]);
+    assert_eq!((points[3]["current"].as_bool(), points[3]["difference_fraction"].as_str()), (Some(true), Some("0")));
+    assert_eq!(doc["too_large"], 0);
+    let cli = cli_json(&["sweep", NAVAL, "--set", "naval.group.taranto.distance=8,6,7,10", "--trials", "100"]);
+    for point in cli["points"].as_array().unwrap() {
+        let value = point["settings"]["naval.group.taranto.distance"].to_string();
+        let mine = points.iter().find(|p| p["value"] == value.as_str()).unwrap();
+        assert_eq!(mine["exact_fraction"], point["metrics"][0]["exact_fraction"], "at {value}");
+    }
+    let seven = &points[2];
+    assert_eq!(seven["difference_fraction"], "65/69984", "54367/93312 - 162841/279936, worked out exactly");
+    let jobs = get(&format!("{base}/api/status")).json();
+    assert_eq!(jobs["jobs"]["running"], 0, "nothing sampled");
+}

@@ -17,6 +17,7 @@ mod catalog;
 mod config;
 mod editor;
 mod error;
+mod exact_sweep;
 mod guard;
 mod jobs;
 mod options;
@@ -151,6 +152,7 @@ fn app(state: State) -> Router {
         .route("/api/run/{id}/files/{name}", get(run::file))
         .route("/api/sweep", post(whatif::start_sweep))
         .route("/api/sweep/values", post(whatif::values))
+        .route("/api/sweep/exact", post(exact_sweep::sweep))
         .route("/api/sensitivity", post(whatif::start_sensitivity))
         .route("/api/odds", get(catalog::calculators))
         .route("/api/odds/{rule_set}", get(catalog::odds))

@@ -123,7 +123,7 @@ fn whatif_trials(overrides: Overrides) -> Overrides {
 type SweepQuery = (String, Option<Vec<String>>, Vec<String>, bool);
 
 /// The sweep's key, its values if given (`values=A,B,C`, read as `--set KEY=A,B,C` is), metrics and files flag.
-fn sweep_query(rest: &[(String, String)]) -> Answer<SweepQuery> {
+pub(crate) fn sweep_query(rest: &[(String, String)]) -> Answer<SweepQuery> {
     let key = one(rest, "key")?;
     let values = match rest.iter().find(|(k, _)| k == "values") {
         None => None,
@@ -143,7 +143,7 @@ fn one(rest: &[(String, String)], name: &str) -> Answer<String> {
 }
 
 /// Every value of query name `name`, repeated or comma-separated.
-fn listed(rest: &[(String, String)], name: &str) -> Vec<String> {
+pub(crate) fn listed(rest: &[(String, String)], name: &str) -> Vec<String> {
     let values = rest.iter().filter(|(k, _)| k == name).flat_map(|(_, v)| v.split(','));
     values.map(str::trim).filter(|v| !v.is_empty()).map(str::to_owned).collect()
 }
