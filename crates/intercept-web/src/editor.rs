@@ -13,6 +13,7 @@ use intercept_output::plot::scenario_svg;
 
 use crate::config::{name, scenario};
 use crate::error::{Answer, ApiError, body, json_text, off_runtime};
+use crate::patch::Edit;
 
 const PAGE: &str = include_str!("../assets/editor.html");
 
@@ -39,24 +40,44 @@ pub async fn parse(raw: RawQuery, text: Result<String, StringRejection>) -> Answ
     Ok(json_text(StatusCode::OK, serde_json::to_string(&value).map_err(ApiError::internal)?))
 }
 
-/// What `POST /api/set` is asked: the TOML text, the key's path (keys and list indexes) and its new value as
-/// a TOML literal (`null` to remove the key).
+/// What `POST /api/set` is asked: the TOML text, a path (keys and list indexes), and the change: `op` `set`
+/// (the default) puts `value`, a TOML literal, at the key (`null` removes it), `append` adds an empty table to
+/// the list at the path, `remove` removes the list item the path ends with.
 #[derive(serde::Deserialize)]
-struct SetKey {
+#[serde(deny_unknown_fields)]
+struct Asked {
     text: String,
     path: Vec<crate::patch::Part>,
+    #[serde(default)]
     value: Option<String>,
+    #[serde(default)]
+    op: Op,
+}
+
+#[derive(Default, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum Op {
+    #[default]
+    Set,
+    Append,
+    Remove,
 }
 
 /// One form edit made in the TOML text, keeping its comments and order: `{"text": ...}`, or
-/// `{"text": null, "reason": ...}` when it cannot be made in place (the editor then writes the text from the
-/// form); 400 when the request is not such a JSON object.
+/// `{"text": null, "reason": ...}` when it cannot be made in place (the editor then changes nothing and says
+/// why); 400 when the request is not such a JSON object.
 pub async fn set(raw: RawQuery, request: Result<String, StringRejection>) -> Answer {
     let (request, _) = (body(request)?, name(raw.0)?);
-    let asked: SetKey = serde_json::from_str(&request)
-        .map_err(|e| ApiError::bad_request(format!("the request is not {{\"text\", \"path\", \"value\"}}: {e}")))?;
+    let asked: Asked = serde_json::from_str(&request).map_err(|e| {
+        ApiError::bad_request(format!("the request is not {{\"text\", \"path\", \"value\", \"op\"}}: {e}"))
+    })?;
+    let change = match asked.op {
+        Op::Set => Edit::Set(asked.value),
+        Op::Append => Edit::Append,
+        Op::Remove => Edit::Remove,
+    };
     let answer = off_runtime(move || {
-        Ok(match crate::patch::set_key(&asked.text, &asked.path, asked.value.as_deref()) {
+        Ok(match crate::patch::edit(&asked.text, &asked.path, &change) {
             Ok(text) => serde_json::json!({ "text": text }),
             Err(reason) => serde_json::json!({ "text": null, "reason": reason }),
         })

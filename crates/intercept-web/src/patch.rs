@@ -1,111 +1,135 @@
-//! Setting one key in a config's TOML text, keeping everything else as it was written (comments, order,
-//! spacing): what a form edit in the editor does (`POST /api/set`). [`set_key`] finds the key with the TOML
-//! parser's byte spans and replaces its value's text, inserts a line after the last value of its table, or
-//! removes its line; then checks that the new text reads as the old one with only that key changed, and
-//! refuses otherwise (the editor then writes the whole text from the form).
+//! One form edit made in a config's TOML text, keeping everything else as it was written (comments, order,
+//! spacing): what the editor's every change does (`POST /api/set`). [`edit`] makes an [`Edit`] with a
+//! format-preserving TOML editor (toml_edit): a value replaced keeps the comment after it, a key added goes
+//! after its table's last value, a table added to a list (`[[naval.group]]`) goes after the list's last one,
+//! and a key or list item removed takes only its own lines. It then checks that the new text reads as the
+//! old one with only that change made, and refuses otherwise (the editor then says so and changes nothing).
 
-use std::ops::Range;
+use toml_edit::{ArrayOfTables, DocumentMut, InlineTable, Item, Table, TableLike, Value};
 
-use toml::Spanned;
-use toml::de::{DeTable, DeValue};
-
-/// One step of a key's path: a table's key or an array's index.
-#[derive(Clone, Debug, serde::Deserialize)]
+/// One step of a key's path: a table's key or a list's index.
+#[derive(Clone, Debug, PartialEq, serde::Deserialize)]
 #[serde(untagged)]
 pub enum Part {
     Key(String),
     Index(usize),
 }
 
-/// `text` with the key at `path` set to the TOML `literal` (removed when `None`).
-pub fn set_key(text: &str, path: &[Part], literal: Option<&str>) -> Result<String, String> {
-    let (last, parents) = match path.split_last() {
-        Some((Part::Key(k), parents)) => (k.as_str(), parents),
-        _ => return Err("the path must end with a key".to_owned()),
-    };
-    let root = DeTable::parse(text).map_err(|e| e.message().to_owned())?;
-    let table = walk(root.get_ref(), parents);
-    let edited = match (table, table.and_then(|t| entry(t, last)), literal) {
-        (_, Some(value), Some(lit)) => splice(text, value.span(), lit),
-        (_, Some(value), None) => remove_line(text, value.span())?,
-        (_, None, None) => text.to_owned(),
-        (Some(table), None, Some(lit)) => insert(text, table, last, lit)?,
-        (None, None, Some(lit)) => append_table(text, parents, last, lit)?,
-    };
-    check(text, &edited, path, literal)?;
+/// A change to the text.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Edit {
+    /// The key at the path set to a TOML literal, or removed (`None`).
+    Set(Option<String>),
+    /// An empty table added at the end of the list of tables at the path.
+    Append,
+    /// The list item at the path (ending with its index) removed.
+    Remove,
+}
+
+/// `text` with `edit` made at `path`.
+pub fn edit(text: &str, path: &[Part], edit: &Edit) -> Result<String, String> {
+    let mut doc: DocumentMut = text.parse().map_err(|e: toml_edit::TomlError| e.message().to_owned())?;
+    match edit {
+        Edit::Set(literal) => set(doc.as_table_mut(), path, literal.as_deref())?,
+        Edit::Append => append(doc.as_table_mut(), path)?,
+        Edit::Remove => remove_item(doc.as_table_mut(), path)?,
+    }
+    let edited = doc.to_string();
+    check(text, &edited, path, edit)?;
     Ok(edited)
 }
 
-/// The table at `path` under `table`, if every step is there.
-fn walk<'a, 'i>(table: &'a DeTable<'i>, path: &[Part]) -> Option<&'a DeTable<'i>> {
-    let Some((first, rest)) = path.split_first() else { return Some(table) };
-    let Part::Key(key) = first else { return None };
-    let mut value = entry(table, key)?.get_ref();
-    let mut rest = rest;
-    while let (DeValue::Array(items), Some((Part::Index(i), more))) = (value, rest.split_first()) {
-        value = items.get(*i)?.get_ref();
-        rest = more;
+/// `key = literal` in the table at `parents` (made when missing), keeping the comment after an old value.
+fn set(root: &mut Table, path: &[Part], literal: Option<&str>) -> Result<(), String> {
+    let Some((Part::Key(key), parents)) = path.split_last() else { return Err("the path must end with a key".into()) };
+    let Some(literal) = literal else {
+        if let Ok(table) = table_at(root, parents, false) {
+            table.remove(key);
+        }
+        return Ok(());
+    };
+    let mut value: Value = literal.parse().map_err(|e: toml_edit::TomlError| format!("{literal}: {}", e.message()))?;
+    let table = table_at(root, parents, true)?;
+    match table.get_mut(key) {
+        Some(Item::Value(old)) => {
+            *value.decor_mut() = old.decor().clone();
+            *old = value;
+        }
+        Some(_) => return Err(format!("{key} is a table, not a value")),
+        None => {
+            table.insert(key, Item::Value(value));
+        }
     }
-    match value {
-        DeValue::Table(t) => walk(t, rest),
-        _ => None,
+    Ok(())
+}
+
+/// A new empty table at the end of the list at `path` (the list made when missing).
+fn append(root: &mut Table, path: &[Part]) -> Result<(), String> {
+    let Some((Part::Key(key), parents)) = path.split_last() else { return Err("the path must end with a key".into()) };
+    let table = table_at(root, parents, true)?;
+    match table.get_mut(key) {
+        Some(Item::ArrayOfTables(list)) => list.push(Table::new()),
+        Some(Item::Value(Value::Array(list))) => list.push(InlineTable::new()),
+        Some(_) => return Err(format!("{key} is not a list of tables")),
+        None => {
+            let mut list = ArrayOfTables::new();
+            list.push(Table::new());
+            table.insert(key, Item::ArrayOfTables(list));
+        }
+    }
+    Ok(())
+}
+
+/// Removes the list item at `path` (a key, then the item's index).
+fn remove_item(root: &mut Table, path: &[Part]) -> Result<(), String> {
+    let Some((Part::Index(i), rest)) = path.split_last() else { return Err("the path must end with an index".into()) };
+    let Some((Part::Key(key), parents)) = rest.split_last() else { return Err("an index must follow a key".into()) };
+    let table = table_at(root, parents, false)?;
+    let missing = || format!("{key} has no item {i}");
+    match table.get_mut(key) {
+        Some(Item::ArrayOfTables(list)) if *i < list.len() => {
+            list.remove(*i);
+        }
+        Some(Item::Value(Value::Array(list))) if *i < list.len() => {
+            list.remove(*i);
+        }
+        _ => return Err(missing()),
+    }
+    Ok(())
+}
+
+/// The table (or inline table) at `path` under `table`, missing tables made when `make`.
+fn table_at<'a>(table: &'a mut dyn TableLike, path: &[Part], make: bool) -> Result<&'a mut dyn TableLike, String> {
+    let Some((first, rest)) = path.split_first() else { return Ok(table) };
+    let Part::Key(key) = first else { return Err("an index must follow a key".into()) };
+    if make && table.get(key).is_none() {
+        // A table made only to hold another is implicit: no empty `[a]` header above `[a.b]`.
+        let mut made = Table::new();
+        made.set_implicit(true);
+        table.insert(key, Item::Table(made));
+    }
+    let not_there = || format!("the table {key} is not in the text");
+    let item = table.get_mut(key).ok_or_else(not_there)?;
+    let (index, after) = match rest.split_first() {
+        Some((Part::Index(i), after)) => (Some(*i), after),
+        _ => (None, rest),
+    };
+    let no_item = || format!("{key} has no item {}", index.unwrap_or(0));
+    match (item, index) {
+        (Item::ArrayOfTables(list), Some(i)) => table_at(list.get_mut(i).ok_or_else(no_item)?, after, make),
+        (Item::Value(Value::Array(list)), Some(i)) => match list.get_mut(i) {
+            Some(Value::InlineTable(t)) => table_at(t, after, make),
+            _ => Err(no_item()),
+        },
+        (item, None) => table_at(item.as_table_like_mut().ok_or_else(not_there)?, after, make),
+        _ => Err(format!("{key} is not a list")),
     }
 }
 
-fn entry<'a, 'i>(table: &'a DeTable<'i>, key: &str) -> Option<&'a Spanned<DeValue<'i>>> {
-    table.iter().find(|(k, _)| k.get_ref().as_ref() == key).map(|(_, v)| v)
-}
-
-fn splice(text: &str, span: Range<usize>, with: &str) -> String {
-    [&text[..span.start], with, &text[span.end..]].concat()
-}
-
-/// The end of the line holding byte `at` (before its newline).
-fn line_end(text: &str, at: usize) -> usize {
-    text[at..].find('\n').map_or(text.len(), |n| at + n)
-}
-
-/// Removes the line of the value at `span` (its key's line, when the value ends it).
-fn remove_line(text: &str, span: Range<usize>) -> Result<String, String> {
-    let start = text[..span.start].rfind('\n').map_or(0, |n| n + 1);
-    let end = line_end(text, span.end);
-    let rest = text[span.end..end].trim_start();
-    if !(rest.is_empty() || rest.starts_with('#')) {
-        return Err("the key shares its line with another".to_owned());
-    }
-    Ok([&text[..start], &text[(end + 1).min(text.len())..]].concat())
-}
-
-/// A new `key = literal` line after the table's last plain value.
-fn insert(text: &str, table: &DeTable, key: &str, literal: &str) -> Result<String, String> {
-    let plain = table.values().filter(|v| !matches!(v.get_ref(), DeValue::Table(_) | DeValue::Array(_)));
-    let last = plain.map(|v| v.span().end).max().ok_or("the table has no value to write the key after")?;
-    let at = line_end(text, last);
-    Ok(splice(text, at..at, &format!("\n{} = {literal}", bare(key))))
-}
-
-/// A new table at the end of the text holding `key = literal`, when the path has no array in it.
-fn append_table(text: &str, parents: &[Part], key: &str, literal: &str) -> Result<String, String> {
-    let names: Option<Vec<String>> =
-        parents.iter().map(|p| if let Part::Key(k) = p { Some(bare(k)) } else { None }).collect();
-    let names = names.filter(|n| !n.is_empty()).ok_or("the key's table is in a list that does not have it")?;
-    let gap = if text.ends_with('\n') { "" } else { "\n" };
-    Ok(format!("{text}{gap}\n[{}]\n{} = {literal}\n", names.join("."), bare(key)))
-}
-
-fn bare(key: &str) -> String {
-    let plain = !key.is_empty() && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
-    if plain { key.to_owned() } else { serde_json::to_string(key).expect("a string") }
-}
-
-/// Refuses an edit unless the new text reads as the old with only the key at `path` changed.
-fn check(old: &str, new: &str, path: &[Part], literal: Option<&str>) -> Result<(), String> {
+/// Refuses an edit unless the new text reads as the old with only that change made.
+fn check(old: &str, new: &str, path: &[Part], edit: &Edit) -> Result<(), String> {
     let mut expected: toml::Value = toml::from_str(old).map_err(|e| e.message().to_owned())?;
-    let value = literal
-        .map(|l| toml::from_str::<toml::Table>(&format!("v = {l}")).map_err(|e| format!("{l}: {}", e.message())))
-        .transpose()?
-        .and_then(|mut t| t.remove("v"));
-    put(&mut expected, path, value).ok_or("the key's table is not in the text")?;
+    expect(&mut expected, path, edit)?;
     let got: toml::Value = toml::from_str(new).map_err(|e| format!("the edit does not read: {}", e.message()))?;
     if got != expected {
         return Err("the edit would change more than the key".to_owned());
@@ -113,33 +137,57 @@ fn check(old: &str, new: &str, path: &[Part], literal: Option<&str>) -> Result<(
     Ok(())
 }
 
-/// Sets (or removes) the value at `path` of `doc`, making missing tables.
-fn put(doc: &mut toml::Value, path: &[Part], value: Option<toml::Value>) -> Option<()> {
-    let (last, parents) = path.split_last()?;
+/// What `edit` at `path` makes of the parsed document.
+fn expect(doc: &mut toml::Value, path: &[Part], edit: &Edit) -> Result<(), String> {
+    let value = match edit {
+        Edit::Set(Some(l)) => {
+            let mut t =
+                toml::from_str::<toml::Table>(&format!("v = {l}")).map_err(|e| format!("{l}: {}", e.message()))?;
+            t.remove("v")
+        }
+        _ => None,
+    };
+    let lost = || "the key's table is not in the text".to_owned();
+    let (last, parents) = path.split_last().ok_or_else(lost)?;
     let mut here = doc;
     for part in parents {
         here = match (here, part) {
             (toml::Value::Table(t), Part::Key(k)) => t.entry(k.clone()).or_insert_with(|| toml::Table::new().into()),
-            (toml::Value::Array(a), Part::Index(i)) => a.get_mut(*i)?,
-            _ => return None,
+            (toml::Value::Array(a), Part::Index(i)) => a.get_mut(*i).ok_or_else(lost)?,
+            _ => return Err(lost()),
         };
     }
-    let (toml::Value::Table(t), Part::Key(k)) = (here, last) else { return None };
-    match value {
-        Some(v) => t.insert(k.clone(), v),
-        None => t.remove(k),
-    };
-    Some(())
+    match (here, last, edit) {
+        (toml::Value::Table(t), Part::Key(k), Edit::Set(_)) => {
+            match value {
+                Some(v) => t.insert(k.clone(), v),
+                None => t.remove(k),
+            };
+        }
+        (toml::Value::Table(t), Part::Key(k), Edit::Append) => {
+            let list = t.entry(k.clone()).or_insert_with(|| toml::Value::Array(Vec::new()));
+            list.as_array_mut().ok_or_else(lost)?.push(toml::Table::new().into());
+        }
+        (toml::Value::Array(a), Part::Index(i), Edit::Remove) if *i < a.len() => {
+            a.remove(*i);
+        }
+        _ => return Err(lost()),
+    }
+    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    const TEXT: &str = "# top comment\n[run]\nname = \"x\" # the name\ntrials = 10\n\n[a]\nb = 1   # keep me\n\n[[a.item]]\nname = \"p\"\nd = 2 # two\n\n[[a.item]]\nname = \"q\"\n";
+    const TEXT: &str = "# top comment\n[run]\nname = \"x\" # the name\ntrials = 10\n\n[a]\nb = 1   # keep me\n\n# the items\n[[a.item]]\nname = \"p\"\nd = 2 # two\n\n# the second\n[[a.item]]\nname = \"q\"\n";
 
     fn path(parts: &[&str]) -> Vec<Part> {
         parts.iter().map(|p| p.parse().map_or(Part::Key(p.to_string()), Part::Index)).collect()
+    }
+
+    fn set_key(text: &str, at: &[Part], literal: Option<&str>) -> Result<String, String> {
+        edit(text, at, &Edit::Set(literal.map(str::to_owned)))
     }
 
     #[test]
@@ -155,15 +203,31 @@ mod tests {
         let out = set_key(TEXT, &path(&["a", "item", "1", "d"]), Some("3")).unwrap();
         assert!(out.ends_with("name = \"q\"\nd = 3\n"), "{out}");
         let out = set_key(TEXT, &path(&["a", "b"]), None).unwrap();
-        assert!(!out.contains("b = 1") && out.contains("[a]\n\n[[a.item]]"), "{out}");
+        assert!(!out.contains("b = 1") && out.contains("[a]\n\n# the items"), "{out}");
         let out = set_key(TEXT, &path(&["c", "e"]), Some("true")).unwrap();
         assert!(out.ends_with("\n[c]\ne = true\n"), "{out}");
+        let out = set_key("[a]\n[a.x]\ny = 1\n", &path(&["a", "z"]), Some("1")).unwrap();
+        assert_eq!(toml::from_str::<toml::Value>(&out).unwrap()["a"]["z"].as_integer(), Some(1), "{out}");
     }
 
     #[test]
-    fn an_edit_that_cannot_be_made_in_place_is_refused() {
+    fn a_list_item_is_added_and_removed_keeping_every_comment() {
+        let out = edit(TEXT, &path(&["a", "item"]), &Edit::Append).unwrap();
+        assert!(out.starts_with(TEXT.trim_end()) && out.ends_with("\n[[a.item]]\n"), "{out}");
+        let out = edit(TEXT, &path(&["a", "item", "0"]), &Edit::Remove).unwrap();
+        for kept in ["# top comment", "# the name", "# keep me", "# the second", "name = \"q\""] {
+            assert!(out.contains(kept), "{kept}: {out}");
+        }
+        assert!(!out.contains("name = \"p\"") && !out.contains("# two"), "{out}");
+        let out = edit("[run]\nname = \"x\"\n", &path(&["naval", "group"]), &Edit::Append).unwrap();
+        assert!(out.ends_with("[[naval.group]]\n") && !out.contains("[naval]\n"), "{out}");
+        assert!(edit(TEXT, &path(&["a", "item", "5"]), &Edit::Remove).is_err(), "no such item");
+    }
+
+    #[test]
+    fn an_edit_that_cannot_be_made_is_refused() {
         assert!(set_key("a = 1 b = 2", &path(&["a"]), Some("3")).is_err(), "not TOML");
-        assert!(set_key("[a]\n[a.x]\ny = 1\n", &path(&["a", "z"]), Some("1")).is_err(), "no value to follow");
         assert!(set_key(TEXT, &path(&["a", "b"]), Some("1 2")).is_err(), "not a value");
+        assert!(set_key(TEXT, &path(&["a", "item"]), Some("1")).is_err(), "a list of tables is no value");
     }
 }
