@@ -183,3 +183,32 @@ fn a_form_edit_changes_one_key_and_keeps_the_comments() {
     assert_eq!(bad.status, 400);
     assert!(bad.error().starts_with("the request is not"), "{}", bad.error());
 }
+
+/// "add to naval.group" and "remove" on the naval starter keep every comment but the removed group's own:
+/// the starter's 160 comment lines stay 160 after an add, and the added group sits after the last one.
+#[test]
+fn adding_and_removing_a_group_keeps_the_comments() {
+    let base = shipped();
+    let starter = get(&format!("{base}/api/starter/naval")).body;
+    let edit = |request: serde_json::Value| {
+        let reply = post(&format!("{base}/api/set"), &request.to_string());
+        assert_eq!(reply.status, 200, "{}", reply.body);
+        reply.json()["text"].as_str().unwrap_or_else(|| panic!("{}", reply.body)).to_owned()
+    };
+    let comments = |t: &str| t.lines().filter(|l| l.trim_start().starts_with('#')).count();
+    let added = edit(serde_json::json!({ "text": starter, "path": ["naval", "group"], "op": "append" }));
+    assert_eq!(comments(&added), comments(&starter), "every comment kept");
+    assert!(comments(&starter) >= 100, "the starter is commented");
+    let groups = |t: &str| toml::from_str::<toml::Table>(t).unwrap()["naval"]["group"].as_array().unwrap().len();
+    assert_eq!(groups(&added), groups(&starter) + 1);
+    let header = |t: &str| t.find("\n[[naval.group]]").unwrap() + 1;
+    let last_group = added.rfind("\n[[naval.group]]").unwrap();
+    assert!(header(&added) < last_group, "the new group follows the others");
+    let removed = edit(serde_json::json!({ "text": added, "path": ["naval", "group", 0], "op": "remove" }));
+    assert_eq!(groups(&removed), groups(&starter));
+    assert!(removed.starts_with(&starter[..header(&starter)]), "the text before it kept, the list's introduction too");
+    // The removed group's own comments go: the starter's after its header, up to the next table.
+    let first = &starter[header(&starter)..];
+    let own = comments(&first[..first[1..].find("\n[").map_or(first.len(), |n| n + 1)]);
+    assert_eq!(comments(&removed), comments(&starter) - own, "only the removed group's own comments go");
+}

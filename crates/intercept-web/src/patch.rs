@@ -2,7 +2,7 @@
 //! spacing): what the editor's every change does (`POST /api/set`). [`edit`] makes an [`Edit`] with a
 //! format-preserving TOML editor (toml_edit): a value replaced keeps the comment after it, a key added goes
 //! after its table's last value, a table added to a list (`[[naval.group]]`) goes after the list's last one,
-//! and a key or list item removed takes only its own lines. It then checks that the new text reads as the
+//! and a key or list item removed takes only its own lines (the comment introducing a list stays with it). It then checks that the new text reads as the
 //! old one with only that change made, and refuses otherwise (the editor then says so and changes nothing).
 
 use toml_edit::{ArrayOfTables, DocumentMut, InlineTable, Item, Table, TableLike, Value};
@@ -88,7 +88,15 @@ fn remove_item(root: &mut Table, path: &[Part]) -> Result<(), String> {
     let missing = || format!("{key} has no item {i}");
     match table.get_mut(key) {
         Some(Item::ArrayOfTables(list)) if *i < list.len() => {
+            // The comment above a list's first table introduces the list: it stays, on the new first one.
+            let intro = (*i == 0).then(|| list.get(0).map(|t| t.decor().clone())).flatten();
             list.remove(*i);
+            if let (Some(intro), Some(first)) = (intro, list.get_mut(0)) {
+                let bare = first.decor().prefix().and_then(|p| p.as_str()).is_none_or(|p| p.trim().is_empty());
+                if bare {
+                    first.decor_mut().set_prefix(intro.prefix().and_then(|p| p.as_str()).unwrap_or("").to_owned());
+                }
+            }
         }
         Some(Item::Value(Value::Array(list))) if *i < list.len() => {
             list.remove(*i);
