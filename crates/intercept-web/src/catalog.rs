@@ -10,7 +10,7 @@ use axum::response::{IntoResponse, Response};
 use intercept_output::config::starter;
 use intercept_output::games::shipped;
 use intercept_output::ruleset::{CalcError, Entry};
-use serde_json::json;
+use serde_json::{Value as Json, json};
 
 use crate::error::{Answer, ApiError, json_text, off_runtime, parse_query};
 
@@ -34,9 +34,76 @@ pub async fn rule_sets() -> Response {
     axum::Json(json!({ "rule_sets": sets })).into_response()
 }
 
+/// The config's JSON Schema, each object's keys also listed in the order the rule set declares them
+/// (`x-order`): a JSON object has no order of its own, and the form should read as the rule set is written
+/// (names first, then the numbers that matter, then the readings), not alphabetically.
 pub async fn schema(Path(name): Path<String>) -> Answer {
-    let schema = rule_set(&name)?.schema();
+    let set = rule_set(&name)?;
+    let mut schema = set.schema();
+    if let Some(order) = declared(set) {
+        add_order(&mut schema, &order);
+    }
     Ok(json_text(StatusCode::OK, serde_json::to_string_pretty(&schema).map_err(ApiError::internal)?))
+}
+
+/// The rule set's starter config with every default filled in, as a TOML table: serialised from the config
+/// types, so its keys come in the order the types declare them.
+fn declared(set: &'static dyn Entry) -> Option<toml::Table> {
+    let scenario = crate::config::scenario(set.starter()?, "starter.toml", Default::default()).ok()?;
+    toml::Table::try_from(&scenario.config).ok()
+}
+
+/// Adds `x-order` to every object schema `table` reaches: `table`'s keys first, in its order, then any other
+/// property the schema names.
+fn add_order(schema: &mut Json, table: &toml::Table) {
+    let mut orders = Vec::new();
+    collect_order(schema, schema, "", table, &mut orders);
+    for (pointer, keys) in orders {
+        if let Some(node) = schema.pointer_mut(&pointer).and_then(Json::as_object_mut) {
+            node.insert("x-order".to_owned(), json!(keys));
+        }
+    }
+}
+
+fn collect_order(root: &Json, node: &Json, at: &str, table: &toml::Table, out: &mut Vec<(String, Vec<String>)>) {
+    let (node, at) = follow(root, node, at.to_owned());
+    let Some(props) = node["properties"].as_object() else { return };
+    let mut keys: Vec<String> = table.keys().filter(|k| props.contains_key(*k)).cloned().collect();
+    let rest: Vec<String> = props.keys().filter(|k| !keys.contains(k)).cloned().collect();
+    keys.extend(rest);
+    out.push((at.clone(), keys));
+    for (key, value) in table {
+        let Some(prop) = props.get(key) else { continue };
+        let here = format!("{at}/properties/{}", key.replace('~', "~0").replace('/', "~1"));
+        match value {
+            toml::Value::Table(t) => collect_order(root, prop, &here, t, out),
+            toml::Value::Array(items) => {
+                if let Some(toml::Value::Table(first)) = items.first() {
+                    let (prop, here) = follow(root, prop, here);
+                    collect_order(root, &prop["items"], &format!("{here}/items"), first, out);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// What `node` (at JSON pointer `at`) stands for: its `$ref` followed, or an optional value's one non-null
+/// choice, with the pointer to where that is.
+fn follow<'a>(root: &'a Json, node: &'a Json, at: String) -> (&'a Json, String) {
+    if let Some(target) = node["$ref"].as_str().and_then(|r| r.strip_prefix('#')) {
+        if let Some(found) = root.pointer(target) {
+            return follow(root, found, target.to_owned());
+        }
+    }
+    for choices in ["anyOf", "oneOf"] {
+        let Some(options) = node[choices].as_array() else { continue };
+        let real: Vec<usize> = (0..options.len()).filter(|&i| options[i]["type"] != "null").collect();
+        if let [i] = real[..] {
+            return follow(root, &options[i], format!("{at}/{choices}/{i}"));
+        }
+    }
+    (node, at)
 }
 
 /// The starter config exactly as `intercept-sim init TABLE -o -` prints it.
