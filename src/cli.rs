@@ -212,8 +212,10 @@ pub enum OddsCommand {
     /// Can n interception dice reach a hex d hexes away? (naval rules N-7, N-8)
     #[command(after_help = "Example:\n  intercept-sim odds naval --dice 4 --distance 7 --pacific")]
     Naval(NavalOddsArgs),
-    /// Does a unit under this order intercept, and does the target pass its hedgehog morale check? (C-2, C-9)
-    #[command(after_help = "Example:\n  intercept-sim odds cavalry --order charge --morale 7 --leader 1")]
+    /// Does a unit under this order intercept, how does the target react, and does it pass its hedgehog
+    /// morale check? (C-2, C-6, C-9)
+    #[command(after_help = "Examples:\n  intercept-sim odds cavalry --order charge --morale 7 --leader 1\n  \
+                            intercept-sim odds cavalry --order charge --morale 7 --facing front")]
     Cavalry(CavalryOddsArgs),
 }
 
@@ -240,6 +242,15 @@ pub struct CavalryOddsArgs {
     /// The interceptor's own order (C-2): its row of the d10 interception table.
     #[arg(long, value_parser = PossibleValuesParser::new(cavalry::odds::ORDERS.iter().copied()))]
     pub order: String,
+    /// The target's unit type: its row of the reaction table (C-6); only heavy infantry forms hedgehog (C-8.1).
+    #[arg(long, default_value = cavalry::odds::DEFAULT_TARGET,
+          value_parser = PossibleValuesParser::new(cavalry::odds::TARGETS.iter().copied()))]
+    pub target: String,
+    /// Where the interceptor ends, against the target's facing (C-6): horse in heavy infantry's rear forces a
+    /// hedgehog attempt (C-8.3).
+    #[arg(long, default_value = cavalry::odds::DEFAULT_FACING,
+          value_parser = PossibleValuesParser::new(cavalry::odds::FACINGS.iter().copied()))]
+    pub facing: String,
     /// The target's morale (0 to 10): also show its hedgehog morale check (C-9).
     #[arg(long, value_parser = clap::value_parser!(u32).range(0..=10))]
     pub morale: Option<u32>,

@@ -310,7 +310,14 @@ fn reach_table(a: ReachArgs) -> Result<(), Failure> {
 }
 
 fn cavalry_odds(a: CavalryOddsArgs) -> Result<(), Failure> {
-    let q = CavalryQuestion { order: a.order, morale: a.morale, leader: a.leader, checks: a.checks };
+    let q = CavalryQuestion {
+        order: a.order,
+        target: a.target,
+        facing: a.facing,
+        morale: a.morale,
+        leader: a.leader,
+        checks: a.checks,
+    };
     let odds = cavalry::odds::CavalryOdds::of(&q).map_err(odds_failure)?;
     emit(if a.json { odds.json() } else { odds.text() })
 }

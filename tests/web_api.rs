@@ -86,6 +86,12 @@ fn odds_answer_the_cli_json_and_refuse_bad_parameters() {
         ("cavalry", "order=charge&morale=7&leader=1", &["--order", "charge", "--morale", "7", "--leader", "1"]),
         ("cavalry", "order=rally&morale=6&checks=2", &["--order", "rally", "--morale", "6", "--checks", "2"]),
         ("cavalry", "order=make_ready", &["--order", "make_ready"]),
+        (
+            "cavalry",
+            "order=charge&target=light_infantry&facing=flank&morale=7",
+            &["--order", "charge", "--target", "light_infantry", "--facing", "flank", "--morale", "7"],
+        ),
+        ("cavalry", "order=receive_charge&target=leader", &["--order", "receive_charge", "--target", "leader"]),
     ];
     for (set, query, args) in cases {
         let reply = get(&format!("{base}/api/odds/{set}?{query}"));
@@ -104,6 +110,11 @@ fn odds_answer_the_cli_json_and_refuse_bad_parameters() {
             "order: \"gallop\" is not allowed; allowed: charge, make_ready, receive_charge, rally",
         ),
         ("cavalry?order=charge&leader=2", "leader: only with morale; give morale too, or leave leader out"),
+        ("cavalry?order=charge&facing=behind", "facing: \"behind\" is not allowed; allowed: front, flank, rear"),
+        (
+            "cavalry?order=charge&target=pikes",
+            "target: \"pikes\" is not allowed; allowed: artillery, light_infantry, heavy_infantry, cavalry, leader",
+        ),
     ];
     for (query, error) in refused {
         let reply = get(&format!("{base}/api/odds/{query}"));
@@ -128,6 +139,17 @@ fn the_calculators_describe_their_parameters() {
     assert!(dice["help"].as_str().is_some_and(|h| !h.is_empty()));
     let order = &calculators[0]["params"][0];
     assert_eq!(order["allowed"][0], "charge");
+    let param = |name: &str| calculators[0]["params"].as_array().unwrap().iter().find(|p| p["name"] == name).cloned();
+    let target = param("target").expect("the cavalry calculator asks the target's unit type");
+    assert_eq!(
+        target["allowed"],
+        serde_json::json!(["artillery", "light_infantry", "heavy_infantry", "cavalry", "leader"])
+    );
+    let facing = param("facing").expect("the cavalry calculator asks where the interceptor ends");
+    assert_eq!(
+        (facing["allowed"].clone(), facing["default"].clone()),
+        (serde_json::json!(["front", "flank", "rear"]), "rear".into())
+    );
 }
 
 #[test]

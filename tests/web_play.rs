@@ -1,8 +1,9 @@
 //! The game API and the calculator and game pages of the workbench over real HTTP, against a server started
-//! in-process on a free port: the opening and its legal turns, a turn played and one refused, the search
-//! player's advice (legal, the same for the same seed), a whole game of random legal turns to its end, a
-//! replay equal in result to the command line's, a position set up by hand (the palette, edits, a legal set-up
-//! played from, an illegal one refused in one line), the pages and their assets, and the errors as JSON.
+//! in-process on a free port: the opening, its legal turns and its squares in words, a turn played and one
+//! refused, the search player's advice (legal, the same for the same seed, its playout score under both
+//! names), a whole game of random legal turns to its end, a replay equal in result to the command line's, a
+//! position set up by hand (the palette, edits, a legal set-up played from, an illegal one refused in one
+//! line), the pages (the game page with its board's legend) and their assets, and the errors as JSON.
 
 mod web;
 
@@ -48,6 +49,22 @@ fn the_opening_has_legal_turns_a_status_and_a_picture() {
     assert_eq!(shown_again, shown);
 }
 
+/// Each square of the picture in words, for the page's accessible names: the start position of C.2 (White's
+/// double of three on g2, its goal g1, the ball alone on g7, Black's rest stones on row 13).
+#[test]
+fn the_opening_names_every_square_and_what_it_holds() {
+    let shown = opening(&shipped());
+    let squares = shown["squares"].as_array().unwrap();
+    assert_eq!(squares.len(), 13 * 13);
+    let text = |name: &str| squares.iter().find(|s| s["name"] == name).map(|s| s["text"].as_str().unwrap().to_owned());
+    assert_eq!(squares[0]["name"], "a1", "the picture's order: row by row from the bottom");
+    assert_eq!(text("g2").as_deref(), Some("white stack of 3 (double, D3)"));
+    assert_eq!(text("g1").as_deref(), Some("White's goal"));
+    assert_eq!(text("g7").as_deref(), Some("the ball"));
+    assert_eq!(text("c13").as_deref(), Some("black stack of 2 (rest stone, R)"));
+    assert_eq!(text("a1").as_deref(), Some("empty"));
+}
+
 #[test]
 fn a_legal_turn_passes_the_move_and_an_illegal_one_is_422() {
     let base = shipped();
@@ -73,8 +90,9 @@ fn advice_is_a_legal_turn_and_the_same_for_the_same_seed() {
     assert_eq!(a.json(), b.json());
     let advice = a.json();
     assert!(turn_ids(&shown).contains(&advice["turn"]["id"].as_str().unwrap().to_owned()));
-    let chance = advice["win_chance"].as_f64().unwrap();
-    assert!((0.0..=1.0).contains(&chance));
+    let score = advice["playout_score"].as_f64().unwrap();
+    assert!((0.0..=1.0).contains(&score));
+    assert_eq!(advice["win_chance"], advice["playout_score"], "the score's first name, kept for old scripts");
     assert_eq!((advice["playouts"].as_u64(), advice["budget"].as_u64()), (Some(300), Some(300)));
     let too_much = play(&base, "advice", &json!({ "position": shown["position"], "budget": 1_000_000 }));
     assert_eq!(too_much.status, 400);
@@ -214,6 +232,8 @@ fn the_pages_and_their_assets_are_served() {
     let page = get(&format!("{base}/play/{TABLE}"));
     assert_eq!(page.status, 200);
     assert!(page.body.contains("src=\"/assets/play.js\"") && page.body.contains(&format!("data-rule-set=\"{TABLE}\"")));
+    assert!(page.body.contains("<dt>Orange dot</dt><dd>the ball</dd>"), "the board's legend, from the rule set");
+    assert!(!page.body.contains("{{"), "every placeholder of the page filled");
     for (asset, kind) in [("calc.js", "text/javascript"), ("play.js", "text/javascript"), ("tools.css", "text/css")] {
         let reply = get(&format!("{base}/assets/{asset}"));
         assert_eq!(reply.status, 200, "{asset}");

@@ -9,7 +9,7 @@
 //! their screenshots.
 //!
 //! Set-up it does itself: Chromium through apt-get when it is missing (tests/common/chromium.rs), and
-//! `npm ci` in tests/e2e when its node_modules is missing.
+//! `npm ci` in tests/e2e when its node_modules lacks a package the scripts import.
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -52,9 +52,10 @@ fn serve(configs: &Path) -> (Served, String) {
     (Served(child), url.to_owned())
 }
 
-/// `npm ci` in tests/e2e unless its node_modules is there already.
+/// `npm ci` in tests/e2e unless its node_modules holds every package the scripts import already (a copy
+/// installed before axe-core was added lacks it).
 fn node_modules(e2e: &Path) {
-    if e2e.join("node_modules/playwright-core").exists() {
+    if ["playwright-core", "axe-core"].iter().all(|p| e2e.join("node_modules").join(p).exists()) {
         return;
     }
     let status = Process::new("npm")
@@ -154,13 +155,16 @@ fn cli_json(args: &[&str]) -> Value {
 fn the_quick_calculators_work_end_to_end_in_chromium() {
     let naval = cli_json(&["odds", "naval", "--dice", "2", "--distance", "7", "--json"]);
     let cavalry = cli_json(&["odds", "cavalry", "--order", "make_ready", "--morale", "6", "--leader", "1", "--json"]);
+    let faced = ["odds", "cavalry", "--order", "make_ready", "--morale", "6", "--leader", "1", "--facing", "front"];
+    let front = cli_json(&[&faced[..], &["--target", "light_infantry", "--json"]].concat());
     let expected = serde_json::json!({
         "naval": { "dice": 2, "distance": 7, "p_reach_fraction": naval["p_reach_fraction"], "moved": naval["moved"],
                    "answer": naval["answer"] },
         "cavalry": { "order": "make_ready", "morale": 6, "leader": 1,
                      "p_intercept_fraction": cavalry["p_intercept_fraction"],
                      "p_pass_fraction": cavalry["morale_check"]["p_pass_fraction"],
-                     "answer": cavalry["answer"] },
+                     "answer": cavalry["answer"],
+                     "front": { "target": "light_infantry", "facing": "front", "answer": front["answer"] } },
     });
     let stdout = in_chromium("calc.mjs", &[&expected.to_string()]);
     assert!(stdout.contains("calculators end to end: ok"), "{stdout}");
@@ -174,6 +178,9 @@ fn the_board_game_plays_end_to_end_in_chromium() {
     let expected = serde_json::json!({
         "config": config, "game": game, "result": replay["result"]["text"], "turns": replay["result"]["turns"],
         "square": "g2", "turn": "g2-g3",
+        // What a screen reader says of some squares of the start position (C.2).
+        "names": { "g2": "g2: white stack of 3 (double, D3)", "g1": "g1: White's goal", "g7": "g7: the ball",
+                   "c13": "c13: black stack of 2 (rest stone, R)", "a1": "a1: empty" },
         "place": { "piece": "white-1", "square": "e5" },
         "refused": "white has no stack on the board",
     });

@@ -1,10 +1,12 @@
 // The quick calculators page end to end, in headless Chromium (Debian's /usr/bin/chromium), at a desktop's and
 // a phone's width: naval dice and distance set in the form must give the chance and the table of hexes moved
 // that `intercept-sim odds naval --json` gives, a cavalry order and morale the chances `odds cavalry --json`
-// gives (both computed by tests/workbench_e2e.rs and handed over as JSON), no sideways scrolling, screenshots.
+// gives, and then a unit type and facing its answer (all computed by tests/workbench_e2e.rs and handed over as
+// JSON); axe-core finds no accessibility violation, one h1, every button named once; no sideways scrolling,
+// screenshots.
 // Any console error or page error fails it. Run by tests/workbench_e2e.rs:
 //   node calc.mjs URL EXPECTED_JSON SCREENSHOT_DIR
-import { atBothWidths, fail, noOverflow, openAt } from './browser.mjs';
+import { atBothWidths, fail, namedOnce, noAxeViolations, noOverflow, openAt } from './browser.mjs';
 
 const [base, expectedJson, shots] = process.argv.slice(2);
 const expected = JSON.parse(expectedJson);
@@ -60,13 +62,23 @@ async function cavalry(page, where) {
   await chance(page, 'cavalry', 'chance to intercept', c.p_intercept_fraction, where);
   await chance(page, 'cavalry', 'chance to pass', c.p_pass_fraction, where);
   await sentence(page, 'cavalry', c.answer, where);
+  const targets = await page.$$eval('#cavalry-target option', (os) => os.map((o) => o.value).filter(Boolean));
+  if (!targets.includes(c.front.target)) fail(`${where}: the unit types offered are ${targets}`);
+  await page.selectOption('#cavalry-target', c.front.target);
+  await page.selectOption('#cavalry-facing', c.front.facing);
+  await sentence(page, 'cavalry', c.front.answer, where);
 }
 
 async function calc(browser, width) {
   const { context, page, where } = await openAt(browser, width, base.replace(/\/$/, '') + '/calc');
   await page.locator('#naval-dice').waitFor();
+  await noAxeViolations(page, `${where} opening`);
   await naval(page, where);
   await cavalry(page, where);
+  await noAxeViolations(page, `${where} answered`);
+  await page.click('#calc-cavalry summary');
+  await noAxeViolations(page, `${where} all values open`);
+  await namedOnce(page, `${where} calculators`);
   await noOverflow(page, `${where} calculators`);
   await page.screenshot({ path: `${shots}/calc-${width > 600 ? 'desktop' : 'phone'}.png`, fullPage: true });
   await context.close();

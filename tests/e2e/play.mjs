@@ -1,14 +1,18 @@
 // The game page end to end, in headless Chromium (Debian's /usr/bin/chromium), at a desktop's and a phone's
 // width: from the opening, a legal turn played by clicking (a square of the board, then one of its turns); the
 // tree-search player's answer (with the page busy and its buttons disabled while it thinks, and its turn then
-// among the turns played); its evaluation and best turn; taking back; a set-up refused in one line, then a
-// position set up by hand and played from; game N of a self-play run replayed and stepped through, its result
-// line the command line's; no sideways scrolling; screenshots. Any console error or page error fails it. Run
-// by tests/workbench_e2e.rs:
+// among the turns played); its best turn and playout score (never called a chance); taking back; a set-up
+// refused in one line, then a position set up by hand and played from; game N of a self-play run replayed
+// and stepped through, its result line the command line's; no sideways scrolling; screenshots. Accessibility:
+// the same turn found and played by keyboard alone, the board and its squares named from the position, a
+// legend, board text at least 11 px on screen, one h1 and every button named once, and axe-core finding no
+// violation in the opening, after a turn, setting up and with a replay shown. Any console error or page
+// error fails it. Run by tests/workbench_e2e.rs:
 //   node play.mjs URL RULE_SET EXPECTED_JSON SCREENSHOT_DIR
 // EXPECTED_JSON: {"config": PATH_IN_CONFIGS, "game": N, "result": TEXT, "turns": COUNT,
-//                 "square": SQUARE, "turn": TURN_ID, "place": {"piece": ID, "square": SQUARE}, "refused": TEXT}
-import { allow, atBothWidths, fail, noOverflow, openAt } from './browser.mjs';
+//                 "square": SQUARE, "turn": TURN_ID, "names": {SQUARE: ACCESSIBLE_NAME},
+//                 "place": {"piece": ID, "square": SQUARE}, "refused": TEXT}
+import { allow, atBothWidths, fail, namedOnce, noAxeViolations, noOverflow, openAt } from './browser.mjs';
 
 const [base, table, expectedJson, shots] = process.argv.slice(2);
 const expected = JSON.parse(expectedJson);
@@ -57,6 +61,70 @@ async function playATurn(page, where) {
   if ((await history(page)).length !== 1) fail(`${where}: the turns played are ${await history(page)}`);
 }
 
+/** What the focused element is: a square of the board, a turn's button, or neither. */
+const focused = (page) => page.evaluate(() => {
+  const e = document.activeElement;
+  return { square: e?.dataset?.square ?? null, turn: e?.dataset?.turn ?? null };
+});
+
+/** Presses `key` until `done(focused)`, at most `most` times; false if it never is. */
+async function pressUntil(page, key, done, most) {
+  for (let i = 0; i < most; i++) {
+    if (done(await focused(page))) return true;
+    await page.keyboard.press(key);
+  }
+  return done(await focused(page));
+}
+
+/**
+ * Keyboard only, from the opening: Tab reaches the board, the arrow keys walk to the square, Enter lists its
+ * turns; Tab reaches its turn, Enter plays it, and the focus comes back to the board. Then taken back.
+ */
+async function byKeyboard(page, where) {
+  await page.evaluate(() => document.activeElement?.blur());
+  if (!(await pressUntil(page, 'Tab', (f) => f.square, 12))) fail(`${where}: Tab never reaches a square of the board`);
+  const from = (await focused(page)).square;
+  const [dx, dy] = [expected.square.charCodeAt(0) - from.charCodeAt(0), Number(expected.square.slice(1)) - Number(from.slice(1))];
+  for (let i = 0; i < Math.abs(dx); i++) await page.keyboard.press(dx > 0 ? 'ArrowRight' : 'ArrowLeft');
+  for (let i = 0; i < Math.abs(dy); i++) await page.keyboard.press(dy > 0 ? 'ArrowUp' : 'ArrowDown');
+  const at = (await focused(page)).square;
+  if (at !== expected.square) fail(`${where}: the arrow keys from ${from} led to ${at}, not ${expected.square}`);
+  await page.keyboard.press('Enter');
+  const ids = await page.$$eval('#turns button', (bs) => bs.map((b) => b.dataset.turn));
+  if (!ids.length || !ids.every((id) => id.startsWith(expected.square))) fail(`${where}: Enter on ${at} lists the turns ${ids}`);
+  if (!(await pressUntil(page, 'Tab', (f) => f.turn === expected.turn, 40))) fail(`${where}: Tab never reaches ${expected.turn}`);
+  await page.keyboard.press('Enter');
+  await statusIs(page, /to move · 1 turns played/, where);
+  await idle(page);
+  const back = await focused(page);
+  if (!back.square) fail(`${where}: after a turn played by keyboard the focus is not on the board`);
+  await page.click('#undo');
+  await statusIs(page, /^white to move · 0 turns played/, where);
+  await idle(page);
+}
+
+/** The board's name and its squares' names, from the position: what a screen reader says of them. */
+async function boardNames(page, where) {
+  const name = await page.getAttribute('#board svg', 'aria-label');
+  if (name !== 'Board, white to move, after 0 turns') fail(`${where}: the board is named ${JSON.stringify(name)}`);
+  for (const [square, text] of Object.entries(expected.names)) {
+    const label = await page.getAttribute(`#board rect[data-square="${square}"]`, 'aria-label');
+    if (label !== text) fail(`${where}: ${square} is named ${JSON.stringify(label)}, not ${JSON.stringify(text)}`);
+  }
+  const legend = await page.$$eval('.legend dt', (dts) => dts.length);
+  if (!legend) fail(`${where}: no legend beside the board`);
+}
+
+/** Every text of every board at least 11 CSS pixels on screen, at the scale the picture is shown at. */
+async function readable(page, where) {
+  const small = await page.$$eval('.board svg text', (ts) => ts.map((t) => {
+    const svg = t.ownerSVGElement;
+    const px = parseFloat(getComputedStyle(t).fontSize) * svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    return [t.textContent.trim(), px];
+  }).filter(([, px]) => px < 11));
+  if (small.length) fail(`${where}: board text smaller than 11 px: ${small.slice(0, 5).map(([t, px]) => `${t} ${px.toFixed(1)} px`).join(', ')}`);
+}
+
 async function engineAnswers(page, where) {
   const before = await board(page);
   const legal = await page.$$eval('#turns button', (bs) => bs.map((b) => b.textContent));
@@ -75,8 +143,9 @@ async function advice(page, where) {
   await page.click('#ask');
   await page.waitForSelector('#advice[data-turn]');
   await idle(page);
-  const [turn, chance] = await page.$eval('#advice', (a) => [a.dataset.turn, Number(a.dataset.winChance)]);
-  if (!(chance >= 0 && chance <= 1)) fail(`${where}: the win chance is ${chance}`);
+  const [turn, score, text] = await page.$eval('#advice', (a) => [a.dataset.turn, Number(a.dataset.playoutScore), a.textContent]);
+  if (!(score >= 0 && score <= 1)) fail(`${where}: the playout score is ${score}`);
+  if (/win chance|%/.test(text) || !/not a chance of winning|wins at once/.test(text)) fail(`${where}: the advice reads ${JSON.stringify(text)}`);
   const best = await page.$$eval('#turns button.best', (bs) => bs.map((b) => b.dataset.turn));
   if (best.length !== 1 || best[0] !== turn) fail(`${where}: the best turn ${turn} is marked on ${best}`);
   if (!(await page.textContent('#advice')).includes(turn)) fail(`${where}: the advice does not show ${turn}`);
@@ -105,6 +174,8 @@ async function setUp(page, where) {
   await idle(page);
   await page.click('#setup');
   await idle(page);
+  await noAxeViolations(page, `${where} setting up`);
+  await namedOnce(page, `${where} setting up`);
   await page.check(`#palette input[value="${expected.place.piece}"]`);
   const before = await board(page);
   await clickSquare(page, expected.place.square);
@@ -140,6 +211,9 @@ async function replay(page, where) {
     if (shown !== text) fail(`${where}: the replay is at ${JSON.stringify(shown)}, not ${JSON.stringify(text)}`);
   };
   await at(`position 0 of ${expected.turns}`);
+  await noAxeViolations(page, `${where} replay shown`);
+  await namedOnce(page, `${where} replay shown`);
+  await readable(page, `${where} replay shown`);
   await page.click('#replay-next');
   await at(`position 1 of ${expected.turns}`);
   await page.click('#replay-next');
@@ -157,9 +231,16 @@ async function game(browser, width) {
   const { context, page, where } = await openAt(browser, width, `${base.replace(/\/$/, '')}/play/${table}`);
   await statusIs(page, /^white to move · 0 turns played/, where);
   await idle(page);
+  await boardNames(page, where);
+  await readable(page, where);
+  await namedOnce(page, `${where} opening`);
+  await noAxeViolations(page, `${where} opening`);
+  await byKeyboard(page, where);
   await playATurn(page, where);
+  await noAxeViolations(page, `${where} after a turn`);
   await engineAnswers(page, where);
   await advice(page, where);
+  await namedOnce(page, `${where} after the advice`);
   await page.evaluate(() => window.scrollTo(0, 0));
   await noOverflow(page, `${where} game page`);
   await page.screenshot({ path: `${shots}/board-${width > 600 ? 'desktop' : 'phone'}.png` });

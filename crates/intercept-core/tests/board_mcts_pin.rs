@@ -1,4 +1,4 @@
-//! The tree-search player's choices pinned: the turn, the win chance (to the bit), the visits and playouts of
+//! The tree-search player's choices pinned: the turn, the playout score (to the bit), the visits and playouts of
 //! searches from the start and from positions deep in seeded random games, and whole seeded games of the
 //! search against the greedy player, so that a change for speed that changes a choice shows here.
 //!
@@ -51,7 +51,7 @@ fn searches_are_pinned() {
             let turns = p.turns(v);
             let f = Mcts { budget, depth, variant: v }.search(p, &turns, &mut Sampler::at_trial(9, 4, k as u64));
             fnv(&mut h, &(f.index as u64).to_le_bytes());
-            fnv(&mut h, &f.win_chance.to_bits().to_le_bytes());
+            fnv(&mut h, &f.score.to_bits().to_le_bytes());
             fnv(&mut h, &[f.visits, f.playouts].map(u32::to_le_bytes).concat());
             if budget == 50 {
                 first.push(f.index);

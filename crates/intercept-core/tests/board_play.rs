@@ -85,7 +85,7 @@ fn the_best_turn_is_legal_and_the_same_for_a_seed() {
     let advice = play().advise(&start, 40, 7).unwrap();
     assert!(play().turns(&start).unwrap().contains(&advice.turn));
     assert_eq!(advice, play().advise(&start, 40, 7).unwrap());
-    assert!((0.0..=1.0).contains(&advice.win_chance) && advice.visits >= 1 && advice.playouts == 40, "{advice:?}");
+    assert!((0.0..=1.0).contains(&advice.playout_score) && advice.visits >= 1 && advice.playouts == 40, "{advice:?}");
 }
 
 #[test]

@@ -10,14 +10,15 @@ const words = (key) => {
   return key.startsWith("p_") ? "chance " + (/^p_(pass|intercept|reach)$/.test(key) ? "to " : "of ") + plain.slice(2) : plain;
 };
 
-// One input for a parameter: a number box, a check box, or a choice list; blank means "not given".
+// One input for a parameter: a number box, a check box, or a choice list; blank means "not given". Its label
+// is its name alone; the help is its description (aria-describedby), so a screen reader says the name first.
 function input(calc, p) {
   const id = calc + "-" + p.name;
-  const help = el("span", { class: "help", text: p.help });
+  const help = el("span", { class: "help", id: id + "-help", text: p.help });
   if (p.type === "flag") {
-    const box = el("input", { type: "checkbox", id, name: p.name });
+    const box = el("input", { type: "checkbox", id, name: p.name, "aria-describedby": help.id });
     if (p.default === true) box.checked = true;
-    return el("label", { class: "flag", for: id }, box, p.name, help);
+    return el("div", { class: "field flag" }, box, el("label", { for: id, text: p.name }), help);
   }
   let field;
   if (p.type === "choice") {
@@ -28,8 +29,11 @@ function input(calc, p) {
     field = el("input", { type: "number", id, name: p.name, min: p.least, max: p.most, step: 1, inputmode: "numeric" });
     field.placeholder = p.required ? p.least + "–" + p.most : "optional";
   }
+  field.setAttribute("aria-describedby", help.id);
+  if (p.required) field.setAttribute("aria-required", "true");
   if (p.default !== null && p.default !== undefined) field.value = String(p.default);
-  return el("label", { for: id }, p.name + (p.required ? " *" : ""), field, help);
+  const star = p.required ? el("span", { "aria-hidden": "true", text: " *" }) : "";
+  return el("div", { class: "field" }, el("label", { for: id }, p.name, star), field, help);
 }
 
 // The query of a form: every value given, flags as true/false; a parameter that requires one left blank is left out.
@@ -46,8 +50,9 @@ function query(form, params) {
 }
 
 // The answer: its sentence first, then arrays of rows as tables, then every other value (each chance in words
-// with its exact fraction) folded away under "All values".
-function render(answer, out) {
+// with its exact fraction) folded away under "All NAME values" (one such switch per calculator, each named
+// for its own).
+function render(answer, out, name) {
   const tables = [];
   const walk = (obj) => {
     const list = el("ul", { class: "words" });
@@ -62,7 +67,7 @@ function render(answer, out) {
     }
     return list;
   };
-  const values = el("details", { class: "values" }, el("summary", { text: "All values" }), walk(answer));
+  const values = el("details", { class: "values" }, el("summary", { text: "All " + name + " values" }), walk(answer));
   out.replaceChildren();
   if (answer.answer) out.append(el("p", { class: "sentence", text: answer.answer }));
   for (const [name, rows] of tables) out.append(table(name, rows));
@@ -96,7 +101,7 @@ function calculator(c) {
     const body = await reply.json();
     if (mine !== asked) return;
     error.textContent = reply.ok ? "" : body.error;
-    if (reply.ok) render(body, out); else out.replaceChildren();
+    if (reply.ok) render(body, out, c.rule_set); else out.replaceChildren();
   };
   form.addEventListener("input", ask);
   form.addEventListener("submit", (e) => { e.preventDefault(); ask(); });

@@ -1,8 +1,9 @@
-// The game page: the position drawn as the server's SVG, its legal turns as buttons (clicking a square of the
-// board keeps the turns whose id starts with that square's name), the search player's advice and move, a new
-// game from the opening, taking back, setting a position up by hand (the rule set's palette of pieces, placed
-// by clicking squares, checked by the server before play starts from it), and replaying a game of a self-play
-// run. Everything goes through /api/play/{rule_set}/...; nothing here knows the rules.
+// The game page: the position drawn as the server's SVG, its legal turns as buttons (picking a square of the
+// board, by click or by keyboard, keeps the turns whose id starts with that square's name), the search
+// player's advice and move, a new game from the opening, taking back, setting a position up by hand (the rule
+// set's palette of pieces, placed on squares picked the same way, checked by the server before play starts
+// from it), and replaying a game of a self-play run. Everything goes through /api/play/{rule_set}/...; nothing
+// here knows the rules: each square's name and contents in words come with the position (`squares`).
 "use strict";
 
 const table = document.body.dataset.ruleSet;
@@ -13,6 +14,11 @@ let filter = null; // the square picked on the board, or null
 let seed = 1;
 let editing = null; // while setting up: the position being edited, shown as the board
 let busy = false;
+let cursor = null; // the board square in the Tab order: the last one focused, kept across redraws
+
+// The board is drawn 720 px wide and shown narrower (half that on a phone), its text with it: each text is
+// enlarged to at least this many CSS pixels on screen (see legible).
+const SMALLEST_TEXT = 12;
 
 async function call(what, body) {
   const reply = await fetch(api(what), { method: "POST", headers: { "content-type": "application/json" }, body });
@@ -31,6 +37,7 @@ function showError(e) {
 async function act(work, label) {
   if (busy) return;
   busy = true;
+  const focused = document.activeElement;
   showError(null);
   const controls = document.querySelectorAll("button, select, input");
   for (const c of controls) c.disabled = true;
@@ -45,7 +52,16 @@ async function act(work, label) {
     for (const c of controls) c.disabled = false;
     busy = false;
     markOver();
+    refocus(focused);
   }
+}
+
+// Disabling the controls, or redrawing what was pressed (a turn played), takes the focus away: it goes back to
+// the control pressed, or to the board's square, so that a keyboard user goes on from where they were.
+function refocus(focused) {
+  if (document.activeElement !== document.body) return;
+  if (focused && focused.isConnected && !focused.disabled && !focused.closest("[hidden]")) focused.focus();
+  else focusCursor();
 }
 
 function statusLine(s) {
@@ -68,40 +84,160 @@ function show(next, played) {
   draw(next);
   $("advice").textContent = "";
   delete $("advice").dataset.turn;
-  delete $("advice").dataset.winChance;
+  delete $("advice").dataset.playoutScore;
   if (played) $("history").append(Object.assign(document.createElement("li"), { textContent: played }));
   listTurns();
   markOver();
 }
 
 function draw(view) {
+  const hadFocus = $("board").contains(document.activeElement);
   $("board").innerHTML = view.svg;
-  squares($("board"));
+  operable($("board"), view);
+  if (hadFocus) focusCursor();
 }
 
-// The board's squares in the picture: the first n×n square rects after the background, in cell order, named
-// as the board's axes label them (columns a, b, …; rows 1, 2, …).
-function squares(holder) {
-  const svg = holder.querySelector("svg");
-  if (!svg) return;
+// The board's name for screen readers: the picture's own text read out is a jumble of labels.
+function boardName(view) {
+  if (editing) return "Board being set up, " + view.status.to_move + " to move";
+  const s = view.status;
+  return "Board, " + (s.over ? statusLine(s).toLowerCase() : s.to_move + " to move, after " + s.turns_played + " turns");
+}
+
+// The squares of the picture: the first of its square rects (the fills, drawn before the grid lines), one per
+// square the server names, in the same order (the board picture's squares run row by row from the bottom).
+function cellRects(svg, count) {
   const width = svg.viewBox.baseVal && svg.viewBox.baseVal.width || svg.width.baseVal.value;
   const rects = [...svg.querySelectorAll("rect")].filter((r) => {
     const w = r.width.baseVal.value, h = r.height.baseVal.value;
     return w > 0 && Math.abs(w - h) <= 0.1 * w && w < width / 2; // squares drawn on whole pixels differ by a pixel or two
   });
-  const n = Math.round(Math.sqrt(rects.length / 2));
-  if (n < 2 || holder.id !== "board") return;
-  const cells = rects.slice(0, n * n);
-  cells.forEach((r, i) => { r.classList.add("cell"); r.dataset.square = String.fromCharCode(97 + (i % n)) + (Math.floor(i / n) + 1); });
+  return count >= 4 && rects.length >= count ? rects.slice(0, count) : null;
+}
+
+// The board made operable: a named group whose picture text is hidden from screen readers (each square's name
+// says what it holds), each square a button named "e5: white stack of 2 (rest stone, R)", one of them in the
+// Tab order, the arrow keys moving between them and Enter or Space picking one as a click does.
+function operable(holder, view) {
+  const svg = holder.querySelector("svg");
+  const cells = svg && view.squares && cellRects(svg, view.squares.length);
+  if (!cells) return;
+  svg.setAttribute("role", "group");
+  svg.setAttribute("aria-label", boardName(view));
+  svg.setAttribute("aria-describedby", "board-help");
+  // Without this Chromium stops Tab on the svg itself before its square (seen driving the page by keyboard).
+  svg.setAttribute("tabindex", "-1");
+  for (const t of svg.querySelectorAll("text")) t.setAttribute("aria-hidden", "true");
+  if (!view.squares.some((s) => s.name === cursor)) cursor = view.squares[0].name;
+  cells.forEach((r, i) => {
+    const square = view.squares[i];
+    r.classList.add("cell");
+    r.dataset.square = square.name;
+    r.setAttribute("role", "button");
+    r.setAttribute("aria-label", square.name + ": " + square.text);
+    r.setAttribute("tabindex", square.name === cursor ? "0" : "-1");
+  });
+  markPicked(svg);
+  const ring = document.createElementNS("http://www.w3.org/2000/svg", "rect");
+  ring.setAttribute("class", "ring");
+  ring.setAttribute("aria-hidden", "true");
+  svg.append(ring);
+  svg.addEventListener("focusin", (ev) => ev.target.matches(".cell:focus-visible") && ringAround(ring, ev.target));
+  svg.addEventListener("focusout", () => ring.classList.remove("on"));
+  svg.addEventListener("keydown", (ev) => ev.target.classList.contains("cell") && key(ev, cells));
   svg.addEventListener("click", (ev) => {
     // Discs and labels lie over the squares: the square is whatever cell rect lies under the point.
     const hit = document.elementsFromPoint(ev.clientX, ev.clientY).find((e) => e.classList && e.classList.contains("cell"));
-    if (editing) { if (hit) act(() => place(hit.dataset.square)); return; }
-    cells.forEach((r) => r.classList.remove("picked"));
-    if (hit) hit.classList.add("picked");
-    filter = hit ? hit.dataset.square : null;
-    listTurns();
+    if (hit) pick(hit); else if (!editing) pickSquare(null);
   });
+  legible(svg);
+}
+
+// The focus ring: a rect drawn over the focused square, above the discs that would hide its own outline.
+function ringAround(ring, cell) {
+  for (const a of ["x", "y", "width", "height"]) ring.setAttribute(a, cell.getAttribute(a));
+  ring.classList.add("on");
+}
+
+// Arrow keys move to the next square (up is towards the higher rows, drawn above), Home and End to the ends
+// of the row; Enter and Space pick the square.
+function key(ev, cells) {
+  const n = Math.round(Math.sqrt(cells.length));
+  const at = cells.indexOf(ev.target), col = at % n;
+  const to = { ArrowRight: col < n - 1 ? at + 1 : at, ArrowLeft: col > 0 ? at - 1 : at, ArrowUp: at + n, ArrowDown: at - n,
+    Home: at - col, End: at - col + n - 1 }[ev.key];
+  if (ev.key === "Enter" || ev.key === " ") {
+    ev.preventDefault();
+    pick(ev.target);
+  } else if (to !== undefined) {
+    ev.preventDefault();
+    if (cells[to]) moveCursor(cells, cells[to]);
+  }
+}
+
+function moveCursor(cells, cell) {
+  for (const c of cells) c.setAttribute("tabindex", c === cell ? "0" : "-1");
+  cursor = cell.dataset.square;
+  cell.focus();
+}
+
+function focusCursor() {
+  const cell = $("board").querySelector(".cell[tabindex=\"0\"]");
+  if (cell && !$("board").closest("[hidden]")) cell.focus();
+}
+
+// A square picked: set up, it takes the chosen piece; in play, the turns are those from it.
+function pick(cell) {
+  moveCursor([...$("board").querySelectorAll(".cell")], cell);
+  if (editing) act(() => place(cell.dataset.square));
+  else pickSquare(cell.dataset.square);
+}
+
+function pickSquare(square) {
+  filter = square;
+  markPicked($("board"));
+  listTurns();
+}
+
+function markPicked(holder) {
+  for (const c of holder.querySelectorAll(".cell")) {
+    c.classList.toggle("picked", c.dataset.square === filter);
+    if (editing) c.removeAttribute("aria-pressed");
+    else c.setAttribute("aria-pressed", String(c.dataset.square === filter));
+  }
+}
+
+// The radius of the widest circle at each centre ("x,y"): a disc, not the dot that marks a square over it.
+function discRadii(svg) {
+  const discs = new Map();
+  for (const c of svg.querySelectorAll("circle")) {
+    const at = c.getAttribute("cx") + "," + c.getAttribute("cy");
+    discs.set(at, Math.max(discs.get(at) || 0, c.r.baseVal.value));
+  }
+  return discs;
+}
+
+// Every text of the picture at least SMALLEST_TEXT pixels on screen, in the picture's units at the scale it
+// is shown at; a label wider than its disc then is squeezed to the disc's width rather than spill over it.
+function legible(svg) {
+  const scale = svg.getBoundingClientRect().width / (svg.viewBox.baseVal.width || 1);
+  if (!scale) return;
+  const discs = discRadii(svg);
+  const height = svg.viewBox.baseVal.height;
+  for (const t of svg.querySelectorAll("text")) {
+    const own = Number(t.getAttribute("font-size")) || 0, size = Math.max(own, SMALLEST_TEXT / scale);
+    t.style.fontSize = size + "px";
+    // A text hung from its top grows downwards: the caption above the picture is raised by as much, so that
+    // it does not reach down onto the picture (the axis labels below it have room to grow into).
+    const y = Number(t.getAttribute("y"));
+    if (t.getAttribute("dy") === "0.76em" && y < height / 2) t.style.transform = "translateY(" + -(size - own) + "px)";
+    const room = 1.7 * (discs.get(t.getAttribute("x") + "," + t.getAttribute("y")) || 0);
+    t.removeAttribute("textLength");
+    if (room && t.getComputedTextLength() > room) {
+      t.setAttribute("textLength", room);
+      t.setAttribute("lengthAdjust", "spacingAndGlyphs");
+    }
+  }
 }
 
 function startsAt(id, square) {
@@ -126,21 +262,29 @@ async function play(turn) {
   show(next, shown.status.to_move + ": " + turn.text);
 }
 
+// The search's score in words: a mean over its playouts of where they leave the ball, never called a chance.
+function scored(a, side) {
+  if (a.playouts === 0) return "it wins at once";
+  return "playout score " + a.playout_score.toFixed(2) + " for " + side + " over " + a.visits + " of " + a.playouts +
+    " short playouts: where they leave the ball, not a chance of winning";
+}
+
 async function advise() {
   const a = await call("advice", JSON.stringify({ position: shown.position, seed: seed }));
-  $("advice").textContent = "The engine plays " + a.turn.text + (a.turn.text === a.turn.id ? "" : " (" + a.turn.id + ")") + ": win chance " +
-    (100 * a.win_chance).toFixed(1) + "% for " + shown.status.to_move + ", " + a.visits + " of " + a.playouts + " playouts.";
+  $("advice").textContent = "The engine plays " + a.turn.text + (a.turn.text === a.turn.id ? "" : " (" + a.turn.id + ")") + ": " +
+    scored(a, shown.status.to_move) + ".";
   $("advice").dataset.turn = a.turn.id;
-  $("advice").dataset.winChance = a.win_chance;
+  $("advice").dataset.playoutScore = a.playout_score;
   for (const b of $("turns").children) b.classList.toggle("best", b.dataset.turn === a.turn.id);
   return a;
 }
 
 async function engineMove() {
+  const side = shown.status.to_move;
   const a = await advise();
   seed += 1;
   await play(a.turn);
-  $("advice").textContent = "The engine played " + a.turn.text + " (win chance " + (100 * a.win_chance).toFixed(1) + "%).";
+  $("advice").textContent = "The engine played " + a.turn.text + " (" + scored(a, side) + ").";
 }
 
 async function newGame() {
@@ -186,6 +330,8 @@ function place(square) {
 
 function setUp(on) {
   editing = on ? shown : null;
+  $("board-help").textContent = "Arrow keys move between the squares; Enter or Space " +
+    (on ? "puts the piece picked in the palette on the square." : "picks one and lists its turns.");
   document.body.classList.toggle("setting-up", on);
   $("setup-panel").hidden = !on;
   $("controls").hidden = on;
@@ -230,6 +376,11 @@ async function replayShow(at) {
   $("replay-at").textContent = "position " + replay.at + " of " + (replay.steps.length - 1);
   $("replay-turn").textContent = step.turn ? view.status.to_move + " plays " + step.turn.text : statusLine(view.status);
   $("replay-board").innerHTML = view.svg;
+  const svg = $("replay-board").querySelector("svg");
+  // The replay's board is a picture only: one name, its text not read out piece by piece.
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", "Replayed board at position " + replay.at + ": " + $("replay-turn").textContent);
+  legible(svg);
   replay.view = view;
 }
 
@@ -238,7 +389,7 @@ function wire() {
   $("ask").addEventListener("click", () => act(advise, "The engine is thinking…"));
   $("engine-move").addEventListener("click", () => act(engineMove, "The engine is thinking…"));
   $("undo").addEventListener("click", () => act(async () => undo()));
-  $("clear-filter").addEventListener("click", () => { filter = null; $("board").querySelectorAll(".picked").forEach((r) => r.classList.remove("picked")); listTurns(); });
+  $("clear-filter").addEventListener("click", () => pickSquare(null));
   $("setup").addEventListener("click", () => act(() => setUp(true)));
   $("setup-cancel").addEventListener("click", () => act(async () => setUp(false)));
   $("setup-clear").addEventListener("click", () => act(() => editWith({ edit: "clear" })));
@@ -260,4 +411,8 @@ function wire() {
 }
 
 wire();
+// The board's text is sized for the width it is shown at, again whenever that changes.
+const resized = new ResizeObserver(() => document.querySelectorAll(".board svg").forEach(legible));
+resized.observe($("board"));
+resized.observe($("replay-board"));
 act(async () => { await newGame(); await loadPalette(); await replayConfigs(); });

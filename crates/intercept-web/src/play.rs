@@ -1,11 +1,11 @@
 //! A rule set's game played over HTTP, through its registry entry's [`Play`] (no rule set named here):
 //! `GET /api/play` lists the rule sets that have a game; `POST /api/play/{rule_set}/opening` (body: config
 //! TOML, or empty for the starter) and `/position` (body `{position}`) answer a [`Shown`] position with its
-//! status, legal turns and board picture as SVG; `/turn` (body `{position, turn}`) plays a turn (422 with the
-//! one-line refusal when it is illegal); `/advice` (body `{position, seed?, budget?}`) asks the rule set's
-//! search player, its budget capped ([`MAX_BUDGET`]); `/replay` (body `{toml, game, name?}`) replays a game of
-//! a run. Setting a position up by hand is [`crate::setup`]'s. Everything that computes runs off the async
-//! runtime.
+//! status, legal turns, board picture as SVG and the picture's squares in words; `/turn` (body `{position,
+//! turn}`) plays a turn (422 with the one-line refusal when it is illegal); `/advice` (body `{position, seed?,
+//! budget?}`) asks the rule set's search player, its budget capped ([`MAX_BUDGET`]), for its turn and playout
+//! score; `/replay` (body `{toml, game, name?}`) replays a game of a run. Setting a position up by hand is
+//! [`crate::setup`]'s. Everything that computes runs off the async runtime.
 
 use axum::Json;
 use axum::extract::Path;
@@ -48,12 +48,14 @@ pub fn game(name: &str) -> Answer<(&'static dyn Entry, &'static dyn Play)> {
     Ok((set, set.play().ok_or_else(none)?))
 }
 
-/// A position as the pages show it: the position itself, whose turn, its legal turns and its picture.
+/// A position as the pages show it: the position itself, whose turn, its legal turns, its picture, and the
+/// picture's squares in words (the page's names for them, read to someone who cannot see the picture).
 pub(crate) fn shown(play: &dyn Play, position: Value) -> Result<Value, PlayError> {
     let status = play.status(&position)?;
     let turns = play.turns(&position)?;
     let svg = picture_svg(&play.picture(&position)?).map_err(PlayError::Refused)?;
-    Ok(json!({ "position": position, "status": status, "turns": turns, "svg": svg }))
+    let squares = play.squares(&position)?;
+    Ok(json!({ "position": position, "status": status, "turns": turns, "svg": svg, "squares": squares }))
 }
 
 /// A refusal of the game: 422 with its one line.
@@ -151,6 +153,9 @@ pub async fn advice(Path(name): Path<String>, ask: Result<String, StringRejectio
     blocking(move || {
         let advice = play.advise(&ask.position, budget, seed).map_err(refused)?;
         let mut answer = serde_json::to_value(advice).map_err(ApiError::internal)?;
+        // The score's first name, kept so that scripts written against it still read it: the same number,
+        // which was never a chance of winning (API.md says what it is).
+        answer["win_chance"] = answer["playout_score"].clone();
         answer["budget"] = json!(budget);
         answer["seed"] = json!(seed);
         Ok(answer)

@@ -8,6 +8,7 @@ use axum::extract::Path;
 use axum::response::{Html, IntoResponse};
 use axum::routing::{get, post};
 use intercept_output::report::escape;
+use intercept_output::ruleset::LegendEntry;
 
 use crate::error::Answer;
 use crate::{play, setup};
@@ -35,9 +36,18 @@ async fn calc() -> Html<&'static str> {
     Html(CALC_PAGE)
 }
 
-/// The game page of a rule set that has one; 404 (JSON) otherwise.
+/// The game page of a rule set that has one, with the legend of its board; 404 (JSON) otherwise.
 async fn game(Path(name): Path<String>) -> Answer {
-    let (set, _) = play::game(&name)?;
-    let page = PLAY_PAGE.replace("{{table}}", &escape(set.table())).replace("{{title}}", &escape(set.title()));
+    let (set, game) = play::game(&name)?;
+    let page = PLAY_PAGE
+        .replace("{{table}}", &escape(set.table()))
+        .replace("{{title}}", &escape(set.title()))
+        .replace("{{legend}}", &legend(&game.legend()));
     Ok(Html(page).into_response())
+}
+
+/// The legend as the terms of a description list: each mark, then what it means.
+fn legend(entries: &[LegendEntry]) -> String {
+    let item = |e: &LegendEntry| format!("<dt>{}</dt><dd>{}</dd>", escape(&e.mark), escape(&e.meaning));
+    entries.iter().map(item).collect()
 }

@@ -28,7 +28,7 @@ use serde::de::DeserializeOwned;
 pub use self::calculator::{CalcError, Calculator, Param, ParamKind, Value, Values};
 pub use self::entry::{Entry, Parsed, Unresolved};
 pub use self::file::{Document, has_table, parse_file, parse_run_only};
-pub use self::play::{Advice, Edit, Palette, PieceKind, Play, PlayError, Status, TurnChoice};
+pub use self::play::{Advice, Edit, LegendEntry, Palette, PieceKind, Play, PlayError, SquareText, Status, TurnChoice};
 pub use self::registry::Registry;
 use crate::config::path::Invalid;
 use crate::engine::{self, Plan, Ran, Slice, Span, TrialRows};

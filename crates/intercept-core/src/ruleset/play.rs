@@ -30,6 +30,11 @@ pub trait Play: Send + Sync {
     fn advise(&self, position: &Value, budget: u32, seed: u64) -> Result<Advice, PlayError>;
     /// `position` as a picture.
     fn picture(&self, position: &Value) -> Result<Picture, PlayError>;
+    /// Every square of [`Play::picture`]'s board, in the picture's order, with its name and what it holds
+    /// in words: what a page tells someone who cannot see the picture.
+    fn squares(&self, position: &Value) -> Result<Vec<SquareText>, PlayError>;
+    /// What the marks of the picture mean (colours, shapes, letters), for a legend beside it.
+    fn legend(&self) -> Vec<LegendEntry>;
     /// Game `game` of the scenario's run, as the run played it: every position from the start, each with
     /// the turn played in it.
     fn replay(&self, scenario: &Scenario, game: u64) -> Result<Value, PlayError>;
@@ -58,6 +63,20 @@ pub struct PieceKind {
     pub id: String,
     pub text: String,
     pub side: Option<String>,
+}
+
+/// One square of a position's picture: its name (what [`Edit::Place`] takes) and what it holds, in words.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SquareText {
+    pub name: String,
+    pub text: String,
+}
+
+/// One mark of a position's picture, and what it means.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LegendEntry {
+    pub mark: String,
+    pub meaning: String,
 }
 
 /// One change to a position being set up.
@@ -90,12 +109,14 @@ pub struct Status {
     pub turns_played: u32,
 }
 
-/// The search player's choice and how it rates the position.
+/// The search player's choice and its score for it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Advice {
     pub turn: TurnChoice,
-    /// The side to move's chance to win after the turn, by the search's playouts.
-    pub win_chance: f64,
+    /// The side to move's mean score, 0 to 1, of the search's playouts through the turn, as the rule set's
+    /// search scores a playout: for the board game, 1 a win, 0 a loss, and where the ball lies when a short
+    /// playout stops. Not a chance of winning: no rule set's search estimates one yet.
+    pub playout_score: f64,
     /// Playouts through the chosen turn, and in all.
     pub visits: u32,
     pub playouts: u32,

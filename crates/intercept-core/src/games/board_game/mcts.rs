@@ -77,12 +77,16 @@ impl Player for Mcts {
     }
 }
 
-/// What a search found: the turn (an index into the turns searched), the side to move's share of wins
-/// through it, its playouts and the search's playouts in all.
+/// What a search found: the turn (an index into the turns searched), the mean score of the playouts through
+/// it for the side to move, its playouts and the search's playouts in all.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Found {
     pub index: usize,
-    pub win_chance: f64,
+    /// The side to move's mean playout score through the turn: a playout won counts 1, lost 0, and one the
+    /// depth cuts short [`lean`]'s share by where the ball lies (0.5 + (row − 7)/13 for White on the 13×13
+    /// board when the ball is in line with the goals). It says where short playouts leave the ball, not how
+    /// likely a win is; 1 for a turn that wins at once, found without playouts.
+    pub score: f64,
     pub visits: u32,
     pub playouts: u32,
 }
@@ -91,7 +95,7 @@ impl Mcts {
     /// The search behind [`Player::choose`], with how it rates its choice; a winning turn is taken at once.
     pub fn search<C: Chance>(&self, p: &Position, turns: &[Turn], chance: &mut C) -> Found {
         if let Some(win) = turns.iter().position(|t| scores(p, t)) {
-            return Found { index: win, win_chance: 1.0, visits: 0, playouts: 0 };
+            return Found { index: win, score: 1.0, visits: 0, playouts: 0 };
         }
         let mut tree = TREES.take();
         let order = self.candidates(p, turns, &mut tree.scratch);
@@ -127,8 +131,8 @@ fn found(tree: &Tree, order: &[usize]) -> Found {
         (c, rank) = (child.next_sibling, rank + 1);
     }
     let (visits, score, rank) = best.map_or((0, 0.0, 0), |(rank, c)| (c.visits, c.score, rank));
-    let win_chance = if visits > 0 { score / f64::from(visits) } else { 0.5 };
-    Found { index: order[rank], win_chance, visits, playouts: root.visits }
+    let score = if visits > 0 { score / f64::from(visits) } else { 0.5 };
+    Found { index: order[rank], score, visits, playouts: root.visits }
 }
 
 impl Node {

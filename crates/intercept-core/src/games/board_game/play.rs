@@ -17,7 +17,9 @@ use super::{BoardGameRules, FirstPlayer};
 use crate::chance::Sampler;
 use crate::config::Scenario;
 use crate::present::Picture;
-use crate::ruleset::{Advice, Edit, Palette, Play, PlayError, Resolved, Rules, Status, TurnChoice};
+use crate::ruleset::{
+    Advice, Edit, LegendEntry, Palette, Play, PlayError, Resolved, Rules, SquareText, Status, TurnChoice,
+};
 
 /// The board game, played turn by turn from outside.
 #[derive(Clone, Copy, Debug, Default)]
@@ -68,13 +70,21 @@ impl Play for BoardPlay {
         let search = Mcts { budget: budget.max(1), depth: DEFAULT_DEPTH as u32, variant: wire.variant };
         let found = search.search(&p, &turns, &mut Sampler::at_trial(seed, 1, 0));
         let turn = choice(&p, turns[found.index]);
-        Ok(Advice { turn, win_chance: found.win_chance, visits: found.visits, playouts: found.playouts })
+        Ok(Advice { turn, playout_score: found.score, visits: found.visits, playouts: found.playouts })
     }
 
     fn picture(&self, position: &Value) -> Result<Picture, PlayError> {
         let (wire, p) = read(position)?;
         let caption = format!("{} to move, after {} turns", side_name(p.to_move), wire.turns_played);
         Ok(Picture::Board(super::picture::board(&p, &caption)))
+    }
+
+    fn squares(&self, position: &Value) -> Result<Vec<SquareText>, PlayError> {
+        Ok(super::picture::square_texts(&read(position)?.1))
+    }
+
+    fn legend(&self) -> Vec<LegendEntry> {
+        super::picture::legend()
     }
 
     fn replay(&self, scenario: &Scenario, game: u64) -> Result<Value, PlayError> {
