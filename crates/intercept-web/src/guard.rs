@@ -126,10 +126,8 @@ fn same_site(request: &Request, host: &str) -> Result<(), ApiError> {
             format!("{what}: requests from another site are refused; open the workbench at its own address"),
         )
     };
-    if let Some(origin) = text("origin") {
-        if origin != format!("http://{}", host.to_ascii_lowercase()) {
-            return Err(foreign(format!("Origin {origin}")));
-        }
+    if let Some(origin) = text("origin").filter(|o| *o != format!("http://{}", host.to_ascii_lowercase())) {
+        return Err(foreign(format!("Origin {origin}")));
     }
     let site = text("sec-fetch-site");
     let from_elsewhere = matches!(site.as_deref(), Some("cross-site" | "same-site"));
