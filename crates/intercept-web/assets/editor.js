@@ -1,49 +1,21 @@
-// The scenario editor. A form generated from the config's JSON Schema and the TOML text stay in sync; after
-// each edit (300 ms quiet) the TOML goes to /api/validate (a bad value is marked on its field with the command
-// line's message), then /api/exact (the headline answer and odds) and /api/picture. Monte Carlo runs as a job
-// polled for its progress (track), as are the what-if sweeps and tornado (whatif.js). A form edit sets its one
-// key in the TOML through /api/set, keeping the file's comments. Share puts the TOML, deflated, into the URL's
-// hash; Save puts it into the configs folder. Plain script (dom.js's $ and el), no framework; every page element
-// is in editor.html.
+// The scenario editor. The form (form.js, from the config's JSON Schema) and the TOML text stay in sync: a
+// form edit changes its one key in the text on the server (/api/set, which keeps every comment; adding or
+// removing a list item too), a text edit refills the form. Every change goes on the undo list. After each
+// change (300 ms quiet) the text goes to /api/validate (a bad value is marked on its field with the command
+// line's message), then /api/exact (the answer, what it rests on, the odds) and /api/picture; the request
+// before is aborted, which stops its solve on the server.
+//
+// Every number on the page belongs to the text on the page: each result (the answer and odds, the picture,
+// a Monte Carlo run, a sweep, the tornado) remembers the text it was computed for, and the moment the text
+// changes it is greyed and labelled as belonging to an earlier version until it is computed again. Monte
+// Carlo runs as a job polled for its progress (track), as do the what-if sweeps and tornado (whatif.js).
+// Share puts the TOML, deflated, into the URL's hash; Download saves it as a file; Save puts it into the
+// configs folder. Plain script (dom.js, form.js), no framework; every page element is in editor.html.
 'use strict';
 
-const ed = { schema: null, model: {}, table: null, name: 'scenario.toml', path: null, seq: 0, timer: null, job: null, patching: Promise.resolve(),
-  jobs: new Set(), tornado: [] };
-
-// ---- the schema ----
-
-/** A schema node with its `$ref` followed and an optional null dropped, keeping its own description/default. */
-function resolve(node) {
-  let n = node || {};
-  while (n.$ref) {
-    const target = ed.schema.$defs[n.$ref.split('/').pop()];
-    const { $ref, ...own } = n;
-    n = { ...target, ...own };
-  }
-  const options = n.anyOf || (n.oneOf && !n.oneOf.every((o) => 'const' in o) ? n.oneOf : null);
-  if (options) {
-    const real = options.filter((o) => o.type !== 'null');
-    if (real.length === 1) {
-      const { anyOf, oneOf, ...own } = n;
-      return resolve({ ...real[0], ...own });
-    }
-  }
-  return n;
-}
-
-/** The node's main JSON type: the first one that is not null. */
-function typeOf(n) {
-  const t = Array.isArray(n.type) ? n.type.find((x) => x !== 'null') : n.type;
-  if (t) return t;
-  if (n.properties) return 'object';
-  return n.enum || n.oneOf ? 'string' : 'any';
-}
-
-function choices(n) {
-  if (n.enum) return n.enum.map((v) => [v, '']);
-  if (n.oneOf && n.oneOf.every((o) => 'const' in o)) return n.oneOf.map((o) => [o.const, o.description || '']);
-  return null;
-}
+const ed = { schema: null, model: {}, table: null, name: 'scenario.toml', path: null, text: '', seq: 0, timer: null,
+  parseTimer: null, controller: null, job: null, patching: Promise.resolve(), jobs: new Set(), tornado: [],
+  past: [], future: [], results: {} };
 
 // ---- the model: the parsed TOML, read and changed by path (keys and array indexes) ----
 
@@ -68,253 +40,201 @@ function dotted(path) {
   return out.join('.');
 }
 
-// ---- TOML out ----
+// ---- changes, and undoing them ----
 
-const bare = (k) => (/^[A-Za-z0-9_-]+$/.test(k) ? k : JSON.stringify(k));
-const isTable = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
-const isTableArray = (v) => Array.isArray(v) && v.length > 0 && v.every(isTable);
-
-function scalar(v, node) {
-  if (typeof v === 'string') return JSON.stringify(v);
-  if (typeof v === 'number') return typeOf(node) === 'number' && Number.isInteger(v) ? v.toFixed(1) : String(v);
-  if (Array.isArray(v)) return '[' + v.map((x) => scalar(x, resolve(node.items))).join(', ') + ']';
-  if (isTable(v)) {
-    const inner = Object.entries(v).map(([k, x]) => `${bare(k)} = ${scalar(x, child(node, k))}`);
-    return '{ ' + inner.join(', ') + ' }';
+/** Makes `text` the scenario: remembered for undo (unless `undoing`), shown, every result checked for
+ * staleness, the answers asked again. */
+function commit(text, undoing = false) {
+  if (text === ed.text) return;
+  if (!undoing) {
+    ed.past.push(ed.text);
+    ed.future = [];
   }
-  return String(v);
-}
-
-function child(node, key) {
-  const props = (node && node.properties) || {};
-  return resolve(props[key] || (typeof node?.additionalProperties === 'object' ? node.additionalProperties : {}));
-}
-
-function emit(prefix, table, node, out) {
-  const entries = Object.entries(table);
-  for (const [k, v] of entries) {
-    if (!isTable(v) && !isTableArray(v)) out.push(`${bare(k)} = ${scalar(v, child(node, k))}`);
-  }
-  for (const [k, v] of entries) {
-    const name = prefix.concat(bare(k)).join('.');
-    if (isTable(v)) {
-      out.push('', `[${name}]`);
-      emit(prefix.concat(bare(k)), v, child(node, k), out);
-    } else if (isTableArray(v)) {
-      for (const item of v) {
-        out.push('', `[[${name}]]`);
-        emit(prefix.concat(bare(k)), item, resolve(child(node, k).items), out);
-      }
-    }
-  }
-}
-
-function toToml() {
-  const out = [];
-  emit([], ed.model, resolve(ed.schema), out);
-  return out.join('\n').replace(/^\n+/, '') + '\n';
-}
-
-// ---- the form ----
-
-function buildForm() {
-  const form = $('form');
-  form.replaceChildren();
-  const root = resolve(ed.schema);
-  for (const key of Object.keys(root.properties)) form.append(section([key], child(root, key), key === ed.table));
-}
-
-function section(path, node, open) {
-  const t = typeOf(node);
-  if (t === 'object' && node.properties) {
-    const box = el('details', { open: open || getAt(path) !== undefined, 'data-key': path.join('.') });
-    box.append(el('summary', { text: `[${path.join('.')}]` }));
-    if (node.description) box.append(el('p', { class: 'help', text: node.description }));
-    for (const key of Object.keys(node.properties)) box.append(section(path.concat(key), child(node, key), false));
-    return box;
-  }
-  if (t === 'array' && typeOf(resolve(node.items)) === 'object' && resolve(node.items).properties) {
-    return tableArray(path, node);
-  }
-  return field(path, node);
-}
-
-function tableArray(path, node) {
-  const items = getAt(path) || [];
-  const itemNode = resolve(node.items);
-  const box = el('details', { open: items.length > 0, 'data-key': path.join('.') });
-  box.append(el('summary', { text: `[[${path.join('.')}]] × ${items.length}` }));
-  if (node.description || itemNode.description) box.append(el('p', { class: 'help', text: itemNode.description || node.description }));
-  items.forEach((item, i) => {
-    const set = el('fieldset', {}, el('legend', { text: item.name || `#${i + 1}` }));
-    for (const key of Object.keys(itemNode.properties)) set.append(section(path.concat(i, key), child(itemNode, key), false));
-    const remove = el('button', { type: 'button', text: 'remove' });
-    remove.addEventListener('click', () => { items.splice(i, 1); formChanged(true); });
-    set.append(remove);
-    box.append(set);
-  });
-  const add = el('button', { type: 'button', text: `add to ${path.join('.')}` });
-  add.addEventListener('click', () => { setAt(path, items.concat([{}])); formChanged(true); });
-  box.append(add);
-  return box;
-}
-
-function field(path, node) {
-  const key = path[path.length - 1];
-  const id = 'f-' + path.join('-');
-  const value = getAt(path);
-  const t = typeOf(node);
-  const opts = choices(node);
-  const shown = node.default === undefined ? '' : JSON.stringify(node.default);
-  let input;
-  if (opts || t === 'boolean') {
-    const list = opts || [[true, ''], [false, '']];
-    input = el('select', { id }, el('option', { value: '', text: shown ? `(default ${shown})` : '(not set)' }));
-    for (const [v] of list) input.append(el('option', { value: JSON.stringify(v), text: String(v) }));
-    input.value = value === undefined ? '' : JSON.stringify(value);
-  } else if (t === 'integer' || t === 'number') {
-    input = el('input', { id, type: 'text', inputmode: t === 'integer' ? 'numeric' : 'decimal', placeholder: shown });
-    input.value = value === undefined ? '' : String(value);
-  } else {
-    const json = t !== 'string';
-    input = el('input', { id, type: 'text', placeholder: shown, 'data-json': json });
-    input.value = value === undefined ? '' : json ? JSON.stringify(value) : value;
-  }
-  input.dataset.path = JSON.stringify(path);
-  input.dataset.kind = opts || t === 'boolean' ? 'choice' : t;
-  input.addEventListener('input', () => fieldChanged(input, key === 'name'));
-  const help = [node.description, opts && opts.some(([, d]) => d) ? opts.map(([v, d]) => `${v}: ${d}`).join('; ') : '']
-    .filter(Boolean).join(' ');
-  // The [run] table's numbers (trials, seed, chunk size, tree limit) say how the odds are computed, not what is
-  // modelled: sweeping them answers no what-if, so they get no buttons.
-  const number = (t === 'integer' || t === 'number') && path[0] !== 'run';
-  const box = el('div', { class: 'field' }, el('label', { for: id, text: key }), number ? whatIfButtons(path, input) : input);
-  if (help) box.append(el('p', { class: 'help', text: help }));
-  return box;
-}
-
-/** A field's text as the value to store: numbers stay numbers when they read as one, else the text (which
- * the server then refuses with the command line's message, marked on this field). */
-function fieldValue(input) {
-  const text = input.value.trim();
-  if (text === '') return undefined;
-  if (input.dataset.kind === 'choice') return JSON.parse(text);
-  if (input.dataset.kind === 'integer' || input.dataset.kind === 'number') {
-    return /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(text) ? Number(text) : text;
-  }
-  if (input.dataset.json === '') {
-    try { return JSON.parse(text); } catch { return text; }
-  }
-  return text;
-}
-
-function fieldChanged(input, relabel) {
-  const path = JSON.parse(input.dataset.path);
-  const value = fieldValue(input);
-  setAt(path, value);
-  const node = fieldNode(path);
-  patchToml(path, value === undefined ? null : scalar(value, node), relabel);
-}
-
-/** The schema node of the value at `path`. */
-function fieldNode(path) {
-  let node = resolve(ed.schema);
-  for (const k of path) node = typeof k === 'number' ? resolve(node.items) : child(node, k);
-  return node;
-}
-
-/** Sets one key in the TOML text on the server (/api/set), which keeps every comment and the order of keys;
- * writes the TOML from the form instead when the text cannot be patched in place. Edits are patched one after
- * another, each on the text the one before left. */
-function patchToml(path, literal, relabel) {
-  ed.patching = ed.patching.then(async () => {
-    const r = await fetch('/api/set?name=' + encodeURIComponent(ed.name), {
-      method: 'POST', headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ text: $('toml').value, path, value: literal }),
-    });
-    const patched = r.ok ? (await r.json()).text : null;
-    if (patched !== null) {
-      $('toml').value = patched;
-      if (relabel) buildForm();
-      schedule();
-    } else {
-      formChanged(relabel);
-    }
-  });
-}
-
-function formChanged(rebuild) {
-  $('toml').value = toToml();
-  if (rebuild) buildForm();
+  ed.text = text;
+  if ($('toml').value !== text) $('toml').value = text;
+  showHistory();
+  markStale('computing');
   schedule();
 }
 
-// ---- TOML in ----
+function showHistory() {
+  $('undo').disabled = ed.past.length === 0;
+  $('redo').disabled = ed.future.length === 0;
+}
 
-async function tomlChanged() {
-  const text = $('toml').value;
+async function undo(back = true) {
+  const [from, to] = back ? [ed.past, ed.future] : [ed.future, ed.past];
+  if (!from.length) return;
+  to.push(ed.text);
+  const text = from.pop();
+  commit(text, true);
+  await reread(text);
+  $('status').textContent = back ? 'undone' : 'redone';
+}
+
+/** Sets one key (`op` set, `literal` null removes it), adds a table to a list (`append`) or removes a list
+ * item (`remove`) in the text on the server, which keeps every comment; one edit after another, each on the
+ * text the one before left. A list changed rebuilds the form and focuses `after.focus`. An edit that cannot
+ * be made in the text changes nothing and says why. */
+function patch(path, literal, op, after = {}) {
+  ed.patching = ed.patching.then(async () => {
+    const r = await fetch('/api/set?name=' + encodeURIComponent(ed.name), {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ text: ed.text, path, value: literal, op }),
+    });
+    const answer = await r.json();
+    if (!r.ok || answer.text === null) {
+      $('status').textContent = `That change cannot be made in the text (${answer.reason || answer.error}); edit the TOML instead.`;
+      await reread(ed.text);
+      return;
+    }
+    commit(answer.text);
+    if (op !== 'set') {
+      await reread(answer.text);
+      const target = after.focus && document.querySelector(after.focus);
+      if (target) { target.closest('details')?.setAttribute('open', ''); target.focus(); }
+    }
+  });
+}
+
+/** The model read again from `text`, and the form rebuilt from it (focus kept on the same field). */
+async function reread(text) {
   const r = await fetch('/api/parse?name=' + encodeURIComponent(ed.name), { method: 'POST', headers: TOML, body: text });
-  if (text !== $('toml').value) return;
-  if (r.ok) {
-    ed.model = await r.json();
-    $('toml-error').textContent = '';
-    buildForm();
-  } else {
+  if (text !== ed.text) return;
+  if (!r.ok) {
     $('toml-error').textContent = (await r.json()).error;
+    return;
+  }
+  ed.model = await r.json();
+  $('toml-error').textContent = '';
+  const focused = document.activeElement && document.activeElement.id;
+  buildForm();
+  if (focused && $(focused) && !$('toml').contains($(focused))) $(focused).focus();
+}
+
+/** The text typed: taken as a change once typing pauses, then the form refilled. */
+function textTyped() {
+  markStale('computing', $('toml').value);
+  clearTimeout(ed.parseTimer);
+  ed.parseTimer = setTimeout(() => {
+    commit($('toml').value);
+    reread($('toml').value);
+  }, 400);
+}
+
+// ---- the answers, and which text they belong to ----
+
+const NOTES = {
+  computing: 'Computing for your change…',
+  invalid: 'From an earlier version of the scenario: fix the error to see this one’s.',
+  'too-large': 'From an earlier version of the scenario.',
+  job: 'Ran on an earlier version of the scenario: run it again for this one.',
+};
+
+/** Marks every result computed for another text than `text` (the scenario's by default) as stale, with the
+ * note that says why; results for this text are shown as current. */
+function markStale(why, text = ed.text) {
+  for (const view of document.querySelectorAll('.view')) {
+    const kind = view.dataset.view;
+    const result = ed.results[kind];
+    const stale = result !== undefined && result !== text;
+    view.classList.toggle('stale', stale);
+    const note = view.querySelector(':scope > .stale-note');
+    if (!note) continue;
+    note.hidden = !stale;
+    const job = ['run', 'sweep', 'tornado'].includes(kind);
+    note.textContent = stale ? NOTES[job ? 'job' : why] : '';
   }
 }
 
-// ---- the answers ----
+/** Result `kind` now belongs to `text`. */
+function current(kind, text) {
+  ed.results[kind] = text;
+  markStale('computing');
+}
 
 function schedule() {
   clearTimeout(ed.timer);
   ed.timer = setTimeout(refresh, 300);
 }
 
-async function post(url, text) {
-  const r = await fetch(`${url}?name=${encodeURIComponent(ed.name)}`, { method: 'POST', headers: TOML, body: text });
+async function post(url, text, signal) {
+  const r = await fetch(`${url}?name=${encodeURIComponent(ed.name)}`, { method: 'POST', headers: TOML, body: text, signal });
   const body = r.status === 204 ? null : r.headers.get('content-type').includes('json') ? await r.json() : await r.text();
   return { ok: r.ok, status: r.status, body };
 }
 
 async function refresh() {
-  const seq = ++ed.seq;
-  const text = $('toml').value;
+  ed.controller?.abort();
+  const controller = (ed.controller = new AbortController());
+  const text = ed.text;
   $('answer').dataset.state = 'loading';
-  const valid = await post('/api/validate', text);
-  if (seq !== ed.seq) return;
-  markErrors(valid.ok ? null : valid.body.error);
-  if (!valid.ok) {
-    $('answer').dataset.state = 'invalid';
-    $('status').textContent = valid.body.error;
-    return;
+  try {
+    const valid = await post('/api/validate', text, controller.signal);
+    markErrors(valid.ok ? null : valid.body.error);
+    if (!valid.ok) {
+      showAnswer('invalid', `The config has an error: ${valid.body.error}`);
+      markStale('invalid');
+      return;
+    }
+    $('status').textContent = '';
+    const [exact, picture] = await Promise.all([post('/api/exact', text, controller.signal), post('/api/picture', text, controller.signal)]);
+    if (picture.status === 204) $('picture').textContent = 'This rule set draws no picture of its scenarios.';
+    else if (picture.ok) $('picture').innerHTML = picture.body; // the server's own SVG
+    current('picture', text);
+    showExact(exact, text);
+  } catch (e) {
+    if (e.name !== 'AbortError') showAnswer('failed', `No answer: ${e.message}`);
   }
-  $('status').textContent = 'valid';
-  const [exact, picture] = await Promise.all([post('/api/exact', text), post('/api/picture', text)]);
-  if (seq !== ed.seq) return;
-  showExact(exact);
-  if (picture.status === 204) $('picture').textContent = 'This rule set draws no picture of its scenarios.';
-  else if (picture.ok) $('picture').innerHTML = picture.body; // the server's own SVG
-  $('answer').dataset.state = exact.ok ? 'ready' : 'no-exact';
 }
 
-function showExact(exact) {
+function showAnswer(state, text) {
+  $('answer').textContent = text;
+  $('answer').dataset.state = state;
+}
+
+function showExact(exact, text) {
   const rows = $('exact').tBodies[0];
   rows.replaceChildren();
+  $('assumptions').replaceChildren();
+  current('answer', text);
   if (!exact.ok) {
-    $('answer').textContent = `No exact answer: ${exact.body.error}`;
+    const large = /too large|not solved exactly within|more than \d+ leaves/.test(exact.body.error);
+    showAnswer(large ? 'too-large' : 'no-exact', large
+      ? `Too large to solve exactly here (${exact.body.error}). Run Monte Carlo below for an estimate with its interval.`
+      : `No exact answer: ${exact.body.error}`);
     return;
   }
   const doc = exact.body;
-  $('answer').textContent = doc.answer || `Solved exactly over ${doc.leaves} leaves.`;
+  showAnswer('ready', doc.answer || `Solved exactly over ${doc.leaves} leaves.`);
+  for (const a of doc.assumptions || []) $('assumptions').append(assumption(a));
   const headline = new Set(doc.headline || []);
   const metrics = doc.metrics.filter((m) => headline.size === 0 || headline.has(m.metric));
   for (const m of metrics) {
-    const row = el('tr', { 'data-metric': m.metric, 'data-exact': m.exact },
+    rows.append(el('tr', { 'data-metric': m.metric, 'data-exact': m.exact },
       el('td', { text: m.metric }), el('td', { text: m.exact == null ? '–' : m.exact.toFixed(6) }),
-      el('td', { text: m.exact_fraction ?? '' }));
-    rows.append(row);
+      el('td', { text: m.exact_fraction ?? '' })));
   }
+}
+
+/** One reading the answer rests on, whether the file sets it or leaves it at its default, and a button that
+ * takes the player to its key. */
+function assumption(a) {
+  const path = a.key.split('.');
+  const set = getAt(path) !== undefined;
+  const change = el('button', { type: 'button', class: 'link', text: 'change', 'aria-label': `change ${a.key}` });
+  change.addEventListener('click', () => goToKey(a.key));
+  return el('li', { 'data-key': a.key }, `${a.said} `, el('span', { class: 'why', text: set ? `(${a.key})` : `(${a.key}, the default)` }), ' ', change);
+}
+
+/** Opens the form where key `dotted` is, and focuses its field (or its table). */
+function goToKey(key) {
+  const input = [...document.querySelectorAll('#form [data-path]')].find((i) => dotted(JSON.parse(i.dataset.path)) === key);
+  const target = input || document.querySelector(`#form details[data-key="${key}"] > summary`);
+  if (!target) return;
+  for (let d = target.closest('details'); d; d = d.parentElement.closest('details')) d.open = true;
+  target.scrollIntoView({ block: 'center' });
+  target.focus();
 }
 
 /** Marks the field the message names (`key 'a.b.c'`), with the message; clears every other mark. */
@@ -346,9 +266,11 @@ async function startRun(event) {
 const mcParts = { progress: 'progress', state: 'run-state', cancel: 'cancel', result: 'run-result', done: () => { ed.job = null; } };
 
 /** Queues a job (`url`, the TOML as body) and follows it: progress bar, state line, cancel button, then
- * `show(id, job)` once done. Returns its id, or null when refused (the error is shown on the state line). */
+ * `show(id, job, text)` once done, `text` being the scenario it ran on. Returns its id, or null when refused
+ * (the error is shown on the state line). */
 async function track(url, parts, show) {
-  const r = await fetch(url, { method: 'POST', headers: TOML, body: $('toml').value });
+  const text = ed.text;
+  const r = await fetch(url, { method: 'POST', headers: TOML, body: text });
   const body = await r.json();
   if (!r.ok) {
     $(parts.state).textContent = body.error;
@@ -357,11 +279,10 @@ async function track(url, parts, show) {
     return null;
   }
   ed.jobs.add(body.id);
-  $(parts.result).replaceChildren();
   Object.assign($(parts.progress), { hidden: false, value: 0 });
   $(parts.cancel).hidden = false;
   $(parts.cancel).onclick = () => fetch('/api/run/' + body.id, { method: 'DELETE' });
-  poll(body.id, parts, show);
+  poll(body.id, parts, (id, job) => show(id, job, text));
   return body.id;
 }
 
@@ -392,10 +313,10 @@ async function poll(id, parts, show) {
   if (job.state === 'done') show(id, job);
 }
 
-function showRun(id, job) {
+function showRun(id, job, text) {
   const fmt = (x) => (x == null ? '–' : Number(x).toFixed(4));
   const table = el('table', { class: 'results' },
-    el('thead', {}, el('tr', {}, ...['metric', 'estimate', '95% interval', 'exact'].map((h) => el('th', { text: h })))));
+    el('thead', {}, el('tr', {}, ...['metric', 'estimate', '95% interval', 'exact'].map((h) => el('th', { scope: 'col', text: h })))));
   const body = el('tbody');
   for (const m of job.result.metrics) {
     body.append(el('tr', { 'data-metric': m.metric }, el('td', { text: m.metric }), el('td', { text: fmt(m.estimate) }),
@@ -405,12 +326,13 @@ function showRun(id, job) {
   table.append(body);
   const links = el('p', { class: 'row' });
   for (const f of ['summary.parquet', 'report.html'].filter((f) => job.files.includes(f))) {
-    links.append(el('a', { href: `/api/run/${id}/files/${f}`, download: f === 'report.html' ? null : f, text: f }));
+    links.append(el('a', { href: `/api/run/${id}/files/${f}`, download: f, text: f }));
   }
   $('run-result').replaceChildren(table, links);
+  current('run', text);
 }
 
-// ---- Share and Save ----
+// ---- Share, Download and Save ----
 
 async function squeeze(text, stream) {
   return new Response(new Blob([text]).stream().pipeThrough(stream)).arrayBuffer();
@@ -428,27 +350,48 @@ async function inflate(code) {
 }
 
 async function share() {
-  const hash = new URLSearchParams({ s: await deflate($('toml').value), seed: $('seed').value });
+  const hash = new URLSearchParams({ s: await deflate(ed.text), seed: $('seed').value });
   history.replaceState(null, '', '/edit#' + hash);
+  $('share-box').hidden = false;
   const url = $('share-url');
   url.value = location.href;
-  url.hidden = false;
+  url.focus();
   url.select();
   try { await navigator.clipboard.writeText(location.href); $('status').textContent = 'link copied'; } catch { $('status').textContent = 'copy the link above'; }
 }
 
-async function save() {
-  const path = prompt('Save as (a path inside the configs folder, ending .toml)', ed.path || `${ed.table}/my-scenario.toml`);
-  if (!path) return;
-  const put = (over) => fetch(`/api/scenarios/${path.split('/').map(encodeURIComponent).join('/')}${over ? '?overwrite=1' : ''}`,
-    { method: 'PUT', headers: TOML, body: $('toml').value });
-  let r = await put(false);
-  if (r.status === 409 && confirm(`${path} exists. Overwrite it?`)) r = await put(true);
+/** The file name the scenario saves and downloads as: the one it was opened from, else its run name. */
+function fileName() {
+  const run = (ed.model.run && ed.model.run.name) || 'my-scenario';
+  return ed.path ? ed.path.split('/').pop() : run.toLowerCase().replace(/[^a-z0-9_-]+/g, '-').replace(/^-|-$/g, '') + '.toml';
+}
+
+function download() {
+  const link = el('a', { href: URL.createObjectURL(new Blob([ed.text], { type: 'application/toml' })), download: fileName() });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  $('status').textContent = `downloaded ${fileName()}`;
+}
+
+/** Saves into the configs folder under the path typed; a file that exists is replaced only once asked. */
+async function save(event, overwrite = false) {
+  event?.preventDefault();
+  const path = $('save-path').value.trim();
+  if (!path) { $('status').textContent = 'give a path to save to, such as naval/my-scenario.toml'; return; }
+  const url = `/api/scenarios/${path.split('/').map(encodeURIComponent).join('/')}${overwrite ? '?overwrite=1' : ''}`;
+  const r = await fetch(url, { method: 'PUT', headers: TOML, body: ed.text });
+  $('save-over').hidden = r.status !== 409;
+  if (r.status === 409) {
+    $('status').textContent = `${path} exists: Replace it, or save under another name.`;
+    $('save-over').focus();
+    return;
+  }
   if (r.ok) {
     ed.path = path;
     history.replaceState(null, '', '/edit?path=' + encodeURIComponent(path));
   }
-  $('status').textContent = r.ok ? `saved as ${path}` : r.status === 409 ? 'not saved' : (await r.json()).error;
+  $('status').textContent = r.ok ? `saved as ${path}` : (await r.json()).error;
 }
 
 // ---- start ----
@@ -472,6 +415,7 @@ async function load() {
 
 async function start() {
   const text = await load();
+  ed.text = text;
   $('toml').value = text;
   const parsed = await fetch('/api/parse?name=' + encodeURIComponent(ed.name), { method: 'POST', headers: TOML, body: text });
   if (!parsed.ok) throw new Error((await parsed.json()).error);
@@ -480,21 +424,38 @@ async function start() {
   ed.table = Object.keys(ed.model).find((k) => sets.includes(k));
   if (!ed.table) throw new Error(`no rule-set table in this config; allowed: ${sets.join(', ')}`);
   ed.schema = await (await fetch('/api/schema/' + ed.table)).json();
-  $('title').textContent = `${ed.path || ed.model.run?.name || 'new scenario'} (${ed.table})`;
+  $('title').textContent = `${ed.path || ed.model.run?.name || 'New scenario'} (${ed.table})`;
+  document.title = `${$('title').textContent} · intercept-sim workbench`;
+  $('save-path').value = ed.path || `${ed.table.replace(/_/g, '-')}/${fileName()}`;
   if (ed.model.run?.seed !== undefined && !location.hash) $('seed').value = ed.model.run.seed;
   buildForm();
   refresh();
 }
 
+/** Ctrl+Z and Ctrl+Shift+Z (or Ctrl+Y) undo and redo the scenario's changes, except in the TOML text,
+ * which keeps its own undo while it is typed in. */
+function shortcuts(event) {
+  if (!(event.ctrlKey || event.metaKey) || event.target === $('toml')) return;
+  const key = event.key.toLowerCase();
+  if (key === 'z' || key === 'y') {
+    event.preventDefault();
+    undo(key === 'z' && !event.shiftKey);
+  }
+}
+
 document.addEventListener('DOMContentLoaded', () => {
-  $('toml').addEventListener('input', () => { tomlChanged(); schedule(); });
+  $('toml').addEventListener('input', textTyped);
   $('run-form').addEventListener('submit', startRun);
-  $('sweep-form').addEventListener('submit', startSweep);
-  $('tornado-form').addEventListener('submit', startTornado);
+  $('undo').addEventListener('click', () => undo(true));
+  $('redo').addEventListener('click', () => undo(false));
+  document.addEventListener('keydown', shortcuts);
   $('share').addEventListener('click', share);
-  $('save').addEventListener('click', save);
+  $('download').addEventListener('click', download);
+  $('save-form').addEventListener('submit', save);
+  $('save-over').addEventListener('click', () => save(null, true));
+  wireWhatIf();
   // A page closed cancels its jobs: a DELETE that outlives the page (keepalive), not a beacon, whose
   // plain POST the server refuses.
   window.addEventListener('pagehide', () => { for (const id of ed.jobs) fetch(`/api/run/${id}`, { method: 'DELETE', keepalive: true }); });
-  start().catch((e) => { $('answer').textContent = e.message; $('answer').dataset.state = 'failed'; });
+  start().catch((e) => showAnswer('failed', e.message));
 });

@@ -13,6 +13,7 @@ const ASSETS: &[(&str, &str)] = &[
     ("dom.js", include_str!("../assets/dom.js")),
     ("start.js", include_str!("../assets/start.js")),
     ("editor.css", include_str!("../assets/editor.css")),
+    ("form.js", include_str!("../assets/form.js")),
     ("editor.js", include_str!("../assets/editor.js")),
     ("whatif.js", include_str!("../assets/whatif.js")),
     ("tools.css", include_str!("../assets/tools.css")),
