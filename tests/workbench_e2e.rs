@@ -112,12 +112,29 @@ fn refused_message(file: &Path) -> String {
     stderr[at..].trim_end().to_owned()
 }
 
+/// The scenario the keyboard-only test builds: the naval starter (`init naval`) with one more group, Taranto's
+/// battleships against the starter's convoy, 8 hexes away with 20 factors; what its TOML must hold and the
+/// exact chance the convoy completes its mission, from the command line.
+fn built_by_keyboard(dir: &Path) -> Value {
+    let starter = dir.join("starter.toml");
+    let out = Command::cargo_bin("intercept-sim").unwrap().args(["init", "naval", "-o"]).arg(&starter).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(&starter).unwrap();
+    let mission: toml::Table = toml::from_str(&text).unwrap();
+    let convoy = mission["naval"]["mission"]["name"].as_str().unwrap().to_owned();
+    let lines = ["name = \"taranto\"".to_owned(), format!("target = \"{convoy}\""), "distance = 8".into(), "factors = 20".into()];
+    let file = dir.join("built.toml");
+    std::fs::write(&file, format!("{text}\n[[naval.group]]\n{}\n", lines.join("\n"))).unwrap();
+    serde_json::json!({ "target": convoy, "toml": lines, "completed": expected_completed(&file).parse::<f64>().unwrap() })
+}
+
 #[test]
 fn the_editor_works_end_to_end_in_chromium() {
     let work = tempfile::tempdir().unwrap();
     let expected = expected_completed(&chain_with_distance(work.path(), "10"));
     let bad = refused_message(&chain_with_distance(work.path(), "-3"));
-    let stdout = in_chromium("editor.mjs", &[&expected, &bad]);
+    let built = built_by_keyboard(work.path()).to_string();
+    let stdout = in_chromium("editor.mjs", &[&expected, &bad, &built]);
     assert!(stdout.contains("editor end to end: ok"), "{stdout}");
 }
 
@@ -204,9 +221,10 @@ fn swept_point(values: &str, trials: &str, seed: &str, at: i64) -> String {
 
 #[test]
 fn what_if_sweeps_and_the_tornado_work_end_to_end_in_chromium() {
-    // The values the editor offers around taranto's distance 8, the trials typed, and the config's seed.
-    let (values, trials) = ("8, 6, 7, 9, 10", "2000");
-    let point = swept_point(&values.replace(' ', ""), trials, "1941", 10);
+    // The values the editor offers around taranto's distance 8 (ascending), the trials typed, and the
+    // config's seed; its Monte Carlo sweep puts the current value first, as its base point.
+    let (values, trials) = ("6, 7, 8, 9, 10", "2000");
+    let point = swept_point("8,6,7,9,10", trials, "1941", 10);
     let stdout = in_chromium("whatif.mjs", &[values, trials, &point]);
     assert!(stdout.contains("what-if end to end: ok"), "{stdout}");
 }

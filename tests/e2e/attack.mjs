@@ -9,23 +9,19 @@
 // Then the workbench's own page does the same things and they work, so the refusals are the server's and
 // not the browser's. Run by tests/workbench_e2e.rs:
 //   node attack.mjs URL SCREENSHOT_DIR
-import { chromium } from 'playwright-core';
-import { fail } from './browser.mjs';
+import { fail, launch } from './browser.mjs';
 
 const [base] = process.argv.slice(2);
 const port = new URL(base).port;
 const victim = `http://127.0.0.1:${port}`;
 const config = '/api/scenarios/naval/three-level-chain.toml';
 
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run',
-    '--host-resolver-rules=MAP evil.example 127.0.0.1',
-    // Chromium's own Local Network Access checks would stop these pages' requests before they reach the
-    // server; they are off so that what is tested is the server's defence, the only one other browsers have.
-    '--disable-features=LocalNetworkAccessChecks'],
-});
+const browser = await launch([
+  '--host-resolver-rules=MAP evil.example 127.0.0.1',
+  // Chromium's own Local Network Access checks would stop these pages' requests before they reach the
+  // server; they are off so that what is tested is the server's defence, the only one other browsers have.
+  '--disable-features=LocalNetworkAccessChecks',
+]);
 
 /** A page whose document at `url` is the attacker's own (every other request goes to the network). */
 async function attackerPage(url) {

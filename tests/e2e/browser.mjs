@@ -70,13 +70,18 @@ export async function namedOnce(page, where) {
   if (twice.length) fail(`${where}: buttons share a name: ${[...new Set(twice)].join(', ')}`);
 }
 
-/** `run(browser, width)` at 1280 px and at 390 px in one browser; fails on any problem seen, else says ok. */
-export async function atBothWidths(what, run) {
-  const browser = await chromium.launch({
+/** Debian's Chromium, headless, as root may start it, with `extra` flags. */
+export function launch(extra = []) {
+  return chromium.launch({
     executablePath: '/usr/bin/chromium',
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', ...extra],
   });
+}
+
+/** `run(browser, width)` at 1280 px and at 390 px in one browser; fails on any problem seen, else says ok. */
+export async function atBothWidths(what, run) {
+  const browser = await launch();
   try {
     await run(browser, 1280);
     await run(browser, 390);

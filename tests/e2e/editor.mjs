@@ -1,79 +1,174 @@
 // The scenario editor end to end, in headless Chromium (Debian's /usr/bin/chromium), at a desktop's and a
-// phone's width: the start page, the naval three-level chain opened in the editor, a group's distance changed
-// in the form (the exact answer must become the command line's), a bad value marked on its field with the
-// command line's message, a Monte Carlo run to the end with its progress bar, another cancelled, the share
-// link opened in a fresh browser context, saved into the configs folder (and over it, once confirmed), no sideways scrolling, screenshots. Any console error or page
-// error fails it. Run by tests/workbench_e2e.rs:
-//   node editor.mjs URL EXPECTED_COMPLETED "BAD_MESSAGE" SCREENSHOT_DIR
-import { allow, atBothWidths, fail, noOverflow, openAt, watch } from './browser.mjs';
+// phone's width: the start page, the naval three-level chain opened in the editor and its answer with what it
+// rests on; a group's distance changed in the form (the exact answer must become the command line's); a bad
+// value marked on its field with the command line's message while every number on the page is greyed and
+// labelled as belonging to an earlier version; a name typed at human speed (focus stays, the group relabels);
+// a group added and removed keeping every comment of the file, with undo and redo; the combat model changed
+// through the answer's "change" link; a Monte Carlo run to the end with its progress bar, another cancelled;
+// saved into the configs folder (and over it, once asked); the share link opened in a fresh browser context;
+// a scenario built with the keyboard alone from the naval starter; axe-core finding nothing at each stage;
+// no sideways scrolling; screenshots. Any console error or page error fails it. Run by tests/workbench_e2e.rs:
+//   node editor.mjs URL EXPECTED_COMPLETED "BAD_MESSAGE" BUILT_JSON SCREENSHOT_DIR
+// BUILT_JSON: {"toml": [lines the built scenario must hold], "completed": the command line's exact value}.
+import { allow, atBothWidths, fail, namedOnce, noAxeViolations, noOverflow, openAt, watch } from './browser.mjs';
 
-const [base, expectedText, badMessage, shots] = process.argv.slice(2);
+const [base, expectedText, badMessage, builtJson, shots] = process.argv.slice(2);
 const expected = Number(expectedText);
-
-
-
+const built = JSON.parse(builtJson);
+const root = base.replace(/\/$/, '');
 
 const completed = (page) => page.locator('#exact tr[data-metric="mission.completed"]');
+const comments = (text) => text.split('\n').filter((l) => l.trim().startsWith('#'));
 
 async function ready(page) {
   await page.waitForSelector('#answer[data-state="ready"]');
 }
 
-async function editor(browser, width) {
-  const { context, page, where } = await openAt(browser, width, base);
+/** The exact answer once it is the one for `value` of mission.completed. */
+async function answered(page, value) {
+  await page.waitForFunction((x) => {
+    const row = document.querySelector('#exact tr[data-metric="mission.completed"]');
+    return row && Number(row.dataset.exact) === x && document.querySelector('#answer').dataset.state === 'ready'
+      && !document.querySelector('#odds').classList.contains('stale');
+  }, value);
+}
+
+async function opens(page, where) {
   await noOverflow(page, `${where} start page`);
+  await noAxeViolations(page, `${where} start page`);
   await page.click('a[href="/edit?path=naval/three-level-chain.toml"]');
   await ready(page);
   const first = await page.textContent('#answer');
   if (!/58\.2%/.test(first)) fail(`${where}: the first answer is ${JSON.stringify(first)}`);
   if (!(await page.locator('#picture svg').count())) fail(`${where}: no picture of the chain`);
+  const rests = await page.textContent('#assumptions');
+  if (!rests.includes('combat: fixed odds') || !rests.includes('factors ignored') || !rests.includes('naval.combat.model, the default')) {
+    fail(`${where}: the answer does not say it rests on the fixed combat odds: ${JSON.stringify(rests)}`);
+  }
+  const order = await page.$$eval('fieldset[data-item="[\\"naval\\",\\"group\\",0]"] > .field label', (ls) => ls.map((l) => l.textContent));
+  if (order.join() !== 'name *,target *,distance *,factors *') fail(`${where}: a group's form reads ${order}`);
+  await noAxeViolations(page, `${where} editor`);
+  await namedOnce(page, `${where} editor`);
+  return first;
+}
 
+/** A bad value: marked on its field, the answer says so, and every number on the page is greyed and says it
+ * belongs to an earlier version. */
+async function staleWhenInvalid(page, where) {
   const distance = page.locator('#f-naval-group-0-distance');
-  await distance.fill('10');
-  await page.waitForFunction((x) => {
-    const row = document.querySelector('#exact tr[data-metric="mission.completed"]');
-    return row && Number(row.dataset.exact) === x && document.querySelector('#answer').dataset.state === 'ready';
-  }, expected);
-  if (!(await page.inputValue('#toml')).includes('distance = 10')) fail(`${where}: the TOML did not follow the form`);
-  const answer = await page.textContent('#answer');
-  if (answer === first) fail(`${where}: the answer sentence did not change`);
-
   allow.status = 422;
   await distance.fill('-3');
   const message = page.locator('.field.invalid .message');
   await message.waitFor();
   const shown = await message.textContent();
   if (!shown.includes(badMessage)) fail(`${where}: the field says ${JSON.stringify(shown)}, not ${JSON.stringify(badMessage)}`);
+  await page.waitForSelector('#answer[data-state="invalid"]');
+  for (const view of ['#odds', '#picture-section', '#run-box']) {
+    const state = await page.$eval(view, (v) => ({ stale: v.classList.contains('stale'), note: v.querySelector('.stale-note').hidden ? '' : v.querySelector('.stale-note').textContent,
+      greyed: getComputedStyle(v.querySelector(':scope > :not(.stale-note):not(h2)')).opacity }));
+    if (!state.stale || !/earlier version/.test(state.note) || Number(state.greyed) >= 1) fail(`${where}: ${view} is not greyed and labelled: ${JSON.stringify(state)}`);
+  }
   await distance.fill('10');
+  await answered(page, expected);
+  allow.status = null;
+}
+
+/** A name typed one key at a time: focus stays in the field, the group's legend follows. */
+async function typesAName(page, where) {
+  const name = page.locator('#f-naval-group-3-name');
+  await name.click();
+  await name.press('End');
+  await page.keyboard.type('-two', { delay: 90 });
+  const [focused, value, legend] = await page.evaluate(() => [document.activeElement.id, document.activeElement.value,
+    document.querySelector('fieldset[data-item="[\\"naval\\",\\"group\\",3]"] legend').textContent]);
+  if (focused !== 'f-naval-group-3-name' || value !== 'flotilla-two') fail(`${where}: typing a name left focus on ${focused} with ${value}`);
+  if (legend !== 'flotilla-two') fail(`${where}: the group's legend says ${legend}`);
+  await page.waitForFunction(() => document.querySelector('#toml').value.includes('name = "flotilla-two"'));
+  await ready(page);
+}
+
+/** "add to naval.group", fill it, remove it: every comment of the file stays; undo and redo walk it back. */
+async function addsAndRemoves(page, where) {
+  const before = await page.inputValue('#toml');
+  allow.status = 422; // an empty group is refused until it is filled in
+  await page.click('button[data-add="naval.group"]');
+  await page.waitForFunction(() => document.activeElement && document.activeElement.id === 'f-naval-group-4-name');
+  const added = await page.inputValue('#toml');
+  if (comments(added).join('\n') !== comments(before).join('\n')) fail(`${where}: adding a group lost comments`);
+  if (!added.includes('[[naval.group]]', added.lastIndexOf('name = "flotilla-two"'))) fail(`${where}: no new group after the last`);
+  await page.click('#undo');
+  await page.waitForFunction((t) => document.querySelector('#toml').value === t, before);
+  await page.click('#redo');
+  await page.waitForFunction((t) => document.querySelector('#toml').value === t, added);
+  await page.click('button[aria-label="remove #5 from naval.group"]');
+  await page.waitForFunction(() => document.querySelectorAll('fieldset[data-item^="[\\"naval\\",\\"group\\","]').length === 4);
+  const removed = await page.inputValue('#toml');
+  if (comments(removed).join('\n') !== comments(before).join('\n')) fail(`${where}: removing a group lost comments`);
+  await page.keyboard.press('Control+z');
+  await page.waitForFunction((t) => document.querySelector('#toml').value === t, added);
+  await page.click('#undo');
+  await page.waitForFunction((t) => document.querySelector('#toml').value === t, before);
   await ready(page);
   allow.status = null;
-  if (Number(await completed(page).getAttribute('data-exact')) !== expected) fail(`${where}: the answer did not come back`);
+}
 
+/** The answer's "change" link leads to the combat model, a select of every model; choosing strength changes
+ * the answer and what it rests on. */
+async function changesWhatItRestsOn(page, where) {
+  await page.click('#assumptions button[aria-label="change naval.combat.model"]');
+  const focused = await page.evaluate(() => document.activeElement.id);
+  if (focused !== 'f-naval-combat-model') fail(`${where}: "change" focused ${focused}`);
+  const models = await page.$$eval('#f-naval-combat-model option', (os) => os.map((o) => o.textContent));
+  if (models.join() !== '(default "fixed"),fixed,strength') fail(`${where}: the combat models offered are ${models}`);
+  await page.selectOption('#f-naval-combat-model', '"strength"');
+  await page.waitForFunction(() => /combat: by strength/.test(document.querySelector('#assumptions').textContent)
+    && document.querySelector('#answer').dataset.state === 'ready');
+  if ((await page.textContent('#assumptions')).includes('the default')) fail(`${where}: a model set in the file is called the default`);
+  await page.click('#undo');
+  await answered(page, expected);
+}
+
+async function monteCarlo(page, where, width) {
   await page.fill('#trials', '300000');
   await page.click('#run');
   await page.locator('#progress').waitFor({ state: 'visible' });
   await page.waitForSelector('#run-state[data-state="done"]', { timeout: 90000 });
   await page.locator('#run-result tr[data-metric="mission.completed"]').waitFor();
   const parquet = await page.getAttribute('#run-result a[href$="summary.parquet"]', 'href');
-  const download = await page.request.get(base.replace(/\/$/, '') + parquet);
+  const download = await page.request.get(root + parquet);
   if (download.status() !== 200) fail(`${where}: summary.parquet answered ${download.status()}`);
   if (!(await page.locator('#run-result a[href$="report.html"]').count())) fail(`${where}: no report link`);
-
   await page.evaluate(() => window.scrollTo(0, 0));
   await noOverflow(page, `${where} editor`);
+  await noAxeViolations(page, `${where} editor after Monte Carlo`);
   await page.screenshot({ path: `${shots}/editor-${width > 600 ? 'desktop' : 'phone'}.png` });
-
   await page.fill('#trials', '50000000');
   await page.click('#run');
   await page.waitForSelector('#run-state[data-state="running"]');
   await page.click('#cancel');
   await page.waitForSelector('#run-state[data-state="cancelled"]');
+}
 
+/** Save as a new file, then again: the second says it exists and replaces it only once asked. */
+async function save(page, width) {
+  const path = `naval/saved-${width}.toml`;
+  await page.fill('#save-path', path);
+  await page.click('#save');
+  await page.waitForFunction((p) => document.querySelector('#status').textContent === `saved as ${p}`, path);
+  allow.status = 409;
+  await page.click('#save');
+  await page.locator('#save-over').waitFor({ state: 'visible' });
+  allow.status = null;
+  await page.click('#save-over');
+  await page.waitForFunction((p) => document.querySelector('#status').textContent === `saved as ${p}`, path);
+  const saved = await page.request.get(`${root}/api/scenarios/${path}`);
+  if ((await saved.text()) !== (await page.inputValue('#toml'))) fail(`${width} px: the saved file differs`);
+}
 
-  await save(page, width);
-
+async function shares(browser, page, where, width) {
   await page.click('#share');
   await page.locator('#share-url').waitFor({ state: 'visible' });
+  if (!/running at this address/.test(await page.textContent('#share-box'))) fail(`${where}: the share link does not say it needs a workbench`);
   const link = await page.inputValue('#share-url');
   const toml = await page.inputValue('#toml');
   const fresh = await browser.newContext({ viewport: { width, height: 900 } });
@@ -85,26 +180,56 @@ async function editor(browser, width) {
   if ((await other.inputValue('#seed')) !== (await page.inputValue('#seed'))) fail(`${where}: the shared seed differs`);
   if (Number(await completed(other).getAttribute('data-exact')) !== expected) fail(`${where}: the shared answer differs`);
   await fresh.close();
+}
+
+/** Presses Tab until the focus is on `selector` (at most `most` times): the keyboard's way there. */
+async function tabTo(page, selector, where, most = 60) {
+  for (let i = 0; i < most; i++) {
+    if (await page.evaluate((s) => document.activeElement && document.activeElement.matches(s), selector)) return;
+    await page.keyboard.press('Tab');
+  }
+  fail(`${where}: ${selector} is not reached with Tab`);
+}
+
+/** From the start page to a new naval scenario with one more group, with the keyboard alone. */
+async function byKeyboard(browser, width) {
+  const where = `${width} px keyboard`;
+  const { context, page } = await openAt(browser, width, base);
+  await tabTo(page, 'a[href="/edit?rule_set=naval"]', where);
+  await page.keyboard.press('Enter');
+  await ready(page);
+  await tabTo(page, 'button[data-add="naval.group"]', where, 300);
+  allow.status = 422; // the new group is refused until it is filled in
+  await page.keyboard.press('Enter');
+  const id = await page.waitForFunction(() => /^f-naval-group-\d+-name$/.test(document.activeElement.id) && document.activeElement.id).then((h) => h.jsonValue());
+  const at = id.replace(/-name$/, '');
+  await page.keyboard.type('taranto', { delay: 40 });
+  for (const [key, value] of [['target', built.target], ['distance', '8'], ['factors', '20']]) {
+    await tabTo(page, `#${at}-${key}`, where);
+    await page.keyboard.type(value, { delay: 40 });
+  }
+  await page.waitForFunction((lines) => lines.every((l) => document.querySelector('#toml').value.includes(l)), built.toml);
+  await answered(page, built.completed);
+  allow.status = null;
+  await noAxeViolations(page, where);
   await context.close();
 }
 
-/** Save as a new file, then again: the second asks to overwrite (409), and does once confirmed. */
-async function save(page, width) {
-  const path = `naval/saved-${width}.toml`;
-  const asked = [];
-  const answer = (d) => { asked.push(d.type()); return d.type() === 'prompt' ? d.accept(path) : d.accept(); };
-  page.on('dialog', answer);
-  await page.click('#save');
-  await page.waitForFunction((p) => document.querySelector('#status').textContent === `saved as ${p}`, path);
-  await page.evaluate(() => { document.querySelector('#status').textContent = ''; });
-  allow.status = 409;
-  await page.click('#save');
-  await page.waitForFunction((p) => document.querySelector('#status').textContent === `saved as ${p}`, path);
-  allow.status = null;
-  page.off('dialog', answer);
-  if (asked.join() !== 'prompt,prompt,confirm') fail(`${width} px: save asked ${asked.join()}`);
-  const saved = await page.request.get(`${base.replace(/\/$/, '')}/api/scenarios/${path}`);
-  if ((await saved.text()) !== (await page.inputValue('#toml'))) fail(`${width} px: the saved file differs`);
+async function editor(browser, width) {
+  const { context, page, where } = await openAt(browser, width, base);
+  await opens(page, where);
+  await page.locator('#f-naval-group-0-distance').fill('10');
+  await answered(page, expected);
+  if (!(await page.inputValue('#toml')).includes('distance = 10')) fail(`${where}: the TOML did not follow the form`);
+  await monteCarlo(page, where, width);
+  await staleWhenInvalid(page, where);
+  await typesAName(page, where);
+  await addsAndRemoves(page, where);
+  await changesWhatItRestsOn(page, where);
+  await save(page, width);
+  await shares(browser, page, where, width);
+  await context.close();
+  await byKeyboard(browser, width);
 }
 
 await atBothWidths('editor', editor);

@@ -229,7 +229,7 @@ function assumption(a) {
 
 /** Opens the form where key `dotted` is, and focuses its field (or its table). */
 function goToKey(key) {
-  const input = [...document.querySelectorAll('#form [data-path]')].find((i) => dotted(JSON.parse(i.dataset.path)) === key);
+  const input = [...document.querySelectorAll('#form [data-kind]')].find((i) => dotted(JSON.parse(i.dataset.path)) === key);
   const target = input || document.querySelector(`#form details[data-key="${key}"] > summary`);
   if (!target) return;
   for (let d = target.closest('details'); d; d = d.parentElement.closest('details')) d.open = true;
@@ -245,7 +245,7 @@ function markErrors(message) {
   }
   const key = message && (message.match(/key '([^']+)'/) || [])[1];
   if (!key) return;
-  for (const input of document.querySelectorAll('#form [data-path]')) {
+  for (const input of document.querySelectorAll('#form [data-kind]')) {
     if (dotted(JSON.parse(input.dataset.path)) !== key) continue;
     const box = input.closest('.field');
     box.classList.add('invalid');

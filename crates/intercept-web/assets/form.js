@@ -121,10 +121,15 @@ function keyed(path, node) {
   const first = keys.filter(shown).map((k) => section(path.concat(k), child(node, k), false));
   const rest = keys.filter((k) => !shown(k));
   if (!rest.length) return first;
-  const more = el('details', { class: 'more', 'data-key': path.concat('…').join('.') },
-    el('summary', { text: `${rest.length} more ${rest.length === 1 ? 'key' : 'keys'} at ${rest.length === 1 ? 'its default' : 'their defaults'}` }));
+  const more = el('details', { class: 'more', 'data-key': path.concat('…').join('.'), 'data-count': rest.length },
+    el('summary', { text: moreText(path, rest.length) }));
   more.append(...rest.map((k) => section(path.concat(k), child(node, k), false)));
   return first.concat([more]);
+}
+
+/** The summary of a table's folded keys, naming the table (a list item by its name). */
+function moreText(path, n) {
+  return `${n} more ${n === 1 ? 'key' : 'keys'} of ${dotted(path)}, at ${n === 1 ? 'its default' : 'their defaults'}`;
 }
 
 /** A list of tables (`[[naval.group]]`): each item, its remove button, and an add button. */
@@ -234,4 +239,6 @@ function relabel(set) {
   set.querySelector('legend').textContent = name;
   set.querySelector('button.remove').setAttribute('aria-label', `remove ${name} from ${path.slice(0, -1).join('.')}`);
   for (const b of set.querySelectorAll('button.whatif')) labelWhatIf(b);
+  const more = set.querySelector(':scope > details.more');
+  if (more) more.querySelector('summary').textContent = moreText(path, Number(more.dataset.count));
 }
