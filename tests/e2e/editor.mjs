@@ -228,8 +228,20 @@ async function editor(browser, width) {
   await changesWhatItRestsOn(page, where);
   await save(page, width);
   await shares(browser, page, where, width);
+  await everyValueOffered(page, where);
   await context.close();
   await byKeyboard(browser, width);
+}
+
+/** An enumerated key is a select of every value the rules allow: the cavalry target's reaction offers hedgehog
+ * (a value schemars lists apart from the documented ones) beside fire, face and withdraw. */
+async function everyValueOffered(page, where) {
+  await page.goto(`${root}/edit?path=cavalry/charge-on-pikes.toml`);
+  await ready(page);
+  const offered = await page.$$eval('#f-cavalry-target-reaction option', (os) => os.map((o) => o.value).filter(Boolean));
+  if (offered.join() !== '"fire","hedgehog","face","withdraw"') fail(`${where}: the reaction offers ${offered}`);
+  const rests = await page.textContent('#assumptions');
+  if (!rests.includes('the target prefers fire') || !rests.includes('cavalry.target.reaction, the default')) fail(`${where}: cavalry rests on ${rests}`);
 }
 
 await atBothWidths('editor', editor);

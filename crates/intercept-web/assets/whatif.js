@@ -175,7 +175,7 @@ function chartWidth(holder) {
 /** Exact values (line and dots), estimates with their intervals (bars), the current value (orange). */
 function sweepChart(rows, metric) {
   const w = chartWidth($('sweep-chart'));
-  const [h, l, r, t, b] = [220, 52, 14, 26, 34];
+  const [h, l, r, t, b] = [236, 52, 14, 42, 34];
   const ys = rows.flatMap((p) => [p.exact?.exact, p.mc?.ci_low, p.mc?.ci_high]).filter((y) => y != null);
   const plotted = rows.filter((p) => p.exact?.state === 'solved' || p.mc);
   const chart = svg('svg', { viewBox: `0 0 ${w} ${h}`, width: w, height: h, role: 'img', id: 'sweep-svg',
@@ -187,7 +187,8 @@ function sweepChart(rows, metric) {
   const [x0, x1] = [plotted[0].x, plotted[plotted.length - 1].x];
   const X = (x) => (x1 === x0 || isNaN(x) ? (l + w - r) / 2 : l + ((x - x0) / (x1 - x0)) * (w - l - r));
   const Y = (y) => t + ((hi - y) / (hi - lo)) * (h - t - b);
-  chart.append(svg('text', { x: l, y: 15 }, `${metric}: exact (line)${rows.some((p) => p.mc) ? ', estimate with 95% interval (bars)' : ''}`));
+  chart.append(svg('text', { x: 4, y: 14 }, metric));
+  chart.append(svg('text', { x: 4, y: 30 }, `line: exact${rows.some((p) => p.mc) ? ' · bars: estimate, 95% interval' : ''}`));
   chart.append(svg('line', { class: 'axis', x1: l, y1: h - b, x2: w - r, y2: h - b }), svg('line', { class: 'axis', x1: l, y1: t, x2: l, y2: h - b }));
   for (const y of [lo + pad, (lo + hi) / 2, hi - pad]) chart.append(svg('text', { x: l - 4, y: Y(y) + 4, 'text-anchor': 'end' }, percent(y)));
   const exact = plotted.filter((p) => p.exact?.state === 'solved');
