@@ -91,10 +91,9 @@ fn collect_order(root: &Json, node: &Json, at: &str, table: &toml::Table, out: &
 /// What `node` (at JSON pointer `at`) stands for: its `$ref` followed, or an optional value's one non-null
 /// choice, with the pointer to where that is.
 fn follow<'a>(root: &'a Json, node: &'a Json, at: String) -> (&'a Json, String) {
-    if let Some(target) = node["$ref"].as_str().and_then(|r| r.strip_prefix('#')) {
-        if let Some(found) = root.pointer(target) {
-            return follow(root, found, target.to_owned());
-        }
+    let target = node["$ref"].as_str().and_then(|r| r.strip_prefix('#'));
+    if let Some((target, found)) = target.and_then(|t| Some((t, root.pointer(t)?))) {
+        return follow(root, found, target.to_owned());
     }
     for choices in ["anyOf", "oneOf"] {
         let Some(options) = node[choices].as_array() else { continue };

@@ -1,7 +1,7 @@
 //! One form edit made in a config's TOML text, keeping everything else as it was written (comments, order,
 //! spacing): what the editor's every change does (`POST /api/set`). [`edit`] makes an [`Edit`] with a
 //! format-preserving TOML editor (toml_edit): a value replaced keeps the comment after it, a key added goes
-//! after its table's last value, a table added to a list (`[[naval.group]]`) goes after the list's last one,
+//! after its table's last value, a table added to a list (`[[game.unit]]`) goes after the list's last one,
 //! and a key or list item removed takes only its own lines (the comment introducing a list stays with it). It then checks that the new text reads as the
 //! old one with only that change made, and refuses otherwise (the editor then says so and changes nothing).
 
@@ -227,8 +227,8 @@ mod tests {
             assert!(out.contains(kept), "{kept}: {out}");
         }
         assert!(!out.contains("name = \"p\"") && !out.contains("# two"), "{out}");
-        let out = edit("[run]\nname = \"x\"\n", &path(&["naval", "group"]), &Edit::Append).unwrap();
-        assert!(out.ends_with("[[naval.group]]\n") && !out.contains("[naval]\n"), "{out}");
+        let out = edit("[run]\nname = \"x\"\n", &path(&["game", "unit"]), &Edit::Append).unwrap();
+        assert!(out.ends_with("[[game.unit]]\n") && !out.contains("[game]\n"), "{out}");
         assert!(edit(TEXT, &path(&["a", "item", "5"]), &Edit::Remove).is_err(), "no such item");
     }
 

@@ -114,8 +114,8 @@ pub struct Status {
 pub struct Advice {
     pub turn: TurnChoice,
     /// The side to move's mean score, 0 to 1, of the search's playouts through the turn, as the rule set's
-    /// search scores a playout: for the board game, 1 a win, 0 a loss, and where the ball lies when a short
-    /// playout stops. Not a chance of winning: no rule set's search estimates one yet.
+    /// search scores a playout (a win 1, a loss 0, and where a short playout stops, the rule set's own
+    /// score of the position). Not a chance of winning: no rule set's search estimates one yet.
     pub playout_score: f64,
     /// Playouts through the chosen turn, and in all.
     pub visits: u32,
