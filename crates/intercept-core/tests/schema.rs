@@ -130,3 +130,23 @@ fn every_key_of_every_rule_set_has_a_description() {
         );
     }
 }
+
+/// A choice whose values are described describes each of them, as its own `const`: schemars lumps the values
+/// without a doc comment into one `enum`, which `init`'s comment and the editor's list of choices then show
+/// as one value, or not at all.
+#[test]
+fn every_value_of_a_described_choice_is_described() {
+    for set in shipped().sets() {
+        let schema = set.schema();
+        for (name, def) in schema["$defs"].as_object().expect("definitions") {
+            for choice in def.get("oneOf").and_then(Value::as_array).into_iter().flatten() {
+                let described = choice.get("description").and_then(Value::as_str).is_some_and(|d| !d.trim().is_empty());
+                assert!(
+                    choice.get("const").is_some() && described,
+                    "[{}] {name}: {choice} has no description",
+                    set.table()
+                );
+            }
+        }
+    }
+}

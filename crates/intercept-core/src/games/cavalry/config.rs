@@ -188,8 +188,10 @@ pub struct TargetConfig {
 #[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Reaction {
+    /// Reaction fire at it, where the table allows it (C-4.5, C-6).
     #[default]
     Fire,
+    /// Try to form hedgehog on a passed morale check: heavy infantry only (C-8).
     Hedgehog,
     /// Change facing toward it (C-5.3).
     Face,
