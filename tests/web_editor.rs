@@ -185,7 +185,7 @@ fn a_form_edit_changes_one_key_and_keeps_the_comments() {
 }
 
 /// "add to naval.group" and "remove" on the naval starter keep every comment but the removed group's own:
-/// the starter's 160 comment lines stay 160 after an add, and the added group sits after the last one.
+/// the starter's 258 comment lines stay 258 after an add, and the added group sits after the last one.
 #[test]
 fn adding_and_removing_a_group_keeps_the_comments() {
     let base = shipped();

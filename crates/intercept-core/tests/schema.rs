@@ -71,3 +71,82 @@ fn every_rule_set_has_a_schema_that_names_its_table_and_run() {
         assert_eq!(schema["required"], serde_json::json!([set.table()]));
     }
 }
+
+/// The help `node` carries: its own description, or the one of the node its `$ref` (or an `anyOf`/`allOf`
+/// choice other than null) leads to. An empty description is none.
+fn description<'a>(schema: &'a Value, node: &'a Value) -> Option<&'a str> {
+    if let Some(text) = node.get("description").and_then(Value::as_str).filter(|d| !d.trim().is_empty()) {
+        return Some(text);
+    }
+    if let Some(r) = node.get("$ref").and_then(Value::as_str) {
+        return description(schema, &schema["$defs"][r.trim_start_matches("#/$defs/")]);
+    }
+    let choices = node.get("anyOf").or(node.get("allOf")).and_then(Value::as_array);
+    choices
+        .into_iter()
+        .flatten()
+        .filter(|b| b.get("type") != Some(&Value::from("null")))
+        .find_map(|b| description(schema, b))
+}
+
+/// Every property under `node`, as `(key path, its schema)`: the keys of nested tables, of each list's items
+/// and of a map's values included.
+fn properties<'a>(schema: &'a Value, node: &'a Value, at: &str, out: &mut Vec<(String, &'a Value)>) {
+    let node = resolve(schema, node);
+    for (key, property) in node.get("properties").and_then(Value::as_object).into_iter().flatten() {
+        let path = if at.is_empty() { key.clone() } else { format!("{at}.{key}") };
+        out.push((path.clone(), property));
+        properties(schema, property, &path, out);
+    }
+    if let Some(items) = node.get("items").filter(|i| i.is_object()) {
+        properties(schema, items, &format!("{at}[]"), out);
+    }
+    if let Some(values) = node.get("additionalProperties").filter(|v| v.is_object()) {
+        properties(schema, values, &format!("{at}.*"), out);
+    }
+}
+
+/// Every key of every rule set's config has help: the editor of the workbench shows it under the key and
+/// `init` writes it as the key's comment, so a new key without a doc comment on its config field fails here.
+#[test]
+fn every_key_of_every_rule_set_has_a_description() {
+    for set in shipped().sets() {
+        let schema = set.schema();
+        let mut keys = Vec::new();
+        properties(&schema, &schema, "", &mut keys);
+        assert!(
+            keys.iter().any(|(k, _)| k == "run.seed") && keys.len() > 10,
+            "{}: the walk finds the keys",
+            set.table()
+        );
+        let missing: Vec<&str> =
+            keys.iter().filter(|(_, p)| description(&schema, p).is_none()).map(|(k, _)| k.as_str()).collect();
+        assert!(
+            missing.is_empty(),
+            "[{}]: {} keys have no description; give their config fields a doc comment: {}",
+            set.table(),
+            missing.len(),
+            missing.join(", ")
+        );
+    }
+}
+
+/// A choice whose values are described describes each of them, as its own `const`: schemars lumps the values
+/// without a doc comment into one `enum`, which `init`'s comment and the editor's list of choices then show
+/// as one value, or not at all.
+#[test]
+fn every_value_of_a_described_choice_is_described() {
+    for set in shipped().sets() {
+        let schema = set.schema();
+        for (name, def) in schema["$defs"].as_object().expect("definitions") {
+            for choice in def.get("oneOf").and_then(Value::as_array).into_iter().flatten() {
+                let described = choice.get("description").and_then(Value::as_str).is_some_and(|d| !d.trim().is_empty());
+                assert!(
+                    choice.get("const").is_some() && described,
+                    "[{}] {name}: {choice} has no description",
+                    set.table()
+                );
+            }
+        }
+    }
+}

@@ -9,19 +9,22 @@ use crate::chance::Draws;
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RunConfig {
-    /// Folder under `reports/`; defaults to the config file's stem.
+    /// Folder under `reports/` the run writes: letters, digits, '-', '_' or '.' (not first); defaults to the
+    /// config file's stem.
     #[serde(default)]
     pub name: Option<String>,
-    /// Trials a run samples (`run --trials` overrides it).
+    /// Trials a run samples, 1 or more (`run --trials` overrides it): more trials, narrower intervals.
     #[serde(default = "default_trials")]
     pub trials: i64,
-    /// The seed: the same config and seed give the same results on any number of threads (`run --seed`).
+    /// The seed, 0 or more: the same config and seed give the same results on any number of threads
+    /// (`run --seed`).
     #[serde(default = "default_seed")]
     pub seed: i64,
-    /// Trials per chunk: each chunk has its own generator, so this is part of what a seed means.
+    /// Trials per chunk, 1 or more: each chunk has its own generator, so this is part of what a seed means.
     #[serde(default = "default_chunk_size")]
     pub chunk_size: i64,
-    /// The largest chance tree `exact` (and the exact column of `run`) will walk.
+    /// The largest chance tree, in leaves, that `exact` (and the exact column of `run`) will walk, 1 to
+    /// 10000000; a larger tree is answered by sampling alone.
     #[serde(default = "default_max_exact_leaves")]
     pub max_exact_leaves: i64,
     /// How trials draw: "paired" (one draw per chance node, so sweeps and sensitivity runs pair their points

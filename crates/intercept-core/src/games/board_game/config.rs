@@ -26,7 +26,9 @@ pub const DEFAULT_DEPTH: i64 = 8;
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BoardConfig {
+    /// `[board.white]`: who plays White: a player kind and, for the tree search, its budget and depth.
     pub white: SeatConfig,
+    /// `[board.black]`: who plays Black: a player kind and, for the tree search, its budget and depth.
     pub black: SeatConfig,
     /// Who moves first (I-A1): `white` (the rules' reading), `black`, or `random`, a coin toss per game.
     #[serde(default)]
@@ -72,6 +74,7 @@ impl PlayerKind {
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SeatConfig {
+    /// Who plays this side, one of the player kinds below; only `mcts` takes a `budget` and a `depth`.
     pub player: PlayerKind,
     /// Tree search only: playouts per turn (default 200).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -46,6 +46,7 @@ pub enum FirstPlayer {
     /// The rules' reading: White begins.
     #[default]
     White,
+    /// Black begins.
     Black,
     /// A fair coin toss per game, so neither seat has the first move more often.
     Random,

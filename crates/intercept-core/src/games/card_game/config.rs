@@ -31,15 +31,23 @@ const MAX_POWER: u32 = 99;
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CardGameConfig {
+    /// `[card_game.realm]`: the realm's 5 by 4 squares, each a land site, a water site or void, and names
+    /// for squares (B.1).
     #[serde(default)]
     pub realm: RealmConfig,
+    /// `[card_game.mover]`: the unit that moves first, and what it does: how it moves (S-1, S-4), its path
+    /// (S-3) and whether it attacks (S-2); only where it ends counts (S-5, S-6).
     pub mover: MoverConfig,
     /// Units of the mover's side that use Move and Attack after it, in order, in the same turn; a unit that
     /// intercepted one of them stays tapped for the rest of the turn (S-19).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub then: Vec<MoverConfig>,
+    /// `[[card_game.unit]]`: every other unit on the board, up to 30: the enemy units that may intercept
+    /// (S-7) and the mover's allies.
     #[serde(default)]
     pub unit: Vec<UnitConfig>,
+    /// `[card_game.policy]`: how the choices the config leaves open are made: the path, the attack, who
+    /// intercepts (S-A5), how the mover splits its strike (S-A7) and what a fight is worth (S-A8).
     #[serde(default)]
     pub policy: PolicyConfig,
 }
@@ -70,9 +78,16 @@ fn all_land() -> Vec<String> {
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MoverConfig {
+    /// Names the mover in answers and metrics (a later mover's `card_game.mover.<name>.…`); letters, digits,
+    /// '-', '_' or '.', each unit its own name.
     pub name: String,
-    /// Where it starts; for an oversized unit, its part at the lowest column and row (S-17).
+    /// Where it starts: a square (a name from `realm.names`, or `column-row`), optionally followed by
+    /// `/underground`, `/underwater` or `/void` (B.1); for an oversized unit, its part at the lowest column
+    /// and row (S-17).
     pub at: String,
+    /// Its keywords and states as on the cards, such as `Stealth`, `Airborne`, `Movement +1`, `Moves Freely
+    /// in water`, `Lance`, `Avatar` or `interacted`: they set the steps it may take (B.2) and who may
+    /// intercept it (S-8, S-9).
     #[serde(default)]
     pub keywords: Vec<String>,
     /// The damage its strike deals (S-11): the card's power, or its attack power if split. Default 0, so a
@@ -117,11 +132,19 @@ pub enum Side {
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct UnitConfig {
+    /// Names the unit in answers and, for an enemy, its metrics (`card_game.unit.<name>.…`); letters,
+    /// digits, '-', '_' or '.', each unit its own name.
     pub name: String,
+    /// `enemy`: the mover's opponent's, which may intercept (S-7); `ally`: the mover's own side's.
     #[serde(default)]
     pub side: Side,
-    /// Where it stands; for an oversized unit, its part at the lowest column and row (S-17).
+    /// Where it stands: a square (a name from `realm.names`, or `column-row`), optionally followed by
+    /// `/underground`, `/underwater` or `/void` (B.1); for an oversized unit, its part at the lowest column
+    /// and row (S-17).
     pub at: String,
+    /// Its keywords and states as on the cards, such as `Airborne`, `Ranged 2`, `Lance`, `strikes first`,
+    /// `Avatar`, `Disabled`, `tapped` or `summoned this turn`: they decide whether it may intercept (S-7,
+    /// S-9, S-13, S-14) and how it fights (S-12, S-15).
     #[serde(default)]
     pub keywords: Vec<String>,
     /// The damage its strike deals (S-11): the card's power, or its attack power if split. Default 0, so a

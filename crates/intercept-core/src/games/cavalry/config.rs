@@ -23,6 +23,8 @@ pub struct CavalryConfig {
     /// Farthest the moving enemy may be, in hexes (C-1.3).
     #[serde(default = "default_max_distance")]
     pub max_distance: i64,
+    /// `[cavalry.table]`: the interception table, the highest d10 roll (0-9) that succeeds for each order of
+    /// the interceptor (C-2, A-12).
     #[serde(default)]
     pub table: TableConfig,
     /// Whether a unit in hedgehog may still reaction fire; the seed says it may not fire (C-7.4).
@@ -31,10 +33,17 @@ pub struct CavalryConfig {
     /// Whether the morale checks one interception brings (hedgehog, fire hits) are rolled as one (C-9.2).
     #[serde(default)]
     pub combine_checks: CombineChecks,
+    /// `[cavalry.fire]`: the fire after an interception, the target's reaction fire and the interceptor's
+    /// own: the chances of 0, 1, 2, ... hits by the firing unit's type, and the hits that call for a morale
+    /// check (C-4.5, C-4.6, C-9.4; our reading, A-23).
     #[serde(default)]
     pub fire: FireConfig,
+    /// `[[cavalry.interceptor]]`: one table per cavalry unit that may intercept, at least one; each eligible
+    /// unit rolls once on the interception table (C-1, C-3.2).
     #[serde(default)]
     pub interceptor: Vec<InterceptorConfig>,
+    /// `[cavalry.target]`: the moving enemy unit the interceptors try to stop, and how it reacts (C-1.4,
+    /// C-6).
     pub target: TargetConfig,
 }
 
@@ -74,10 +83,16 @@ pub enum Attempts {
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TableConfig {
+    /// Highest d10 roll, 0 to 9, with which a unit under Charge orders intercepts: it succeeds with chance
+    /// (charge + 1)/10 (C-2).
     #[serde(default = "default_charge")]
     pub charge: i64,
+    /// Highest d10 roll, 0 to 9, with which a unit under Make Ready orders intercepts: it succeeds with
+    /// chance (make_ready + 1)/10 (C-2).
     #[serde(default = "default_make_ready")]
     pub make_ready: i64,
+    /// Highest d10 roll, 0 to 9, with which a unit under Receive Charge orders intercepts: it succeeds with
+    /// chance (receive_charge + 1)/10 (C-2).
     #[serde(default = "default_receive_charge")]
     pub receive_charge: i64,
 }
@@ -96,15 +111,30 @@ impl Default for TableConfig {
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct InterceptorConfig {
+    /// Names the unit in its metrics (`cavalry.interceptor.<name>.…`); letters, digits, '-', '_' or '.',
+    /// unique.
     pub name: String,
+    /// Its current order, which picks its row of the interception table: `charge`, `make_ready`,
+    /// `receive_charge`, or `rally`, under which it may not intercept (C-2, C-1.7, A-12).
     pub order: Order,
+    /// Its formation (C-7): `broken` or `hedgehog` bars it (C-1.2, C-1.9); `shaken` halves its movement;
+    /// a `shaken` or `open_order` unit fires `fire.shaken_hits` fewer hits (C-7.2, C-7.5).
     #[serde(default)]
     pub formation: Formation,
+    /// Hexes from it to the moving enemy unit when the attempt is announced, 1 to 99 (C-3.1); farther than
+    /// `cavalry.max_distance` it may not intercept (C-1.3).
     pub distance: i64,
+    /// Whether it can reach a hex next to the enemy, each hex it enters one nearer (C-1.6, C-4.3); `false`
+    /// bars it. The tool traces no paths.
     #[serde(default = "yes")]
     pub can_move_adjacent: bool,
+    /// It has already used its one interception in this Wing activation, so it may not try again (C-1.5,
+    ///
     #[serde(default)]
     pub already_intercepted: bool,
+    /// Where it ends its move, against the target's facing as it arrives: `front`, `flank` or `rear`; it
+    /// decides the target's reaction and fire, and horse in heavy infantry's rear forces a hedgehog attempt
+    /// (C-6, C-8.3).
     #[serde(default)]
     pub ends_in: Facing,
     /// Movement allowance, halved when shaken; a reactor needs at least its enemy's to change facing or
@@ -120,12 +150,22 @@ pub struct InterceptorConfig {
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TargetConfig {
+    /// Its type: its row of the reaction table, so which reactions it has (C-6), its default movement, and
+    /// which `cavalry.fire` list its reaction fire uses; a leader does not fire.
     pub kind: TargetKind,
+    /// It is itself making an interception move, so it cannot be intercepted (C-1.4).
     #[serde(default)]
     pub moving_by_interception: bool,
+    /// Its formation (C-7): `shaken` halves its movement; `shaken` and `open_order` fire `fire.shaken_hits`
+    /// fewer hits; `column` breaks when fired on, `open_order` when hit (C-7.5, C-7.6); `hedgehog` has no
+    /// flank or rear and does not fire (C-7.4); a `broken` unit cannot form hedgehog (C-8.1).
     #[serde(default)]
     pub formation: Formation,
+    /// Its morale rating, 0 to 10: a morale check passes when the d10, modified by its leader and the
+    /// checks rolled together, is at most this (C-9.1, C-10).
     pub morale: i64,
+    /// Rating of the leader stacked with it, 0 to 9 (0: none): taken off its morale check roll, or added
+    /// with `leader_sign = "add"` (C-9.1, C-9.3).
     #[serde(default)]
     pub leader: i64,
     /// Other morale checks rolled together with a hedgehog check, +1 each (C-9.2).
@@ -148,8 +188,10 @@ pub struct TargetConfig {
 #[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Reaction {
+    /// Reaction fire at it, where the table allows it (C-4.5, C-6).
     #[default]
     Fire,
+    /// Try to form hedgehog on a passed morale check: heavy infantry only (C-8).
     Hedgehog,
     /// Change facing toward it (C-5.3).
     Face,
@@ -163,9 +205,17 @@ pub enum Reaction {
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct FireConfig {
+    /// Chances of 0, 1, 2, ... fire combat hits when an artillery target fires: 1 to 10 chances from 0 to 1,
+    /// adding up to 1 (C-4.5, A-23).
     pub artillery: Vec<f64>,
+    /// Chances of 0, 1, 2, ... fire combat hits when a light infantry target fires: 1 to 10 chances from 0
+    /// to 1, adding up to 1 (C-4.5, A-23).
     pub light_infantry: Vec<f64>,
+    /// Chances of 0, 1, 2, ... fire combat hits when a heavy infantry target fires: 1 to 10 chances from 0
+    /// to 1, adding up to 1 (C-4.5, A-23).
     pub heavy_infantry: Vec<f64>,
+    /// Chances of 0, 1, 2, ... fire combat hits when cavalry fires: every interceptor's fire (C-4.6) and a
+    /// cavalry target's reaction fire; 1 to 10 chances from 0 to 1, adding up to 1.
     pub cavalry: Vec<f64>,
     /// Hits fewer for a firer that is shaken, or in open order, which fires as shaken (C-7.2, C-7.5).
     pub shaken_hits: i64,

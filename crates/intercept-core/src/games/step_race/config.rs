@@ -17,8 +17,12 @@ pub struct StepRaceConfig {
     /// What the intercept box filters (G-8, G-A1): `point`, `destination` or `none`.
     #[serde(default)]
     pub box_filter: BoxFilter,
+    /// `[[step_race.interceptor]]`: the units with an interception order, 1 to 100; each is raced against
+    /// every leg on its own, and the earliest catch wins (G-1, G-A6).
     #[serde(default)]
     pub interceptor: Vec<InterceptorConfig>,
+    /// `[step_race.mover]`: where the moving unit starts and goes, and its waypoint, each drawn uniformly from
+    /// a region of the 15 by 15 map (G-3, G-4).
     pub mover: MoverConfig,
 }
 
@@ -26,8 +30,14 @@ pub struct StepRaceConfig {
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct InterceptorConfig {
+    /// Names the unit in its metric (`step_race.interceptor.<name>.intercepted`); letters, digits, '-', '_'
+    /// or '.', unique.
     pub name: String,
+    /// Its square, `column-row`, each 0 to 14, such as `7-7`: it reaches a square in as many steps as king
+    /// moves from here (G-5).
     pub at: String,
+    /// Its intercept box, `centre/radius` such as `7-7/3`: every square within that many king moves of the
+    /// centre, which need not be its own square (G-2); what it filters is `box_filter` (G-8, G-A1).
     #[serde(rename = "box")]
     pub boxed: String,
 }
@@ -41,7 +51,7 @@ pub struct MoverConfig {
     /// The region the destination is drawn from; the start square itself is left out.
     #[serde(default = "whole_map")]
     pub destination: String,
-    /// The chance that the move goes by a waypoint (G-3).
+    /// The chance, from 0 to 1, that the move goes by a waypoint, which splits it into two legs (G-3).
     #[serde(default)]
     pub waypoint: f64,
     /// The region the waypoint is drawn from. A waypoint drawn on the start or the destination is no

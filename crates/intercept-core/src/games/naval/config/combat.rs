@@ -28,7 +28,11 @@ pub enum CombatModel {
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RatioBand {
+    /// The lowest ratio of factors present (intercepting side : intercepted side) this band applies to: 0
+    /// for the first band, each next band's higher (N-16.4).
     pub ratio: f64,
+    /// The chance, from 0 to 1, that the intercepting side wins a round whose ratio falls in this band
+    /// (N-16.4).
     pub p_win: f64,
 }
 
@@ -36,20 +40,26 @@ pub struct RatioBand {
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CombatConfig {
+    /// Who wins a naval combat: `fixed`, the intercepting side with `p_intercepting_side_wins` whatever the
+    /// forces, or `strength`, round by round through the ratio bands, with losses (N-16.4, A-18).
     #[serde(default)]
     pub model: CombatModel,
-    /// Fixed model: the intercepting side's chance to win a combat.
+    /// Fixed model: the intercepting side's chance to win a combat, from 0 to 1 (N-16.4).
     #[serde(default = "half")]
     pub p_intercepting_side_wins: f64,
+    /// The chance, from 0 to 1, that a naval combat ends after each round, under either model (N-16.4,
+    /// A-18); the higher, the shorter combats are and the fewer rounds latecomers get to join (N-15.4).
     #[serde(default = "half")]
     pub p_end_after_round: f64,
+    /// The most rounds a naval combat lasts, 1 to 20 (N-16.4, A-18); a combat of R rounds gives a group
+    /// that fell short at most R - 1 useful delayed rolls (N-15.4).
     #[serde(default = "default_max_rounds")]
     pub max_rounds: i64,
-    /// Strength model: the ratio bands, lowest ratio first; the first starts at 0.
+    /// Strength model: the ratio bands, 1 to 16, lowest ratio first; the first starts at 0 (N-16.4).
     #[serde(default = "default_bands")]
     pub band: Vec<RatioBand>,
     /// Strength model: each group (and the force met) on the side that loses a round loses this percentage
-    /// of its factors, rounded up.
+    /// of its factors, 0 to 100, rounded up (N-16.4).
     #[serde(default = "default_round_losses")]
     pub losses_percent: i64,
 }
@@ -71,15 +81,18 @@ impl Default for CombatConfig {
 #[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AirConfig {
+    /// The chance, from 0 to 1, that each force sailing to a combat is attacked by enemy air on the way
+    /// (N-13.1, N-13.2); 0, the default, means never.
     #[serde(default)]
     pub p_attack_en_route: f64,
-    /// Chance an attacked force on its way to a combat turns back and goes home.
+    /// Chance, from 0 to 1, that an attacked force on its way to a combat turns back and goes home (N-13.2).
     #[serde(default)]
     pub p_turn_back: f64,
-    /// Chance a force going home is attacked on the way (N-13.1, N-17.2).
+    /// Chance, from 0 to 1, that a force going home is attacked on the way (N-13.1, N-17.2).
     #[serde(default)]
     pub p_attack_going_home: f64,
-    /// Percentage of its factors an attacked force loses, rounded up.
+    /// Percentage of its factors, 0 to 100, an attacked force loses, rounded up (N-13.2); it can make the
+    /// force a small force (N-5.8) and weakens it under the strength model.
     #[serde(default)]
     pub losses_percent: i64,
 }
@@ -88,6 +101,8 @@ pub struct AirConfig {
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SubmarineConfig {
+    /// The chance, from 0 to 1, that a submarine group that reaches its hex makes a successful attack of its
+    /// own; submarines do not join the surface combat (N-19).
     #[serde(default = "half")]
     pub p_attack_succeeds: f64,
 }

@@ -25,6 +25,9 @@ pub enum Placement {
 #[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DeferralConfig {
+    /// Where a deferring group stands after its first roll: `closest` to the combat its roll allows,
+    /// `furthest` along its path toward its own hex, or `fixed`, `defer_distance` hexes from the combat
+    /// whatever its roll (the earlier reading) (N-14.3).
     #[serde(default)]
     pub placement: Placement,
 }
@@ -58,8 +61,13 @@ pub enum Abandon {
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DelayedConfig {
+    /// When the counter-interceptors aimed at a group that fell short roll: `after_each_roll` of its
+    /// delayed rolls, the combat fought at once, or `before_combat`, with the other counter-interceptions
+    /// (the earlier reading) (N-15.3).
     #[serde(default)]
     pub counter_interception: DelayedCounter,
+    /// When a delayed interception gives up and goes home: `never` while its combat gives it rounds,
+    /// `after_rolls` after `abandon_after` rolls, or `once_decided` when that combat ends without it (N-15.1).
     #[serde(default)]
     pub abandon: Abandon,
     /// With `abandon = "after_rolls"`: the delayed rolls it makes before giving up.
@@ -101,6 +109,9 @@ pub struct WayHomeConfig {
     /// The most interception hexes on a force's way home; `group.return_hex` picks one of them.
     #[serde(default = "one")]
     pub max_interceptions: i64,
+    /// Which forces going home groups with `leg = "return"` may meet: `defeat_or_abort` (beaten, turned back
+    /// by air, aborting or giving up) or `any`, winners and a mission that carried out its purpose too
+    /// (N-17.2, N-17.3).
     #[serde(default)]
     pub after: HomeAfter,
 }
