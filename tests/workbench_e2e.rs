@@ -117,12 +117,18 @@ fn refused_message(file: &Path) -> String {
 /// exact chance the convoy completes its mission, from the command line.
 fn built_by_keyboard(dir: &Path) -> Value {
     let starter = dir.join("starter.toml");
-    let out = Command::cargo_bin("intercept-sim").unwrap().args(["init", "naval", "-o"]).arg(&starter).output().unwrap();
+    let out =
+        Command::cargo_bin("intercept-sim").unwrap().args(["init", "naval", "-o"]).arg(&starter).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = std::fs::read_to_string(&starter).unwrap();
     let mission: toml::Table = toml::from_str(&text).unwrap();
     let convoy = mission["naval"]["mission"]["name"].as_str().unwrap().to_owned();
-    let lines = ["name = \"taranto\"".to_owned(), format!("target = \"{convoy}\""), "distance = 8".into(), "factors = 20".into()];
+    let lines = [
+        "name = \"taranto\"".to_owned(),
+        format!("target = \"{convoy}\""),
+        "distance = 8".into(),
+        "factors = 20".into(),
+    ];
     let file = dir.join("built.toml");
     std::fs::write(&file, format!("{text}\n[[naval.group]]\n{}\n", lines.join("\n"))).unwrap();
     serde_json::json!({ "target": convoy, "toml": lines, "completed": expected_completed(&file).parse::<f64>().unwrap() })
