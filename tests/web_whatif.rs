@@ -174,4 +174,8 @@ fn an_exact_sweep_solves_every_value_as_the_cli_does() {
     assert_eq!(seven["difference_fraction"], "65/69984", "54367/93312 - 162841/279936, worked out exactly");
     let jobs = get(&format!("{base}/api/status")).json();
     assert_eq!(jobs["jobs"]["running"], 0, "nothing sampled");
+    let typed =
+        post(&format!("{base}/api/sweep/exact?key=naval.group.taranto.distance&values=8.0,7,7"), &naval()).json();
+    let values: Vec<&str> = typed["points"].as_array().unwrap().iter().map(|p| p["value"].as_str().unwrap()).collect();
+    assert_eq!(values, ["7", "8"], "a typed 8.0 is the current value, each value once");
 }

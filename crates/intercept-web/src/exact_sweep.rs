@@ -58,12 +58,15 @@ fn points(base: &Scenario, key: &str, given: Option<Vec<String>>) -> Answer<(Str
             values.len()
         )));
     }
+    // The current value once, as the rules print it (a typed "8.0" is the current 8).
+    let same = |a: &str, b: &str| a == b || a.parse::<f64>().ok().is_some_and(|x| b.parse::<f64>().ok() == Some(x));
+    values.retain(|v| !same(v, &current));
     values.push(current.clone());
     values.sort_by(|a, b| match (a.parse::<f64>(), b.parse::<f64>()) {
         (Ok(x), Ok(y)) => x.total_cmp(&y),
         _ => a.cmp(b),
     });
-    values.dedup_by(|a, b| a == b || a.parse::<f64>().ok().is_some_and(|x| b.parse::<f64>().ok() == Some(x)));
+    values.dedup_by(|a, b| same(a, b));
     Ok((printed, current, values))
 }
 
