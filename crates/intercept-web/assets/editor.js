@@ -201,8 +201,9 @@ function showExact(exact, text) {
   if (!exact.ok) {
     const large = /too large|not solved exactly within|more than \d+ leaves/.test(exact.body.error);
     showAnswer(large ? 'too-large' : 'no-exact', large
-      ? `Too large to solve exactly here (${exact.body.error}). Run Monte Carlo below for an estimate with its interval.`
+      ? 'Too large to solve exactly here: run Monte Carlo below for an estimate with its interval.'
       : `No exact answer: ${exact.body.error}`);
+    if (large) $('status').textContent = exact.body.error;
     return;
   }
   const doc = exact.body;
