@@ -19,7 +19,7 @@ use serde_json::{Value, json};
 use crate::config::scenario;
 use crate::error::{Answer, ApiError, body, json_text};
 use crate::run::run_query;
-use crate::whatif::{around, listed, sweep_query};
+use crate::whatif::{around, sweep_query};
 
 /// The most values one exact sweep may solve.
 pub const MOST_VALUES: usize = 41;
@@ -31,8 +31,8 @@ pub async fn sweep(State(s): State<crate::State>, raw: RawQuery, text: Result<St
         .exact
         .solve(move || {
             let base = scenario(&text, &name, overrides)?;
-            let (key, values, _, _) = sweep_query(&rest)?;
-            let metric = one_metric(&base, &listed(&rest, "metric"))?;
+            let (key, values, metrics, _) = sweep_query(&rest)?;
+            let metric = one_metric(&base, &metrics)?;
             let (key, current, values) = points(&base, &key, values)?;
             Ok(solve_points(&base, &key, &current, &values, &metric).to_string())
         })

@@ -91,14 +91,8 @@ fn answer(l: &Listed) -> Option<String> {
         (AnswerState::TooLarge, _) => ("answer too-large", "too large to solve at once: open it and run Monte Carlo"),
         _ => return None,
     };
-    Some(format!("<span class=\"{class}\" data-state=\"{}\">{}</span>", state_name(l.answer_state), escape(text)))
-}
-
-fn state_name(state: AnswerState) -> &'static str {
-    match state {
-        AnswerState::Solving => "solving",
-        AnswerState::Solved => "solved",
-        AnswerState::TooLarge => "too_large",
-        AnswerState::None => "none",
-    }
+    // The state as the API names it, so that start.js reads the page and the API alike.
+    let state = serde_json::to_value(l.answer_state).ok();
+    let state = state.as_ref().and_then(|v| v.as_str()).unwrap_or("none");
+    Some(format!("<span class=\"{class}\" data-state=\"{state}\">{}</span>", escape(text)))
 }

@@ -143,7 +143,7 @@ fn one(rest: &[(String, String)], name: &str) -> Answer<String> {
 }
 
 /// Every value of query name `name`, repeated or comma-separated.
-pub(crate) fn listed(rest: &[(String, String)], name: &str) -> Vec<String> {
+fn listed(rest: &[(String, String)], name: &str) -> Vec<String> {
     let values = rest.iter().filter(|(k, _)| k == name).flat_map(|(_, v)| v.split(','));
     values.map(str::trim).filter(|v| !v.is_empty()).map(str::to_owned).collect()
 }
