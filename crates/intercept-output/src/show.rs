@@ -124,7 +124,7 @@ pub fn exact_table(scenario: &Scenario, solved: &ExactTally) -> String {
     let metrics = scenario.rules.metrics();
     let values = exact::metric_fractions(metrics, solved);
     let _ = writeln!(out, "{}: exact, {} leaves in the chance tree", scenario.run.name, solved.leaves);
-    let rests = rests_on(&scenario.rules.present(&Summary::exact_only(metrics, solved), 0).assumptions);
+    let rests = rests_on(&scenario.rules.assumptions());
     if !rests.is_empty() {
         let _ = writeln!(out, "{rests}");
     }

@@ -97,16 +97,20 @@ function patch(path, literal, op, after = {}) {
   });
 }
 
+/** `text` read as TOML by the server (/api/parse): the model, or the reader's one-line error. */
+async function parse(text) {
+  const r = await fetch('/api/parse?name=' + encodeURIComponent(ed.name), { method: 'POST', headers: TOML, body: text });
+  const body = await r.json();
+  return r.ok ? { model: body } : { error: body.error };
+}
+
 /** The model read again from `text`, and the form rebuilt from it (focus kept on the same field). */
 async function reread(text) {
-  const r = await fetch('/api/parse?name=' + encodeURIComponent(ed.name), { method: 'POST', headers: TOML, body: text });
+  const parsed = await parse(text);
   if (text !== ed.text) return;
-  if (!r.ok) {
-    $('toml-error').textContent = (await r.json()).error;
-    return;
-  }
-  ed.model = await r.json();
-  $('toml-error').textContent = '';
+  $('toml-error').textContent = parsed.error || '';
+  if (parsed.error) return;
+  ed.model = parsed.model;
   const focused = document.activeElement && document.activeElement.id;
   buildForm();
   if (focused && $(focused) && !$('toml').contains($(focused))) $(focused).focus();
@@ -418,9 +422,9 @@ async function start() {
   const text = await load();
   ed.text = text;
   $('toml').value = text;
-  const parsed = await fetch('/api/parse?name=' + encodeURIComponent(ed.name), { method: 'POST', headers: TOML, body: text });
-  if (!parsed.ok) throw new Error((await parsed.json()).error);
-  ed.model = await parsed.json();
+  const parsed = await parse(text);
+  if (parsed.error) throw new Error(parsed.error);
+  ed.model = parsed.model;
   const sets = (await (await fetch('/api/rule-sets')).json()).rule_sets.map((s) => s.table);
   ed.table = Object.keys(ed.model).find((k) => sets.includes(k));
   if (!ed.table) throw new Error(`no rule-set table in this config; allowed: ${sets.join(', ')}`);

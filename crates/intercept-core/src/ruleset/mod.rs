@@ -111,6 +111,8 @@ pub trait Rules: Send + Sync + Debug {
     fn headline(&self) -> Vec<String>;
     /// A picture of the scenario ([`RuleSet::scenario_picture`]).
     fn scenario_picture(&self) -> Option<Picture>;
+    /// The readings its answers rest on ([`RuleSet::assumptions`]).
+    fn assumptions(&self) -> Vec<Assumption>;
     /// How a run with this summary is shown.
     fn present(&self, summary: &Summary, trials: u64) -> Presentation;
     /// Runs the span's chunks under the sampler ([`engine::run_span`]).
@@ -174,13 +176,16 @@ impl<S: RuleSet + Debug> Rules for Resolved<S> {
     fn scenario_picture(&self) -> Option<Picture> {
         self.set.scenario_picture(&self.config, &self.model)
     }
+    fn assumptions(&self) -> Vec<Assumption> {
+        self.set.assumptions(&self.config, &self.model)
+    }
     fn present(&self, summary: &Summary, trials: u64) -> Presentation {
         Presentation {
             title: S::TITLE.to_owned(),
             plain: self.plain_words(),
             headline: self.headline(),
             answer: self.set.answer(&self.config, &self.model, summary),
-            assumptions: self.set.assumptions(&self.config, &self.model),
+            assumptions: self.assumptions(),
             picture: self.scenario_picture(),
             extras: self.set.extras(&self.config, &self.model, summary, trials),
         }

@@ -10,7 +10,8 @@ use serde_json::json;
 use num_rational::BigRational;
 
 use super::CavalryRules;
-use super::react::{Response, Situation};
+pub use super::react::Response;
+use super::react::Situation;
 use crate::fraction::{text, to_f64};
 use crate::odds::{Answer, INTERCEPTOR, OddsError, answer};
 use crate::present::{exact_text, how_often_exactly};
@@ -77,52 +78,32 @@ pub struct CavalryOdds {
     pub question: CavalryQuestion,
     pub intercept: BigRational,
     /// What the target does when the interceptor ends next to it (C-6).
-    pub reaction: Reaction,
+    pub reaction: Response,
     pub morale: Option<MoraleOdds>,
 }
 
-/// The target's reaction to the interceptor ending next to it, as the reaction table gives it (C-5.2, C-6),
-/// with its preferred reaction left at fire and the movement allowances at their defaults (C-5.7).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Reaction {
-    Fire,
-    /// Forced by cavalry in heavy infantry's rear (C-8.3).
-    Hedgehog,
-    Face,
-    Withdraw,
-    Nothing,
-}
-
-impl Reaction {
-    fn of(response: Response) -> Reaction {
-        match response {
-            Response::Fire => Reaction::Fire,
-            Response::Hedgehog => Reaction::Hedgehog,
-            Response::Face => Reaction::Face,
-            Response::Withdraw => Reaction::Withdraw,
-            Response::Nothing => Reaction::Nothing,
-        }
-    }
-
+/// How the calculator words the target's reaction ([`Response`], as the reaction table gives it with its
+/// preferred reaction left at fire and the movement allowances at their defaults; C-5.2, C-6, C-5.7).
+impl Response {
     /// Its name in the JSON answer.
     pub fn name(self) -> &'static str {
         match self {
-            Reaction::Fire => "fire",
-            Reaction::Hedgehog => "hedgehog",
-            Reaction::Face => "face",
-            Reaction::Withdraw => "withdraw",
-            Reaction::Nothing => "nothing",
+            Response::Fire => "fire",
+            Response::Hedgehog => "hedgehog",
+            Response::Face => "face",
+            Response::Withdraw => "withdraw",
+            Response::Nothing => "nothing",
         }
     }
 
     /// What the target does, in words with the rule.
     pub fn words(self) -> &'static str {
         match self {
-            Reaction::Fire => "reaction fires at the interceptor (C-4.5, C-6)",
-            Reaction::Hedgehog => "must attempt hedgehog, with a morale check (C-8.2, C-8.3)",
-            Reaction::Face => "turns to face the interceptor (C-5.3)",
-            Reaction::Withdraw => "withdraws, leaving the interceptor nothing to engage (C-5.4)",
-            Reaction::Nothing => "cannot react: the reaction table allows it nothing there (C-6)",
+            Response::Fire => "reaction fires at the interceptor (C-4.5, C-6)",
+            Response::Hedgehog => "must attempt hedgehog, with a morale check (C-8.2, C-8.3)",
+            Response::Face => "turns to face the interceptor (C-5.3)",
+            Response::Withdraw => "withdraws, leaving the interceptor nothing to engage (C-5.4)",
+            Response::Nothing => "cannot react: the reaction table allows it nothing there (C-6)",
         }
     }
 }
@@ -344,10 +325,10 @@ impl Calculator for CavalryCalculator {
 
 /// The target's reaction in answer `a`'s scenario: the one interceptor's, with the target as it starts (not
 /// in hedgehog, not broken), settled by the rules when the scenario resolved.
-fn reaction(a: &Answer) -> Reaction {
+fn reaction(a: &Answer) -> Response {
     let model = &a.scenario.resolved::<CavalryRules>().expect("a cavalry question's scenario").model;
     let start = Situation { in_hedgehog: false, broken: false };
-    Reaction::of(model.units[0].responses[start.index()])
+    model.units[0].responses[start.index()]
 }
 
 /// The morale check's odds from answer `a` to `q`. When the check is never rolled (no interception, or no
@@ -443,18 +424,18 @@ mod tests {
         let fraction = |r: &BigRational| text(r);
         let rear = ask("heavy_infantry", "rear");
         let m = rear.morale.as_ref().unwrap();
-        assert_eq!((rear.reaction, m.rolled, fraction(&m.formed)), (Reaction::Hedgehog, true, "12/25".to_owned()));
+        assert_eq!((rear.reaction, m.rolled, fraction(&m.formed)), (Response::Hedgehog, true, "12/25".to_owned()));
         for facing in ["front", "flank"] {
             let fires = ask("heavy_infantry", facing);
             let m = fires.morale.as_ref().unwrap();
-            assert_eq!((fires.reaction, m.rolled, fraction(&m.formed)), (Reaction::Fire, false, "0".to_owned()));
+            assert_eq!((fires.reaction, m.rolled, fraction(&m.formed)), (Response::Fire, false, "0".to_owned()));
             assert_eq!(fraction(&m.pass), "4/5", "{facing}: the chance it would pass");
             assert!(fires.text().contains(&format!("with the interceptor in its {facing}")), "{}", fires.text());
         }
         let light = ask("light_infantry", "rear");
-        assert_eq!((light.reaction, light.morale.as_ref().unwrap().rolled), (Reaction::Nothing, false));
+        assert_eq!((light.reaction, light.morale.as_ref().unwrap().rolled), (Response::Nothing, false));
         assert!(light.text().contains("only heavy infantry does (C-8.1)"), "{}", light.text());
-        assert_eq!(ask("leader", "front").reaction, Reaction::Withdraw);
+        assert_eq!(ask("leader", "front").reaction, Response::Withdraw);
         for odds in [&rear, &light] {
             assert_eq!(fraction(&odds.intercept), "3/5");
         }
