@@ -199,7 +199,7 @@ fn cost(leaf: &Leaf, picks: usize) -> u64 {
     let picks = picks as u64;
     match leaf {
         Leaf::Small { .. } | Leaf::TooLong => picks,
-        Leaf::Big(_) => picks.saturating_mul(picks / BIG_PICKS_PER_UNIT + 1),
+        Leaf::Big { .. } => picks.saturating_mul(picks / BIG_PICKS_PER_UNIT + 1),
     }
 }
 
