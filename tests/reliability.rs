@@ -35,7 +35,8 @@ fn succeeds(cmd: &mut Command) -> String {
 
 /// The value `exact --json` gives `metric`, as its exact fraction.
 fn exact_fraction(config: &Path, metric: &str) -> String {
-    let json: serde_json::Value = serde_json::from_str(&succeeds(sim().arg("exact").arg(config).arg("--json"))).unwrap();
+    let json: serde_json::Value =
+        serde_json::from_str(&succeeds(sim().arg("exact").arg(config).arg("--json"))).unwrap();
     let metrics = json["metrics"].as_array().unwrap();
     let m = metrics.iter().find(|m| m["metric"] == metric).unwrap_or_else(|| panic!("no {metric}: {json}"));
     m["exact_fraction"].as_str().unwrap().to_owned()

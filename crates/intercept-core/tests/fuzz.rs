@@ -1,9 +1,12 @@
-//! Fuzzing the two readers of untrusted text: the config parser and the manifest reader (`merge`,
-//! `run --resume`). Every input must give a scenario or one short line, never a panic; a manifest that is
-//! accepted must hold counts that make sense. Runs 256 cases per target in the suite; for a longer run:
+//! Fuzzing the two readers of untrusted text, the config parser and the manifest reader (`merge`,
+//! `run --resume`), and the arithmetic behind them: every decimal key set to decimals of 1 to 18 places and
+//! to exponents, then solved exactly and sampled. Every input must give a scenario or one short line, never a
+//! panic; a manifest that is accepted must hold counts that make sense. Runs 256 cases per target in the
+//! suite, in the dev profile so that every overflow panics; for a longer run (100,000 cases of the decimal
+//! target took about N minutes on two cores):
 //!
 //! ```sh
-//! PROPTEST_CASES=200000 cargo test --release -p intercept-core --test fuzz
+//! PROPTEST_CASES=100000 cargo test -p intercept-core --test fuzz
 //! ```
 
 mod common;
@@ -11,7 +14,8 @@ mod common;
 use std::path::Path;
 use std::sync::OnceLock;
 
-use intercept_core::config::{self, Overrides};
+use intercept_core::config::set::{self, Number, Setting};
+use intercept_core::config::{self, Overrides, Scenario};
 use intercept_core::games::shipped;
 use intercept_core::partial::Stored;
 use intercept_core::record::RunRecord;
@@ -89,6 +93,61 @@ proptest! {
     fn any_text_resolves_or_is_one_line(src in "\\PC{0,400}") {
         if let Err(e) = config::from_str(&shipped(), &src, Path::new("fuzz.toml"), Overrides::default()) {
             one_short_line(&e.to_string());
+        }
+    }
+}
+
+/// The shipped scenarios whose chance trees are small enough to solve in every case, with their decimal keys
+/// (every probability, chance and ratio a config holds), made to run 64 trials.
+fn decimal_keys() -> &'static Vec<(Scenario, Vec<String>)> {
+    static KEYS: OnceLock<Vec<(Scenario, Vec<String>)>> = OnceLock::new();
+    KEYS.get_or_init(|| {
+        let overrides = Overrides { trials: Some(64), seed: Some(1) };
+        let scenarios = shipped_configs().into_iter().map(|p| config::load(&shipped(), &p, overrides).unwrap());
+        let small = scenarios.filter(|s| s.rules.solve(SMALL_TREE).is_ok());
+        let keyed = small.map(|s| {
+            let keys = set::numeric_keys(&s).into_iter().filter(|k| matches!(k.value, Number::Float(_)));
+            let keys: Vec<String> = keys.map(|k| k.key).collect();
+            (s, keys)
+        });
+        keyed.filter(|(_, keys)| !keys.is_empty()).collect()
+    })
+}
+
+/// The most leaves a fuzzed scenario's tree is solved with.
+const SMALL_TREE: u64 = 20_000;
+
+/// A decimal as a config may write it: 1 to 18 places, or a mantissa and an exponent, mostly within 0..1.
+fn long_decimal() -> impl Strategy<Value = String> {
+    prop_oneof![
+        (1usize..=18, any::<u64>())
+            .prop_map(|(places, digits)| format!("0.{:0>places$}", digits % 10u64.pow(places as u32))),
+        ("[1-9]", "[0-9]{0,17}", 1u32..=40).prop_map(|(lead, rest, e)| match rest.is_empty() {
+            true => format!("{lead}e-{e}"),
+            false => format!("{lead}.{rest}e-{e}"),
+        }),
+        (0u32..=3, 1usize..=18).prop_map(|(whole, places)| format!("{whole}.{}", "9".repeat(places))),
+        Just("0.30000000000000004".to_owned()),
+        Just("1.0".to_owned()),
+        Just("0.0".to_owned()),
+    ]
+}
+
+proptest! {
+    #[test]
+    fn any_decimal_in_any_decimal_key_is_solved_or_refused_in_one_line(
+        which in any::<prop::sample::Index>(), key in any::<prop::sample::Index>(), value in long_decimal()
+    ) {
+        let (base, keys) = &decimal_keys()[which.index(decimal_keys().len())];
+        let setting = Setting { key: keys[key.index(keys.len())].clone(), value };
+        match set::apply(base, &[setting]) {
+            Ok(scenario) => {
+                // Solved exactly when the tree stays small, and sampled: neither may overflow.
+                let _ = scenario.rules.solve(SMALL_TREE);
+                let record = runner::sample(&scenario, &SampleOptions { threads: Some(1), ..SampleOptions::default() }, &|_| {});
+                prop_assert_eq!(record.trials, 64);
+            }
+            Err(e) => one_short_line(&e.to_string()),
         }
     }
 }

@@ -21,15 +21,9 @@ use super::Node;
 /// A leaf's probability.
 pub(super) enum Leaf {
     /// `num / den`, not necessarily reduced.
-    Small {
-        num: u128,
-        den: u128,
-    },
+    Small { num: u128, den: u128 },
     /// `num / den` in big integers, not necessarily reduced.
-    Big {
-        num: BigUint,
-        den: BigUint,
-    },
+    Big { num: BigUint, den: BigUint },
     /// A path of more than [`MOST_BIG_PICKS`] picks whose product outgrew `u128`: multiplying it out as a big
     /// fraction would cost more than the walk's budget allows, so the tree is refused.
     TooLong,
@@ -177,7 +171,8 @@ mod tests {
         for weight in [123_456_789, 876_543_211, 1, 999_999_999] {
             let mut path = Path::default();
             let picks = vec![node(weight, 1_000_000_000); 6];
-            let expected: BigRational = picks.iter().map(|n| BigRational::new(n.weight.into(), n.total.into())).product();
+            let expected: BigRational =
+                picks.iter().map(|n| BigRational::new(n.weight.into(), n.total.into())).product();
             match path.leaf(&picks) {
                 Leaf::Small { num, den } => assert_eq!(BigRational::new(num.into(), den.into()), expected),
                 Leaf::Big { num, den } => assert_eq!(BigRational::new(num.into(), den.into()), expected),
