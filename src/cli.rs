@@ -309,6 +309,16 @@ pub struct Sampling {
     pub quiet: bool,
 }
 
+/// How a run's manifest is sealed and checked: a key shared by the shards of one job.
+#[derive(Args, Debug)]
+pub struct Sealing {
+    /// Seal manifest.json with this key as well as its digest, and accept only manifests sealed with it
+    /// (`merge`, `--resume`): a file of 16 to 4096 bytes that every shard of the job reads [default: the key
+    /// in the environment variable INTERCEPT_SIM_KEY, if set]. See docs/scale-out.md.
+    #[arg(long, value_name = "FILE")]
+    pub key_file: Option<PathBuf>,
+}
+
 impl Sampling {
     pub fn overrides(&self) -> Overrides {
         Overrides { trials: self.trials, seed: self.seed }
@@ -354,6 +364,8 @@ pub struct RunArgs {
     /// exactly the files an uninterrupted run writes.
     #[arg(long, value_name = "DIR", conflicts_with_all = ["config", "trials", "seed", "precision", "per_trial", "shard"])]
     pub resume: Option<PathBuf>,
+    #[command(flatten)]
+    pub sealing: Sealing,
 }
 
 /// The most bytes of trial rows (before compression) a `--per-trial` run writes without `--allow-large`.
@@ -411,6 +423,11 @@ pub struct MergeArgs {
     /// Print the merged summary as JSON on stdout instead of a table (as `run --json`).
     #[arg(long)]
     pub json: bool,
+    /// Print no table: only errors, and the JSON that --json asks for.
+    #[arg(short, long)]
+    pub quiet: bool,
+    #[command(flatten)]
+    pub sealing: Sealing,
 }
 
 /// A half-width target: a number strictly between 0 and 0.5 (wider intervals say nothing).
@@ -450,6 +467,8 @@ pub struct SweepArgs {
     /// uninterrupted sweep writes.
     #[arg(long, value_name = "DIR", conflicts_with_all = ["config", "sets", "trials", "seed"])]
     pub resume: Option<PathBuf>,
+    #[command(flatten)]
+    pub sealing: Sealing,
 }
 
 #[derive(Args, Debug)]

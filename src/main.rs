@@ -27,6 +27,7 @@ use intercept_sim::odds::OddsError;
 use intercept_sim::outputs;
 use intercept_sim::partial::{self, PartialError};
 use intercept_sim::runner::{self, SampleOptions};
+use intercept_sim::seal::Key;
 use intercept_sim::sensitivity;
 use intercept_sim::show;
 use intercept_sim::study::{self, SweepStart};
@@ -77,6 +78,7 @@ fn main() -> ExitCode {
 }
 
 fn run(args: RunArgs) -> Result<(), Failure> {
+    let key = key(&args.sealing)?;
     let from = args.resume.as_deref();
     let new = from.is_none().then(|| fresh(&args)).transpose()?;
     let default = match (&new, from) {
@@ -88,14 +90,17 @@ fn run(args: RunArgs) -> Result<(), Failure> {
     let folder = open(&dir, flag)?;
     let (scenario, mut opts) = match (new, from) {
         (Some(new), _) => new,
-        (None, from) => resumed(from.expect("clap asks for a config or --resume"))?,
+        (None, from) => resumed(from.expect("clap asks for a config or --resume"), key.as_ref())?,
     };
     opts.threads = args.sampling.threads();
     opts.interrupt = Some(interrupt::install());
     let bar = progress::Progress::new(scenario.run.trials - opts.resume.as_ref().map_or(0, |r| r.before.trials));
     let per_trial = args.per_trial.then(|| folder.staging());
-    let record = outputs::sample(&scenario, &opts, per_trial, &|n| bar.advance(n)).map_err(failed)?;
+    let mut record = outputs::sample(&scenario, &opts, per_trial, &|n| bar.advance(n)).map_err(failed)?;
     bar.finish();
+    if let Some(key) = &key {
+        record.seal_with(key);
+    }
     outputs::export(&record, folder.staging()).map_err(failed)?;
     let written = folder.commit().map_err(folder_failure)?;
     match args.json {
@@ -154,8 +159,8 @@ fn per_trial_size(scenario: &Scenario, allow_large: bool) -> Result<(), Failure>
 }
 
 /// The interrupted run in `dir`, set to go on where it stopped.
-fn resumed(dir: &Path) -> Result<(Scenario, SampleOptions), Failure> {
-    let r = partial::resume(&shipped(), dir).map_err(partial_failure)?;
+fn resumed(dir: &Path, key: Option<&Key>) -> Result<(Scenario, SampleOptions), Failure> {
+    let r = partial::resume(&shipped(), dir, key).map_err(partial_failure)?;
     let opts = SampleOptions {
         precision: r.precision,
         wanted: Some(r.wanted),
@@ -166,14 +171,24 @@ fn resumed(dir: &Path) -> Result<(Scenario, SampleOptions), Failure> {
 }
 
 fn merge(args: MergeArgs) -> Result<(), Failure> {
-    let record = partial::merge(&shipped(), &args.dirs).map_err(partial_failure)?;
+    let key = key(&args.sealing)?;
+    let mut record = partial::merge(&shipped(), &args.dirs, key.as_ref()).map_err(partial_failure)?;
+    if let Some(key) = &key {
+        record.seal_with(key);
+    }
     let folder = open(&args.out, "--out")?;
     outputs::export(&record, folder.staging()).map_err(failed)?;
     let written = folder.commit().map_err(folder_failure)?;
-    emit(match args.json {
-        true => show::summary_json(&record),
-        false => show::run_table(&record, &args.out, written.len()),
-    })
+    match args.json {
+        true => emit(show::summary_json(&record)),
+        false => emit_table(show::run_table(&record, &args.out, written.len())),
+    }
+}
+
+/// The key that seals and checks manifests (`--key-file`, or else `INTERCEPT_SIM_KEY`), if one is given: an
+/// unusable one is bad input, refused before any work.
+fn key(sealing: &cli::Sealing) -> Result<Option<Key>, Failure> {
+    Key::given(sealing.key_file.as_deref()).map_err(|e| bad_input(e.to_string()))
 }
 
 /// A folder that cannot be resumed or merged is bad input.
@@ -182,6 +197,7 @@ fn partial_failure(e: PartialError) -> Failure {
 }
 
 fn sweep(args: SweepArgs) -> Result<(), Failure> {
+    let key = key(&args.sealing)?;
     let from = args.resume.clone();
     let new = from.is_none().then(|| new_sweep(&args)).transpose()?;
     let default = match (&new, &from) {
@@ -193,13 +209,18 @@ fn sweep(args: SweepArgs) -> Result<(), Failure> {
     let folder = open(&dir, flag)?;
     let start = match new {
         Some(new) => new,
-        None => resumed_sweep(from.as_deref().expect("clap asks for a config or --resume"), &args.metric)?,
+        None => {
+            resumed_sweep(from.as_deref().expect("clap asks for a config or --resume"), &args.metric, key.as_ref())?
+        }
     };
     let bar = progress::Progress::new(start.trials_left());
     let stop = interrupt::install();
     let pool = runner::pool(args.sampling.threads());
-    let swept = pool.install(|| start.play(Some(&stop), &|n| bar.advance(n)));
+    let mut swept = pool.install(|| start.play(Some(&stop), &|n| bar.advance(n)));
     bar.finish();
+    if let Some(key) = &key {
+        swept.record.seal_with(key);
+    }
     swept.write(folder.staging()).map_err(failed)?;
     let written = folder.commit().map_err(folder_failure)?;
     let (record, points, shown) = (&swept.record, &swept.points, &swept.shown);
@@ -224,8 +245,8 @@ fn new_sweep(args: &SweepArgs) -> Result<SweepStart, Failure> {
 }
 
 /// The interrupted sweep in `dir`, set to go on where it stopped; `--metric` replaces the metrics it named.
-fn resumed_sweep(dir: &Path, named: &[String]) -> Result<SweepStart, Failure> {
-    let r = sweep::resume(&shipped(), dir).map_err(partial_failure)?;
+fn resumed_sweep(dir: &Path, named: &[String], key: Option<&Key>) -> Result<SweepStart, Failure> {
+    let r = sweep::resume(&shipped(), dir, key).map_err(partial_failure)?;
     let named = if named.is_empty() { r.metrics } else { named.to_vec() };
     let shown = study::sweep_metrics(&r.base, &named).map_err(bad_input)?;
     Ok(SweepStart { base: r.base, axes: r.axes, named, shown, points: r.points, counts: Some(r.counts) })
@@ -450,6 +471,7 @@ fn quiet(command: &Command) -> bool {
         Command::Run(a) => a.sampling.quiet,
         Command::Sweep(a) => a.sampling.quiet,
         Command::Sensitivity(a) => a.sampling.quiet,
+        Command::Merge(a) => a.quiet,
         _ => false,
     }
 }

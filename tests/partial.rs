@@ -133,17 +133,18 @@ fn a_bad_shard_is_refused() {
     }
 }
 
-/// Rewrites `dir/manifest.json` through `edit`; with `reseal`, its digest is made to match again, as a
-/// careful forger would, so that only the checks of the counts against the config can catch the edit.
+/// Rewrites `dir/manifest.json` through `edit`, laid out as the tool writes it; with `reseal`, its digest is
+/// made to match again, as a careful forger would (one without the job's key, whose key seal stays as it
+/// was), so that only the key or the checks of the counts can catch the edit.
 fn edit_manifest(dir: &Path, reseal: bool, edit: impl FnOnce(&mut serde_json::Value)) {
     let path = dir.join("manifest.json");
     let mut doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     edit(&mut doc);
+    let mut record: intercept_sim::export::RunRecord = serde_json::from_value(doc).unwrap();
     if reseal {
-        let record: intercept_sim::export::RunRecord = serde_json::from_value(doc.clone()).unwrap();
-        doc["digest"] = record.digest_now().into();
+        record.seal();
     }
-    std::fs::write(&path, serde_json::to_string_pretty(&doc).unwrap()).unwrap();
+    std::fs::write(&path, intercept_sim::seal::text(&record)).unwrap();
 }
 
 /// A copy of the shard folders with `edit` made to shard `k`'s manifest.
@@ -214,4 +215,128 @@ fn resume_refuses_an_edited_manifest_before_running() {
     let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
     assert!(stderr.contains("counts where the run's metrics have") && stderr.trim().lines().count() == 1, "{stderr}");
     assert_eq!(std::fs::read(cut.join("manifest.json")).unwrap(), before, "nothing ran, nothing written");
+}
+
+/// A count of `slot` in `d` lowered by `by`.
+fn lowered(d: &mut serde_json::Value, slot: usize, by: u64) {
+    d["counts"][slot] = (d["counts"][slot].as_u64().unwrap() - by).into();
+}
+
+/// The slot of mission.completed in the chain's counts.
+const COMPLETED: usize = 2;
+
+/// Counts forged and re-sealed, as a forger who knows the format would (issue 35): a count lowered, a count
+/// zeroed, a config changed in every shard. The digest matches and the counts fit their trials, but a run of
+/// the config could not have made them, and the exact values say so.
+#[test]
+fn merge_refuses_forged_counts_against_the_exact_values() {
+    let tmp = tempfile::tempdir().unwrap();
+    let parts = shards(tmp.path(), "5");
+    let refs = |dirs: &Vec<PathBuf>| dirs.iter().cloned().collect::<Vec<_>>();
+    let cases: Vec<(Vec<PathBuf>, &str)> = vec![
+        (edited(tmp.path(), &parts, 1, true, |d| lowered(d, COMPLETED, 5_000)), "its count of mission.completed is"),
+        (edited(tmp.path(), &parts, 2, true, |d| d["counts"][COMPLETED] = 0.into()), "mission.completed is 0 in"),
+    ];
+    for (dirs, message) in cases {
+        merge_refused(tmp.path(), &dirs.iter().collect::<Vec<_>>(), message);
+    }
+    // The config's combat odds changed in every shard, so that they still agree with each other.
+    let mut dirs = refs(&parts);
+    for k in 0..3 {
+        dirs = edited(tmp.path(), &dirs, k, true, |d| {
+            d["config"]["naval"]["combat"]["p_intercepting_side_wins"] = 0.6.into()
+        });
+    }
+    merge_refused(tmp.path(), &dirs.iter().collect::<Vec<_>>(), "the counts were forged or damaged");
+}
+
+/// An interrupted run whose count was lowered and re-sealed is refused by `--resume` before any trial runs.
+#[test]
+fn resume_refuses_a_forged_partial_count() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cut = tmp.path().join("cut");
+    interrupted(&cut, LONG_RUN, &[], Duration::from_millis(1500));
+    edit_manifest(&cut, true, |d| {
+        let done = d["counts"][COMPLETED].as_u64().unwrap();
+        lowered(d, COMPLETED, done / 10);
+    });
+    let assert = sim().args(["run", "--resume"]).arg(&cut).assert().code(2);
+    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    assert!(stderr.contains("its count of mission.completed") && stderr.trim().lines().count() == 1, "{stderr}");
+}
+
+/// Shards sealed with the job's key merge only with that key; a seed changed and re-sealed without the key,
+/// which the counts cannot reveal, is refused by the key seal, and so is a manifest whose seal was removed.
+#[test]
+fn a_job_key_seals_the_shards_against_forgery() {
+    let tmp = tempfile::tempdir().unwrap();
+    let key = tmp.path().join("job.key");
+    std::fs::write(&key, "a secret the shards of this job share\n").unwrap();
+    let parts: Vec<PathBuf> = (0..2)
+        .map(|k| {
+            let dir = tmp.path().join(format!("keyed-{k}"));
+            let shard = format!("{k}/2");
+            let args = ["--seed", "5", "--shard", shard.as_str(), "--threads", "1", "--key-file"];
+            sim()
+                .args(["run", CHAIN, "--trials", "100000"])
+                .args(args)
+                .arg(&key)
+                .arg("--out")
+                .arg(&dir)
+                .assert()
+                .success();
+            dir
+        })
+        .collect();
+    let merged = tmp.path().join("merged");
+    sim().arg("merge").args(&parts).arg("--key-file").arg(&key).arg("-q").arg("--out").arg(&merged).assert().success();
+    let manifest = std::fs::read_to_string(merged.join("manifest.json")).unwrap();
+    assert!(manifest.contains("\"mac\": \""), "the merged run is sealed with the key too");
+    // The key may come from the environment instead.
+    let from_env = tmp.path().join("from-env");
+    let secret = std::fs::read_to_string(&key).unwrap();
+    sim()
+        .arg("merge")
+        .args(&parts)
+        .env("INTERCEPT_SIM_KEY", secret.trim())
+        .arg("-q")
+        .arg("--out")
+        .arg(&from_env)
+        .assert()
+        .success();
+    stopped::assert_same_files(&merged, &from_env, 15);
+
+    let refused = |dirs: &[PathBuf], key_given: bool, message: &str| {
+        let out = tmp.path().join("refused");
+        let mut cmd = sim();
+        cmd.arg("merge").args(dirs).env_remove("INTERCEPT_SIM_KEY");
+        if key_given {
+            cmd.arg("--key-file").arg(&key);
+        }
+        let assert = cmd.arg("--out").arg(&out).assert().code(2);
+        let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+        assert!(stderr.contains(message) && stderr.trim().lines().count() == 1, "{message}: {stderr}");
+        assert!(!out.exists(), "nothing written");
+    };
+    refused(&parts, false, "is sealed with a key: give the job's key");
+    let mut reseeded = parts.clone();
+    for k in 0..2 {
+        reseeded = edited(tmp.path(), &reseeded, k, true, |d| d["seed"] = 6.into());
+    }
+    refused(&reseeded, true, "key seal does not match");
+    let unsealed = edited(tmp.path(), &parts, 1, true, |d| drop(d.as_object_mut().unwrap().remove("mac")));
+    refused(&unsealed, true, "has no key seal, but a key was given");
+    let short = tmp.path().join("short.key");
+    std::fs::write(&short, "secret").unwrap();
+    let assert = sim()
+        .arg("merge")
+        .args(&parts)
+        .arg("--key-file")
+        .arg(&short)
+        .arg("--out")
+        .arg(tmp.path().join("x"))
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    assert!(stderr.contains("a key must have 16 to 4096 bytes"), "{stderr}");
 }

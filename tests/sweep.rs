@@ -188,3 +188,27 @@ fn a_bad_metric_or_a_plan_key_is_refused() {
         assert!(!out.exists(), "{args:?}: nothing written");
     }
 }
+
+/// An interrupted sweep whose point's count was lowered and re-sealed, as a forger who knows the format
+/// would, is refused by `--resume` against the point's exact values, before any trial runs.
+#[test]
+fn resume_refuses_a_forged_point_count() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cut = tmp.path().join("cut");
+    let mut args = vec!["sweep", "configs/naval/three-level-chain.toml", "--set", "naval.rules.slow_ships=-2,-1,0"];
+    args.extend(["--trials", "8000000", "--threads", "1", "--out"]);
+    let mut args: Vec<&OsStr> = args.iter().map(OsStr::new).collect();
+    args.push(cut.as_os_str());
+    stopped::interrupted(&args, Duration::from_millis(1500));
+    let path = cut.join("manifest.json");
+    let mut doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let count = &mut doc["points"][1]["counts"][2];
+    *count = (count.as_u64().unwrap() * 9 / 10).into();
+    let mut record: intercept_sim::sweep::SweepRecord = serde_json::from_value(doc).unwrap();
+    record.digest = record.digest_now();
+    std::fs::write(&path, intercept_sim::seal::text(&record)).unwrap();
+    let assert = sim().args(["sweep", "--resume"]).arg(&cut).assert().code(2);
+    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    let message = "the point naval.rules.slow_ships=-1: its count of mission.completed is";
+    assert!(stderr.contains(message) && stderr.trim().lines().count() == 1, "{stderr}");
+}

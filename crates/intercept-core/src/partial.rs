@@ -8,20 +8,24 @@
 //! Counts are integers merged in chunk order, so a resumed or merged run writes the same bytes as a run made
 //! in one go. [`PartialError`] says, in one line, why a folder cannot be resumed or merged.
 //!
-//! Nothing read back is believed unchecked: a manifest must carry the digest of its own contents (so an
-//! edit is caught), and its counts must fit its config ([`Stored::scenario`]): one count per slot, no
-//! probability counted in more trials than ran, distributions adding up to the trials, and the trials
-//! those of the chunks it says it covers. Sums of shards are checked for overflow.
+//! Nothing read back is believed unchecked: a manifest must read back as it was written, with the digest of
+//! its own contents and, when the job has a key, its key seal ([`crate::seal`]); its counts must fit its
+//! config ([`Stored::scenario`]): one count per slot, no probability counted in more trials than ran,
+//! distributions adding up to the trials, and the trials those of the chunks it says it covers; and the
+//! counts to be resumed or merged must be plausible against the exact values ([`crate::plausible`]). Sums of
+//! shards are checked for overflow.
 
 use std::path::{Path, PathBuf};
 
 use crate::config::{self, ConfigError, Overrides, Scenario};
 use crate::engine::Plan;
+use crate::exact::ExactTally;
 use crate::metrics::Tally;
 use crate::record::RunRecord;
 use crate::ruleset::Registry;
 use crate::runner::{self, Resume, RunFacts};
-use crate::text::{ReadError, clip, read_capped};
+use crate::seal::{Key, unseal};
+use crate::text::{ReadError, read_capped};
 
 /// Why a folder cannot be resumed or merged.
 #[derive(Debug, thiserror::Error)]
@@ -53,17 +57,17 @@ impl std::ops::Deref for Stored {
 }
 
 impl Stored {
-    /// Reads `dir/manifest.json`, refusing one written by another version (its numbers would differ) or
-    /// edited since (its digest would not match).
-    pub fn read(dir: &Path) -> Result<Stored, PartialError> {
+    /// Reads `dir/manifest.json`, refusing one written by another version (its numbers would differ),
+    /// edited since (its digest would not match), or sealed otherwise than with `key`.
+    pub fn read(dir: &Path, key: Option<&Key>) -> Result<Stored, PartialError> {
         let path = dir.join("manifest.json");
         let text = read_manifest(&path)?;
-        Stored::parse(&text, dir)
+        Stored::parse(&text, dir, key)
     }
 
     /// A manifest's text, read back from the run folder `dir`.
-    pub fn parse(text: &str, dir: &Path) -> Result<Stored, PartialError> {
-        Ok(Stored { record: unseal(text, dir, "run")?, dir: dir.to_owned() })
+    pub fn parse(text: &str, dir: &Path, key: Option<&Key>) -> Result<Stored, PartialError> {
+        Ok(Stored { record: unseal(text, dir, "run", key)?, dir: dir.to_owned() })
     }
 
     /// The scenario the run was made from, resolved again from the config it recorded, once the counts are
@@ -102,6 +106,18 @@ impl Stored {
         scenario.rules.metrics().check_counts(&self.counts, self.trials)
     }
 
+    /// Refuses counts that a run of `scenario` could not have made, given its exact values when its tree
+    /// could be solved ([`crate::plausible`]).
+    pub fn plausible(
+        &self,
+        scenario: &Scenario,
+        exact: Option<&ExactTally>,
+        tally: &Tally,
+    ) -> Result<(), PartialError> {
+        let Some(exact) = exact else { return Ok(()) };
+        crate::plausible::against(scenario, exact, tally).map_err(|m| self.refused(format!("manifest.json: {m}")))
+    }
+
     /// The counts, as the engine holds them.
     pub fn tally(&self) -> Tally {
         Tally { trials: self.trials, counts: self.counts.clone() }
@@ -121,8 +137,8 @@ pub struct Resumed {
 }
 
 /// The interrupted run in `dir`, ready to go on from where it stopped.
-pub fn resume(registry: &Registry, dir: &Path) -> Result<Resumed, PartialError> {
-    let stored = Stored::read(dir)?;
+pub fn resume(registry: &Registry, dir: &Path, key: Option<&Key>) -> Result<Resumed, PartialError> {
+    let stored = Stored::read(dir, key)?;
     if !stored.partial || stored.chunks.to >= stored.wanted.to {
         let what = if stored.partial { "a finished shard; merge it with the others" } else { "a finished run" };
         return Err(stored.refused(format!("nothing to resume: it holds {what}")));
@@ -132,38 +148,10 @@ pub fn resume(registry: &Registry, dir: &Path) -> Result<Resumed, PartialError> 
         return Err(stored.refused(message.to_owned()));
     }
     let scenario = stored.scenario(registry)?;
+    stored.plausible(&scenario, runner::solve(&scenario).ok().as_ref(), &stored.tally())?;
     let resume = Resume { next: stored.chunks.to, before: stored.tally() };
     let wanted = stored.wanted.from..stored.wanted.to;
     Ok(Resumed { scenario, wanted, resume, precision: stored.precision })
-}
-
-/// A manifest sealed by the digest of its own contents, as runs and sweeps write them.
-pub(crate) trait Sealed: serde::de::DeserializeOwned {
-    /// The tool and version that wrote it, and the digest it carries.
-    fn seal(&self) -> (&str, &str, &str);
-    /// The digest its contents have now.
-    fn digest_now(&self) -> String;
-}
-
-/// The manifest `text` of the folder `dir`, refusing one written by another version (its numbers would
-/// differ) or edited since the `what` (run, sweep) wrote it (its digest would not match).
-pub(crate) fn unseal<T: Sealed>(text: &str, dir: &Path, what: &str) -> Result<T, PartialError> {
-    let path = dir.join("manifest.json");
-    let record: T =
-        serde_json::from_str(text).map_err(|e| PartialError::Format { path, message: clip(&e.to_string(), 200) })?;
-    let refused = |message: String| PartialError::Refused { dir: dir.to_owned(), message };
-    let version = env!("CARGO_PKG_VERSION");
-    let (tool, theirs, digest) = record.seal();
-    if tool != "intercept-sim" || theirs != version {
-        let (tool, theirs) = (clip(tool, 40), clip(theirs, 40));
-        return Err(refused(format!("written by {tool} {theirs}, not intercept-sim {version}")));
-    }
-    if digest != record.digest_now() {
-        let message =
-            format!("manifest.json was changed after the {what} wrote it (its digest does not match its contents)");
-        return Err(refused(message));
-    }
-    Ok(record)
 }
 
 /// The scenario a manifest of the folder `dir` was made from, resolved again from the `config` it recorded
@@ -196,8 +184,8 @@ pub(crate) fn read_manifest(path: &Path) -> Result<String, PartialError> {
 
 /// The shards in `dirs` merged into the record of the whole run, after checking that they come from one run
 /// (same version, config and seed) and cover each of its chunks exactly once.
-pub fn merge(registry: &Registry, dirs: &[PathBuf]) -> Result<RunRecord, PartialError> {
-    let mut shards: Vec<Stored> = dirs.iter().map(|d| Stored::read(d)).collect::<Result<_, _>>()?;
+pub fn merge(registry: &Registry, dirs: &[PathBuf], key: Option<&Key>) -> Result<RunRecord, PartialError> {
+    let mut shards: Vec<Stored> = dirs.iter().map(|d| Stored::read(d, key)).collect::<Result<_, _>>()?;
     shards.sort_by_key(|s| (s.chunks.from, s.chunks.to));
     let first = shards.first().expect("clap asks for at least one folder").clone();
     shards.iter().try_for_each(|s| same_run(&first, s))?;
@@ -209,6 +197,13 @@ pub fn merge(registry: &Registry, dirs: &[PathBuf]) -> Result<RunRecord, Partial
     for s in &shards {
         tally.checked_merge(&s.tally()).ok_or_else(|| s.refused("its counts overflow the sum of the shards".into()))?;
     }
+    // Each shard alone, then the sum: a forged shard is named, and small forgeries in several shards still
+    // add up to one that is caught.
+    let exact = runner::solve(&scenario).ok();
+    shards.iter().try_for_each(|s| s.plausible(&scenario, exact.as_ref(), &s.tally()))?;
+    let all = dirs.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(", ");
+    let whole = Stored { record: first.record.clone(), dir: PathBuf::from(format!("the shards {all} together")) };
+    whole.plausible(&scenario, exact.as_ref(), &tally)?;
     let all = 0..plan.chunks();
     let run = RunFacts { timing: None, chunks: all.clone(), wanted: all, partial: false, precision: None };
     Ok(runner::summarise(&scenario, run, tally))

@@ -2,12 +2,14 @@
 //!
 //! A [`RunRecord`] holds the resolved config, the seed and chunking, the raw counts of every slot (from which
 //! a partial run is resumed or shards are merged), their [`Summary`], and the [`Presentation`] its rule set
-//! gives. Only the part that does not depend on how the run went is serialised, sealed by a SHA-256 digest.
+//! gives. Only the part that does not depend on how the run went is serialised, sealed by a SHA-256 digest and,
+//! when a key is given, a key seal ([`crate::seal`]).
 
 use serde::{Deserialize, Serialize};
 
 use crate::config::RawConfig;
 use crate::present::Presentation;
+use crate::seal::{self, Key};
 use crate::summary::Summary;
 
 /// Everything the output files are written from.
@@ -35,6 +37,10 @@ pub struct RunRecord {
     /// The interval half-width `run --precision` stopped at, if it was given.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub precision: Option<f64>,
+    /// Whether every probability's interval reached `precision` (false: the run stopped at its most trials,
+    /// `--max-trials`, first); only for a `--precision` run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub precision_reached: Option<bool>,
     /// Leaves of the chance tree when the exact column was computed.
     pub exact_leaves: Option<u64>,
     /// The raw counter of every slot, from which a partial result is resumed or merged.
@@ -43,6 +49,10 @@ pub struct RunRecord {
     /// manifest edited since it was written.
     #[serde(default)]
     pub digest: String,
+    /// The HMAC-SHA256 of everything above but the digest under the job's key ([`RunRecord::seal_with`]),
+    /// when one was given: only a holder of the key can make it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mac: Option<String>,
     /// How the trials ran, for the terminal; `None` for a merge, which runs none.
     #[serde(skip)]
     pub timing: Option<Timing>,
@@ -76,15 +86,20 @@ impl From<std::ops::Range<u64>> for ChunkRange {
 }
 
 impl RunRecord {
-    /// The SHA-256, in hexadecimal, of the manifest as compact JSON with its digest left empty: what its
-    /// `digest` must hold.
+    /// The SHA-256, in hexadecimal, of the manifest as compact JSON with its digest and key seal left empty:
+    /// what its `digest` must hold.
     pub fn digest_now(&self) -> String {
-        sha256_json(&RunRecord { digest: String::new(), ..self.clone() })
+        seal::digest(self)
     }
 
     /// Sets the digest to that of the record's contents.
     pub fn seal(&mut self) {
         self.digest = self.digest_now();
+    }
+
+    /// Adds the key seal of the record's contents under `key`, for a job whose shards share it.
+    pub fn seal_with(&mut self, key: &Key) {
+        self.mac = Some(seal::mac(self, key));
     }
 
     /// Whether the run stopped before its chunks were done (interrupted), so `run --resume` can go on.
@@ -93,19 +108,20 @@ impl RunRecord {
     }
 }
 
-/// The SHA-256, in hexadecimal, of `value` as compact JSON: how a manifest is sealed.
-pub(crate) fn sha256_json(value: &impl Serialize) -> String {
-    use sha2::Digest;
-    let json = serde_json::to_vec(value).expect("a manifest serialises");
-    sha2::Sha256::digest(&json).iter().map(|b| format!("{b:02x}")).collect()
-}
-
-impl crate::partial::Sealed for RunRecord {
-    fn seal(&self) -> (&str, &str, &str) {
-        (&self.tool, &self.version, &self.digest)
+impl seal::Sealed for RunRecord {
+    fn writer(&self) -> (&str, &str) {
+        (&self.tool, &self.version)
     }
 
-    fn digest_now(&self) -> String {
-        RunRecord::digest_now(self)
+    fn digest(&self) -> &str {
+        &self.digest
+    }
+
+    fn mac(&self) -> Option<&str> {
+        self.mac.as_deref()
+    }
+
+    fn unsealed(&self) -> Self {
+        RunRecord { digest: String::new(), mac: None, ..self.clone() }
     }
 }

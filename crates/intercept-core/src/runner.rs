@@ -148,6 +148,7 @@ pub fn plan(scenario: &Scenario) -> Plan {
 
 fn record(scenario: &Scenario, run: RunFacts, exact_leaves: Option<u64>, summary: Summary, tally: Tally) -> RunRecord {
     let presentation = scenario.rules.present(&summary, tally.trials);
+    let precision_reached = run.precision.map(|target| precise_enough(scenario.rules.metrics(), &tally, target));
     let mut record = RunRecord {
         tool: "intercept-sim".to_owned(),
         version: env!("CARGO_PKG_VERSION").to_owned(),
@@ -160,9 +161,11 @@ fn record(scenario: &Scenario, run: RunFacts, exact_leaves: Option<u64>, summary
         chunks: run.chunks.into(),
         wanted: run.wanted.into(),
         precision: run.precision,
+        precision_reached,
         exact_leaves,
         counts: tally.counts,
         digest: String::new(),
+        mac: None,
         timing: run.timing,
         summary,
         presentation,

@@ -3,7 +3,7 @@
 //! Configs, manifests and a folder's own small files are read through [`read_capped`], which stops at a
 //! size no real file of the kind reaches and refuses what is not UTF-8 ([`ReadError`]), so that no input
 //! can make the tool read without end. Values quoted back in an error are cut by [`clip`], and a whole
-//! message is kept to one readable line by [`one_line`]. Tables printed as CSV are written by [`csv_line`].
+//! message is kept to one readable line by [`one_line`], and a path quoted by [`shown_path`]. Tables printed as CSV are written by [`csv_line`].
 
 use std::io::Read;
 
@@ -55,6 +55,13 @@ pub fn one_line(message: &str) -> String {
 
 fn short_word(word: &str) -> String {
     if word.chars().count() <= 80 { word.to_owned() } else { clip(word, 60) }
+}
+
+/// A path as a message shows it: control characters (a line break, an escape that would drive the terminal)
+/// written as escapes, so a hostile file name cannot change what the terminal shows.
+pub fn shown_path(path: &std::path::Path) -> String {
+    let text = path.display().to_string();
+    text.chars().map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() }).collect()
 }
 
 /// One CSV line (RFC 4180): cells holding a comma, a quote or a line break are quoted, quotes doubled.

@@ -168,7 +168,7 @@ fn manifests() -> &'static Vec<String> {
             for wanted in [None, Some(1..3)] {
                 let opts = SampleOptions { wanted, threads: Some(1), ..SampleOptions::default() };
                 let record = runner::sample(&scenario, &opts, &|_| {});
-                texts.push(serde_json::to_string_pretty(&record).unwrap());
+                texts.push(intercept_core::seal::text(&record));
             }
         }
         texts
@@ -225,18 +225,22 @@ fn resealed_manifest() -> impl Strategy<Value = String> {
     })
 }
 
-/// The manifest with its digest recomputed; unchanged if it no longer reads as one.
-fn reseal(mut doc: Value) -> String {
-    if let Ok(record) = serde_json::from_value::<RunRecord>(doc.clone()) {
-        doc["digest"] = Value::String(record.digest_now());
+/// The manifest with its digest recomputed and laid out as the tool writes it; as edited if it no longer
+/// reads as one.
+fn reseal(doc: Value) -> String {
+    match serde_json::from_value::<RunRecord>(doc.clone()) {
+        Ok(mut record) => {
+            record.seal();
+            intercept_core::seal::text(&record)
+        }
+        Err(_) => serde_json::to_string_pretty(&doc).unwrap(),
     }
-    serde_json::to_string_pretty(&doc).unwrap()
 }
 
 /// Reads a manifest as `merge` and `--resume` do; an accepted one must have counts that fit its trials.
 fn read_back(text: &str) {
     let checked =
-        Stored::parse(text, Path::new("fuzz")).and_then(|s| s.scenario(&shipped()).map(|scenario| (s, scenario)));
+        Stored::parse(text, Path::new("fuzz"), None).and_then(|s| s.scenario(&shipped()).map(|scenario| (s, scenario)));
     match checked {
         Ok((stored, scenario)) => {
             let tally = stored.tally();
@@ -260,8 +264,9 @@ proptest! {
         let text = &manifests()[m];
         let changed = overwritten(text, at, &bytes);
         read_back(&changed);
-        let accepted = Stored::parse(&changed, Path::new("fuzz")).and_then(|s| s.scenario(&shipped())).is_ok();
-        prop_assert!(!accepted || same_meaning(text, &changed), "an edited manifest was accepted");
+        let accepted = Stored::parse(&changed, Path::new("fuzz"), None).and_then(|s| s.scenario(&shipped())).is_ok();
+        // Even an edit of white space alone is refused: only the bytes as written are read back.
+        prop_assert!(!accepted || changed == *text, "an edited manifest was accepted");
     }
 }
 
@@ -272,15 +277,25 @@ fn overwritten(text: &str, at: prop::sample::Index, bytes: &str) -> String {
     format!("{}{bytes}{rest}", &text[..cut])
 }
 
-/// Whether two manifests parse to the same JSON (an edit of white space only).
-fn same_meaning(a: &str, b: &str) -> bool {
-    serde_json::from_str::<Value>(a).ok() == serde_json::from_str::<Value>(b).ok()
+#[test]
+fn an_unknown_field_or_changed_white_space_is_refused_even_when_resealed() {
+    for text in manifests() {
+        let mut doc: Value = serde_json::from_str(text).unwrap();
+        doc["note"] = Value::from("added by hand");
+        let unknown = serde_json::to_string_pretty(&doc).unwrap() + "\n";
+        let spaced = text.replacen(": ", ":  ", 1);
+        let crlf = text.replace('\n', "\r\n");
+        for changed in [unknown, spaced, crlf, text.trim_end().to_owned()] {
+            let e = Stored::parse(&changed, Path::new("fuzz"), None).unwrap_err().to_string();
+            assert!(e.contains("is not as the run wrote it") || e.contains("digest does not match"), "{e}");
+        }
+    }
 }
 
 #[test]
 fn an_untouched_manifest_is_read_back() {
     for text in manifests() {
-        let stored = Stored::parse(text, Path::new("fuzz")).unwrap();
+        let stored = Stored::parse(text, Path::new("fuzz"), None).unwrap();
         stored.scenario(&shipped()).unwrap();
     }
 }

@@ -8,8 +8,8 @@
 //! ([`present`]) and name no rule set.
 
 pub use intercept_core::{
-    chance, config, cumulative, engine, exact, fraction, games, memo, metrics, model, odds, partial, present, record,
-    ruleset, runner, sensitivity, stats, summary, sweep, text,
+    chance, config, cumulative, engine, exact, fraction, games, memo, metrics, model, odds, partial, plausible,
+    present, record, ruleset, runner, seal, sensitivity, stats, summary, sweep, text,
 };
 
 pub mod export;

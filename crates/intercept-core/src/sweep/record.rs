@@ -16,10 +16,11 @@ use crate::config::set::Setting;
 use crate::config::{RawConfig, Scenario};
 use crate::engine::Plan;
 use crate::metrics::Tally;
-use crate::partial::{PartialError, Sealed, read_manifest, recorded_scenario, unseal};
-use crate::record::{ChunkRange, sha256_json};
+use crate::partial::{PartialError, read_manifest, recorded_scenario};
+use crate::record::ChunkRange;
 use crate::ruleset::Registry;
 use crate::runner;
+use crate::seal::{self, Key, Sealed, unseal};
 use crate::sensitivity::paired::{PairSums, Paired, matching_metrics};
 
 /// What a sweep's `manifest.json` holds.
@@ -48,6 +49,9 @@ pub struct SweepRecord {
     /// The SHA-256 of everything above: `sweep --resume` refuses a manifest edited since it was written.
     #[serde(default)]
     pub digest: String,
+    /// The key seal, when the sweep was given a key ([`crate::seal`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mac: Option<String>,
 }
 
 /// One point's raw counts, and (but for the base point) its paired sums against the base point for each of
@@ -84,14 +88,20 @@ impl SweepRecord {
             wanted: (0..plan.chunks()).into(),
             points: std::iter::once(first).chain(others).collect(),
             digest: String::new(),
+            mac: None,
         };
         record.digest = record.digest_now();
         record
     }
 
-    /// The SHA-256 of the record with its digest left empty: what its `digest` must hold.
+    /// The SHA-256 of the record with its digest and key seal left empty: what its `digest` must hold.
     pub fn digest_now(&self) -> String {
-        sha256_json(&SweepRecord { digest: String::new(), ..self.clone() })
+        seal::digest(self)
+    }
+
+    /// Adds the key seal of the record's contents under `key`.
+    pub fn seal_with(&mut self, key: &Key) {
+        self.mac = Some(seal::mac(self, key));
     }
 
     /// Whether the sweep stopped before its last chunk, so `sweep --resume` can go on.
@@ -99,19 +109,28 @@ impl SweepRecord {
         self.chunks.to < self.wanted.to
     }
 
-    /// Reads `dir/manifest.json`, refusing one written by another version or edited since.
-    pub fn read(dir: &Path) -> Result<SweepRecord, PartialError> {
-        unseal(&read_manifest(&dir.join("manifest.json"))?, dir, "sweep")
+    /// Reads `dir/manifest.json`, refusing one written by another version, edited since, or sealed otherwise
+    /// than with `key`.
+    pub fn read(dir: &Path, key: Option<&Key>) -> Result<SweepRecord, PartialError> {
+        unseal(&read_manifest(&dir.join("manifest.json"))?, dir, "sweep", key)
     }
 }
 
 impl Sealed for SweepRecord {
-    fn seal(&self) -> (&str, &str, &str) {
-        (&self.tool, &self.version, &self.digest)
+    fn writer(&self) -> (&str, &str) {
+        (&self.tool, &self.version)
     }
 
-    fn digest_now(&self) -> String {
-        SweepRecord::digest_now(self)
+    fn digest(&self) -> &str {
+        &self.digest
+    }
+
+    fn mac(&self) -> Option<&str> {
+        self.mac.as_deref()
+    }
+
+    fn unsealed(&self) -> Self {
+        SweepRecord { digest: String::new(), mac: None, ..self.clone() }
     }
 }
 
@@ -125,8 +144,8 @@ pub struct Resumed {
 }
 
 /// The interrupted sweep in `dir`, checked and ready to go on from where it stopped.
-pub fn resume(registry: &Registry, dir: &Path) -> Result<Resumed, PartialError> {
-    let record = SweepRecord::read(dir)?;
+pub fn resume(registry: &Registry, dir: &Path, key: Option<&Key>) -> Result<Resumed, PartialError> {
+    let record = SweepRecord::read(dir, key)?;
     if !record.unfinished() {
         return Err(refused(dir, "nothing to resume: it holds a finished sweep".to_owned()));
     }
@@ -135,7 +154,23 @@ pub fn resume(registry: &Registry, dir: &Path) -> Result<Resumed, PartialError> 
     let points = resolve(&base, &record.axes)?;
     let whole = |m: String| refused(dir, format!("manifest.json does not hold a sweep's counts: {m}"));
     let counts = counts(&record, &points, &runner::plan(&base)).map_err(whole)?;
+    plausible(&points, &record).map_err(|m| refused(dir, format!("manifest.json: {m}")))?;
     Ok(Resumed { base, axes: record.axes, metrics: record.metrics, points, counts })
+}
+
+/// Refuses a point whose counts a run of it could not have made ([`crate::plausible`]).
+fn plausible(points: &[(Vec<Setting>, Scenario)], record: &SweepRecord) -> Result<(), String> {
+    for ((settings, scenario), p) in points.iter().zip(&record.points) {
+        let tally = Tally { trials: record.trials, counts: p.counts.clone() };
+        crate::plausible::check(scenario, &tally).map_err(|m| match settings.is_empty() {
+            true => format!("the base point: {m}"),
+            false => {
+                let at: Vec<String> = settings.iter().map(|s| format!("{}={}", s.key, s.value)).collect();
+                format!("the point {}: {m}", at.join(", "))
+            }
+        })?;
+    }
+    Ok(())
 }
 
 /// The record's counts, once checked against the plan and the points' metrics.
