@@ -103,6 +103,9 @@ fn run(args: RunArgs) -> Result<(), Failure> {
     }
     outputs::export(&record, folder.staging()).map_err(failed)?;
     let written = folder.commit().map_err(folder_failure)?;
+    if let Some(shortfall) = show::precision_shortfall(&record) {
+        eprintln!("warning: {shortfall}");
+    }
     match args.json {
         true => emit(show::summary_json(&record))?,
         false => emit_table(show::run_table(&record, &dir, written.len()))?,

@@ -65,3 +65,33 @@ fn long_decimals_are_solved_exactly_by_every_command() {
         }
     }
 }
+
+/// A `--precision` run that stops at `--max-trials` first says so on stderr, in its JSON and in its manifest;
+/// one that reaches its precision says nothing more.
+#[test]
+fn a_precision_not_reached_is_said() {
+    let dir = tempfile::tempdir().unwrap();
+    let pikes = "configs/cavalry/charge-on-pikes.toml";
+    let short = dir.path().join("short");
+    let out = sim()
+        .args(["run", pikes, "--precision", "0.001", "--max-trials", "1", "--json", "--out"])
+        .arg(&short)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("warning: --precision 0.001 was not reached: the run stopped at its most trials (1"),
+        "{stderr}"
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["precision"], serde_json::json!({ "target": 0.001, "reached": false }));
+    let manifest = std::fs::read_to_string(short.join("manifest.json")).unwrap();
+    assert!(manifest.contains("\"precision_reached\": false"), "{manifest}");
+
+    let enough = dir.path().join("enough");
+    let out = sim().args(["run", pikes, "--precision", "0.05", "-q", "--out"]).arg(&enough).output().unwrap();
+    assert!(out.status.success() && out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+    let manifest = std::fs::read_to_string(enough.join("manifest.json")).unwrap();
+    assert!(manifest.contains("\"precision_reached\": true"), "{manifest}");
+}

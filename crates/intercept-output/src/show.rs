@@ -108,13 +108,16 @@ fn quantile_cells(q: Quantile, width: usize) -> String {
 
 /// `run --json`: the run's identity and every summary and distribution row.
 pub fn summary_json(record: &RunRecord) -> String {
-    let value = json!({
+    let mut value = json!({
         "name": record.config.run.name,
         "seed": record.seed,
         "trials": record.trials,
         "metrics": record.summary.metrics,
         "distributions": record.summary.distributions,
     });
+    if let Some(target) = record.precision {
+        value["precision"] = json!({ "target": target, "reached": record.precision_reached });
+    }
     serde_json::to_string_pretty(&value).expect("json")
 }
 
@@ -277,4 +280,20 @@ pub fn bytes(n: u128) -> String {
         _ if size < 10.0 => format!("{size:.1} {}", units[unit]),
         _ => format!("{size:.0} {}", units[unit]),
     }
+}
+
+/// The one line a `--precision` run that stopped at its most trials before reaching its precision prints on
+/// stderr: the target, the trials it stopped at, and the widest interval left. `None` for any other run.
+pub fn precision_shortfall(record: &RunRecord) -> Option<String> {
+    let target = record.precision.filter(|_| record.precision_reached == Some(false) && !record.unfinished())?;
+    let half = |r: &&crate::summary::MetricRow| (r.ci_high - r.ci_low) / 2.0;
+    let widest = record.summary.probabilities().max_by(|a, b| half(a).total_cmp(&half(b)))?;
+    Some(format!(
+        "--precision {target} was not reached: the run stopped at its most trials ({}, --max-trials) with the 95% \
+         interval of {} still {:.6} wide on each side; manifest.json says \"precision_reached\": false. Ask for \
+         more with a larger --max-trials",
+        record.trials,
+        widest.metric,
+        half(&widest)
+    ))
 }
