@@ -24,8 +24,9 @@ Examples:
   intercept-sim run CONFIG --shard 0/3 --out shards/0               one third of a run; then `merge` the shards
 
 Exit status: 0 success, 1 the run failed (I/O, a tree too large to solve), 2 bad input (config, arguments, an
-output folder another run holds or that cannot be written, a manifest that cannot be trusted), 130 a run
-interrupted (its finished chunks are written as a partial result).";
+output folder another run holds or that cannot be written, a manifest that cannot be trusted), 130
+interrupted by Ctrl-C or SIGTERM (a run or sweep writes its finished chunks as a partial result to resume; a
+sensitivity run keeps nothing and says so).";
 
 /// Odds of interception rules: seeded Monte Carlo and exact enumeration from one rules implementation.
 #[derive(Parser, Debug)]

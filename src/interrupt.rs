@@ -17,20 +17,27 @@ static STOP: LazyLock<Arc<AtomicBool>> = LazyLock::new(Arc::default);
 
 /// Installs the handler (for SIGINT, SIGTERM and SIGHUP) and returns the flag it sets.
 pub fn install() -> Arc<AtomicBool> {
-    let handler = || {
+    install_saying("stopping: finishing the chunks in progress and writing a partial result (again to quit now)")
+}
+
+/// Installs the handler for a command that keeps no partial result (sensitivity): the first stop still
+/// ends the work in progress cleanly, so the command can say what happened.
+pub fn install_without_partial() -> Arc<AtomicBool> {
+    install_saying(
+        "stopping: a sensitivity run keeps no partial result; ending the work in progress (again to quit now)",
+    )
+}
+
+fn install_saying(message: &'static str) -> Arc<AtomicBool> {
+    let handler = move || {
         if STOP.swap(true, Ordering::Relaxed) {
             quit();
         }
-        eprintln!("\nstopping: finishing the chunks in progress and writing a partial result (again to quit now)");
+        eprintln!("\n{message}");
     };
     // Failing to install the handler only loses the graceful stop: the run itself is unaffected.
     let _ = ctrlc::set_handler(handler);
     Arc::clone(&STOP)
-}
-
-/// Installs a handler that quits at once, leaving nothing behind: for commands with no partial result.
-pub fn install_abort() {
-    let _ = ctrlc::set_handler(quit);
 }
 
 /// Removes what this process was staging (after a commit in progress, if any) and exits with status 130.
@@ -49,6 +56,16 @@ pub fn stopped(record: &RunRecord, dir: &Path) -> Failure {
         "interrupted after {} of {wanted} trials; {} holds them as a partial result. Go on with: intercept-sim run --resume {}",
         record.trials,
         dir.display(),
+        dir.display()
+    );
+    Failure { code: 130, message }
+}
+
+/// The failure an interrupted sensitivity run ends with (exit status 130): nothing was kept.
+pub fn sensitivity_stopped(dir: &Path) -> Failure {
+    let message = format!(
+        "interrupted: a sensitivity run keeps no partial result, so nothing was written to {}; run it again \
+         (--only KEY, fewer --trials or a larger --float-step make it shorter)",
         dir.display()
     );
     Failure { code: 130, message }

@@ -262,11 +262,13 @@ fn sensitivity(args: SensitivityArgs) -> Result<(), Failure> {
     let default = Path::new("reports").join(format!("{}-sensitivity", scenario.run.name));
     let (dir, flag) = out_or(args.out, (default, ""));
     let folder = open(&dir, flag)?;
-    interrupt::install_abort();
-    let solved = sensitivity::solve(&scenario, steps);
+    let stop = interrupt::install_without_partial();
+    // A stop ends the exact solves at their next leaf too, which may take minutes on a large tree.
+    let solved = intercept_sim::exact::halting(&stop, || sensitivity::solve(&scenario, steps));
     let bar = progress::Progress::new(solved.trials_to_sample());
-    let s = runner::pool(args.sampling.threads()).install(|| solved.sample(&|n| bar.advance(n)));
+    let s = runner::pool(args.sampling.threads()).install(|| solved.sample_until(Some(&stop), &|n| bar.advance(n)));
     bar.finish();
+    let Some(s) = s else { return Err(interrupt::sensitivity_stopped(&dir)) };
     study::write_sensitivity(&scenario, &scope, &s, folder.staging()).map_err(failed)?;
     let written = folder.commit().map_err(folder_failure)?;
     let shown: Vec<usize> = shown.iter().map(|m| s.metric(m).expect("checked")).collect();

@@ -226,3 +226,28 @@ fn json_and_csv_hold_the_ranked_changes() {
     assert_eq!(first[..6], ["mission.completed", "1", "naval.group.taranto.distance", "8", "down", "7"]);
     assert_eq!(first[8].parse::<f64>().unwrap(), ranked[0]["down"]["change"].as_f64().unwrap());
 }
+
+/// SIGTERM part-way through a sensitivity run: it ends its work in progress, says in one line that it keeps
+/// no partial result and that nothing was written, and exits 130 (issue 35: it used to quit without a word).
+#[test]
+fn an_interrupted_sensitivity_run_says_it_kept_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("sens");
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("intercept-sim"))
+        .args(["sensitivity", "benches/data/grand-armada.toml", "--only", "naval.rules", "--trials", "200000000"])
+        .arg("--out")
+        .arg(&out)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let killed = std::process::Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    assert!(killed.success());
+    let done = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&done.stderr);
+    assert_eq!(done.status.code(), Some(130), "{stderr}");
+    let last = stderr.trim().lines().last().unwrap_or_default();
+    assert!(last.starts_with("error: interrupted: a sensitivity run keeps no partial result"), "{stderr}");
+    assert!(!out.exists(), "nothing written");
+}
