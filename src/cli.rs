@@ -4,7 +4,8 @@
 use std::path::PathBuf;
 
 use clap::builder::PossibleValuesParser;
-use clap::{Args, Parser, Subcommand};
+use clap::error::ErrorKind;
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use intercept_sim::config::{Overrides, set};
 use intercept_sim::games::cavalry;
 use intercept_sim::games::step_race::race::{InterceptBox, Move, Square};
@@ -536,4 +537,67 @@ pub struct ExactArgs {
     /// Print JSON on stdout instead of a table.
     #[arg(long)]
     pub json: bool,
+}
+
+/// The command line parsed. An error is one line on stderr naming the command's help, with long values cut
+/// short, and exit status 2; help and the version print as usual.
+pub fn parse() -> Cli {
+    let matches = negative_numbers(Cli::command()).try_get_matches();
+    let parsed = matches.and_then(|mut m| Cli::from_arg_matches_mut(&mut m).map_err(|e| e.format(&mut Cli::command())));
+    match parsed {
+        Ok(cli) => cli,
+        Err(e) if !e.use_stderr() || e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => e.exit(),
+        Err(e) => {
+            let command = named_command(&std::env::args_os().collect::<Vec<_>>());
+            eprintln!("error: {}", one_line(&e.render().to_string(), &command));
+            std::process::exit(2)
+        }
+    }
+}
+
+/// `command` with every argument that takes a value taking a negative number too, so that `--trials -1`
+/// reaches the value's own check ("allowed: 1 to ...") instead of being read as an unknown flag.
+fn negative_numbers(command: clap::Command) -> clap::Command {
+    let command = command.mut_args(|a| match a.get_action().takes_values() {
+        true => a.allow_negative_numbers(true),
+        false => a,
+    });
+    command.mut_subcommands(negative_numbers)
+}
+
+/// clap's rendered error on one line: its lines but the usage and the pointer to `--help` (the command's
+/// help is named instead), without the tip of the `--` escape, which would pass a value as the config file.
+pub fn one_line(rendered: &str, command: &str) -> String {
+    let kept = rendered.lines().map(str::trim).filter(|l| {
+        !l.is_empty() && !l.starts_with("Usage:") && !l.starts_with("For more information") && !l.contains("use '-- ")
+    });
+    let mut message = String::new();
+    for line in kept.map(|l| l.strip_prefix("error: ").or(l.strip_prefix("tip: ")).unwrap_or(l)) {
+        let joint = if message.is_empty() {
+            ""
+        } else if message.ends_with(':') {
+            " "
+        } else {
+            "; "
+        };
+        message.push_str(joint);
+        message.push_str(line);
+    }
+    intercept_sim::text::one_line(&format!("{message}; see '{command} --help'"))
+}
+
+/// The command the arguments name (`intercept-sim odds naval`): the subcommands they start with.
+fn named_command(args: &[std::ffi::OsString]) -> String {
+    let mut command = Cli::command();
+    let mut words = vec!["intercept-sim".to_owned()];
+    for arg in args.iter().skip(1).map(|a| a.to_string_lossy()) {
+        match command.find_subcommand(arg.as_ref()) {
+            Some(sub) => {
+                words.push(sub.get_name().to_owned());
+                command = sub.clone();
+            }
+            None => break,
+        }
+    }
+    words.join(" ")
 }

@@ -12,9 +12,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::Parser;
 use cli::{
-    CavalryOddsArgs, CheckCommand, Cli, Command, ExactArgs, Format, MergeArgs, NavalOddsArgs, OddsCommand, ReachArgs,
+    CavalryOddsArgs, CheckCommand, Command, ExactArgs, Format, MergeArgs, NavalOddsArgs, OddsCommand, ReachArgs,
     ReplayArgs, RunArgs, SchemaArgs, SensitivityArgs, ServeArgs, StepRaceArgs, SweepArgs, TableArgs,
 };
 use intercept_sim::config::{self, ConfigError, Overrides, Scenario};
@@ -46,7 +45,7 @@ impl From<ConfigError> for Failure {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = cli::parse();
     progress::set_quiet(quiet(&cli.command));
     let result = match cli.command {
         Command::Run(args) => run(args),

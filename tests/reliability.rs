@@ -95,3 +95,31 @@ fn a_precision_not_reached_is_said() {
     let manifest = std::fs::read_to_string(enough.join("manifest.json")).unwrap();
     assert!(manifest.contains("\"precision_reached\": true"), "{manifest}");
 }
+
+/// An argument error is one line naming the command's help, with a long value cut short, exit 2; a negative
+/// number reaches the value's own check instead of clap's wrong tip to write `-- -1`.
+#[test]
+fn argument_errors_are_one_short_line() {
+    let long = "9".repeat(100_000);
+    let spaced = "a ".repeat(50_000);
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["run", CHAIN, "--trials", "-1"], "\"-1\" is not a whole number; allowed: 1 to"),
+        (vec!["run", CHAIN, "--seed", &long], "(100000 characters in all)"),
+        (vec!["run", CHAIN, "--trils", "5"], "a similar argument exists: '--trials'; see 'intercept-sim run --help'"),
+        (vec!["sweep", CHAIN, "--set", &spaced], "see 'intercept-sim sweep --help'"),
+        (vec!["odds", "cavalry", "--order", "chrge"], "a similar value exists: 'charge'"),
+        (vec!["odds", "naval", "--dice", "-2", "--distance", "3"], "-2 is not in 0..=8"),
+        (vec!["run"], "were not provided: <CONFIG>"),
+        (vec!["frobnicate"], "unrecognized subcommand 'frobnicate'; see 'intercept-sim --help'"),
+    ];
+    for (args, message) in cases {
+        let out = sim().args(&args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let shown: Vec<String> = args.iter().map(|a| a.chars().take(20).collect()).collect();
+        assert_eq!(out.status.code(), Some(2), "{shown:?}: {stderr}");
+        assert!(stderr.starts_with("error: ") && stderr.trim_end().lines().count() == 1, "{shown:?}: {stderr}");
+        assert!(stderr.contains(message), "{shown:?}: {stderr}");
+        assert!(stderr.len() < 1000, "{shown:?}: {} bytes", stderr.len());
+        assert!(!stderr.contains("-- -"), "{shown:?}: no tip to write `--`: {stderr}");
+    }
+}
