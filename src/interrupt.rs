@@ -10,6 +10,7 @@ use std::sync::{Arc, LazyLock};
 use intercept_sim::engine::Plan;
 use intercept_sim::export::RunRecord;
 use intercept_sim::sweep::SweepRecord;
+use intercept_sim::text::shown_path;
 
 use crate::Failure;
 
@@ -55,8 +56,8 @@ pub fn stopped(record: &RunRecord, dir: &Path) -> Failure {
     let message = format!(
         "interrupted after {} of {wanted} trials; {} holds them as a partial result. Go on with: intercept-sim run --resume {}",
         record.trials,
-        dir.display(),
-        dir.display()
+        shown_path(dir),
+        shown_path(dir)
     );
     Failure { code: 130, message }
 }
@@ -66,7 +67,7 @@ pub fn sensitivity_stopped(dir: &Path) -> Failure {
     let message = format!(
         "interrupted: a sensitivity run keeps no partial result, so nothing was written to {}; run it again \
          (--only KEY, fewer --trials or a larger --float-step make it shorter)",
-        dir.display()
+        shown_path(dir)
     );
     Failure { code: 130, message }
 }
@@ -77,8 +78,8 @@ pub fn sweep_stopped(record: &SweepRecord, dir: &Path) -> Failure {
     let message = format!(
         "interrupted after {trials} of {wanted} trials of each point; {} holds them as a partial result. Go on \
          with: intercept-sim sweep --resume {}",
-        dir.display(),
-        dir.display()
+        shown_path(dir),
+        shown_path(dir)
     );
     Failure { code: 130, message }
 }

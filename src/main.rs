@@ -17,6 +17,7 @@ use cli::{
     ReplayArgs, RunArgs, SchemaArgs, SensitivityArgs, ServeArgs, StepRaceArgs, SweepArgs, TableArgs,
 };
 use intercept_sim::config::{self, ConfigError, Overrides, Scenario};
+use intercept_sim::export::ExportError;
 use intercept_sim::folder::{Folder, FolderError};
 use intercept_sim::games::cavalry::odds::CavalryQuestion;
 use intercept_sim::games::naval::odds::NavalQuestion;
@@ -95,12 +96,13 @@ fn run(args: RunArgs) -> Result<(), Failure> {
     opts.interrupt = Some(interrupt::install());
     let bar = progress::Progress::new(scenario.run.trials - opts.resume.as_ref().map_or(0, |r| r.before.trials));
     let per_trial = args.per_trial.then(|| folder.staging());
-    let mut record = outputs::sample(&scenario, &opts, per_trial, &|n| bar.advance(n)).map_err(failed)?;
+    let mut record =
+        outputs::sample(&scenario, &opts, per_trial, &|n| bar.advance(n)).map_err(|e| not_written(e, &folder, &dir))?;
     bar.finish();
     if let Some(key) = &key {
         record.seal_with(key);
     }
-    outputs::export(&record, folder.staging()).map_err(failed)?;
+    outputs::export(&record, folder.staging()).map_err(|e| not_written(e, &folder, &dir))?;
     let written = folder.commit().map_err(folder_failure)?;
     if let Some(shortfall) = show::precision_shortfall(&record) {
         eprintln!("warning: {shortfall}");
@@ -179,7 +181,7 @@ fn merge(args: MergeArgs) -> Result<(), Failure> {
         record.seal_with(key);
     }
     let folder = open(&args.out, "--out")?;
-    outputs::export(&record, folder.staging()).map_err(failed)?;
+    outputs::export(&record, folder.staging()).map_err(|e| not_written(e, &folder, &args.out))?;
     let written = folder.commit().map_err(folder_failure)?;
     match args.json {
         true => emit(show::summary_json(&record)),
@@ -223,7 +225,7 @@ fn sweep(args: SweepArgs) -> Result<(), Failure> {
     if let Some(key) = &key {
         swept.record.seal_with(key);
     }
-    swept.write(folder.staging()).map_err(failed)?;
+    swept.write(folder.staging()).map_err(|e| not_written(e, &folder, &dir))?;
     let written = folder.commit().map_err(folder_failure)?;
     let (record, points, shown) = (&swept.record, &swept.points, &swept.shown);
     match (args.json, args.csv) {
@@ -268,7 +270,7 @@ fn sensitivity(args: SensitivityArgs) -> Result<(), Failure> {
     let s = runner::pool(args.sampling.threads()).install(|| solved.sample_until(Some(&stop), &|n| bar.advance(n)));
     bar.finish();
     let Some(s) = s else { return Err(interrupt::sensitivity_stopped(&dir)) };
-    study::write_sensitivity(&scenario, &scope, &s, folder.staging()).map_err(failed)?;
+    study::write_sensitivity(&scenario, &scope, &s, folder.staging()).map_err(|e| not_written(e, &folder, &dir))?;
     let written = folder.commit().map_err(folder_failure)?;
     let shown: Vec<usize> = shown.iter().map(|m| s.metric(m).expect("checked")).collect();
     let name = &scenario.run.name;
@@ -504,6 +506,14 @@ fn folder_failure(e: FolderError) -> Failure {
 /// Bad input: a config, an argument or a folder that cannot be used.
 fn bad_input(message: String) -> Failure {
     Failure { code: 2, message }
+}
+
+/// A run whose files could not be written (a full disk): the file named where it was to go, not in the
+/// staging folder, which is removed; and the folder is said to hold what it held before.
+fn not_written(e: ExportError, folder: &Folder, dir: &Path) -> Failure {
+    let e = e.relocated(folder.staging(), dir);
+    let dir = intercept_sim::text::shown_path(dir);
+    failed(format!("{e}; nothing was written, and {dir} holds what it held before"))
 }
 
 fn failed(e: impl std::fmt::Display) -> Failure {

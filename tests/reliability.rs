@@ -123,3 +123,73 @@ fn argument_errors_are_one_short_line() {
         assert!(!stderr.contains("-- -"), "{shown:?}: no tip to write `--`: {stderr}");
     }
 }
+
+/// Every file of `dir` by name, with its bytes.
+fn files(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    let entries = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap());
+    entries.map(|e| (e.file_name().into_string().unwrap(), std::fs::read(e.path()).unwrap())).collect()
+}
+
+/// A full disk is said in plain words, naming the file where it was to go (not inside the staging folder,
+/// which is gone), and the earlier run in the folder is kept whole. Needs root to mount a small tmpfs; skipped
+/// (and says so) where that is not allowed.
+#[test]
+fn a_full_disk_is_said_in_plain_words_and_the_earlier_run_kept() {
+    let tmp = tempfile::tempdir().unwrap();
+    let disk = tmp.path().join("disk");
+    std::fs::create_dir(&disk).unwrap();
+    let mount =
+        std::process::Command::new("mount").args(["-t", "tmpfs", "-o", "size=800k", "tmpfs"]).arg(&disk).output();
+    if !mount.is_ok_and(|o| o.status.success()) {
+        eprintln!("skipped: cannot mount a small tmpfs here (needs root)");
+        return;
+    }
+    struct Unmount<'a>(&'a Path);
+    impl Drop for Unmount<'_> {
+        fn drop(&mut self) {
+            let _ = std::process::Command::new("umount").arg(self.0).status();
+        }
+    }
+    let _unmount = Unmount(&disk);
+    let out = disk.join("run");
+    let pikes = "configs/cavalry/charge-on-pikes.toml";
+    succeeds(sim().args(["run", pikes, "--trials", "1000", "-q", "--out"]).arg(&out));
+    let before = files(&out);
+    let again =
+        sim().args(["run", pikes, "--trials", "1000", "--seed", "7", "-q", "--out"]).arg(&out).output().unwrap();
+    let stderr = String::from_utf8_lossy(&again.stderr);
+    assert_eq!(again.status.code(), Some(1), "{stderr}");
+    assert!(stderr.trim_end().lines().count() == 1, "one line: {stderr}");
+    assert!(stderr.contains("the disk is full (no space left on the device); nothing was written"), "{stderr}");
+    assert!(!stderr.contains(".staging") && !stderr.contains("os error") && !stderr.contains("backend"), "{stderr}");
+    assert!(stderr.starts_with(&format!("error: {}/", out.display())), "names the file where it was to go: {stderr}");
+    assert_eq!(files(&out), before, "the earlier run is kept whole, and no staging folder is left");
+}
+
+/// A dangling link given as `--out` is named as one, rather than "File exists"; control characters in a
+/// path are shown as escapes, never sent to the terminal raw.
+#[test]
+fn links_to_nothing_and_control_characters_in_paths_are_told_plainly() {
+    let tmp = tempfile::tempdir().unwrap();
+    let link = tmp.path().join("out");
+    std::os::unix::fs::symlink(tmp.path().join("gone"), &link).unwrap();
+    let out = sim().args(["run", CHAIN, "--trials", "100", "--out"]).arg(&link).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("it is a link to") && stderr.contains("gone, which does not exist"), "{stderr}");
+    assert!(!stderr.contains("File exists"), "{stderr}");
+
+    let hostile = tmp.path().join("a\u{1b}[31mred\nline.toml");
+    let out = sim().arg("exact").arg(&hostile).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(!stderr.contains('\u{1b}') && stderr.trim_end().lines().count() == 1, "{stderr:?}");
+    assert!(
+        stderr.contains("a\\u{1b}[31mred\\nline.toml: cannot read the config: No such file or directory"),
+        "{stderr}"
+    );
+    let into = tmp.path().join("b\u{7}ell");
+    let out = sim().args(["run", CHAIN, "--trials", "100", "--out"]).arg(&into).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && !stdout.contains('\u{7}') && stdout.contains("b\\u{7}ell"), "{stdout}");
+}

@@ -25,16 +25,16 @@ use crate::record::RunRecord;
 use crate::ruleset::Registry;
 use crate::runner::{self, Resume, RunFacts};
 use crate::seal::{Key, unseal};
-use crate::text::{ReadError, read_capped};
+use crate::text::{ReadError, plain_io, read_capped, shown_path};
 
 /// Why a folder cannot be resumed or merged.
 #[derive(Debug, thiserror::Error)]
 pub enum PartialError {
-    #[error("{}: cannot read the run's manifest: {source}", path.display())]
+    #[error("{}: cannot read the run's manifest: {}", shown_path(path), plain_io(source))]
     Read { path: PathBuf, source: std::io::Error },
-    #[error("{}: not an intercept-sim manifest: {message}", path.display())]
+    #[error("{}: not an intercept-sim manifest: {message}", shown_path(path))]
     Format { path: PathBuf, message: String },
-    #[error("{}: {message}", dir.display())]
+    #[error("{}: {message}", shown_path(dir))]
     Refused { dir: PathBuf, message: String },
     #[error(transparent)]
     Config(#[from] ConfigError),

@@ -64,6 +64,41 @@ pub fn shown_path(path: &std::path::Path) -> String {
     text.chars().map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() }).collect()
 }
 
+/// An input or output error in plain words: what a full disk, a quota, a missing permission or a read-only
+/// file system means, without the operating system's error number.
+pub fn plain_io(e: &std::io::Error) -> String {
+    use std::io::ErrorKind;
+    match e.kind() {
+        ErrorKind::StorageFull => "the disk is full (no space left on the device)".to_owned(),
+        ErrorKind::QuotaExceeded => "the disk quota is used up".to_owned(),
+        ErrorKind::PermissionDenied => "permission denied".to_owned(),
+        ErrorKind::ReadOnlyFilesystem => "the file system is read-only".to_owned(),
+        _ => plain_cause(&e.to_string()),
+    }
+}
+
+/// A library's error text in plain words: the same operating-system errors as [`plain_io`], found in the
+/// text a chart or Parquet writer wraps them in, without the wrappers' own prefixes or the error number.
+pub fn plain_cause(text: &str) -> String {
+    let known = [
+        ("No space left on device", "the disk is full (no space left on the device)"),
+        ("Disk quota exceeded", "the disk quota is used up"),
+        ("Permission denied", "permission denied"),
+        ("Read-only file system", "the file system is read-only"),
+    ];
+    if let Some((_, plain)) = known.iter().find(|(os, _)| text.contains(os)) {
+        return (*plain).to_owned();
+    }
+    let mut rest = text;
+    for wrapper in ["backend error: ", "Drawing backend error: "] {
+        rest = rest.strip_prefix(wrapper).unwrap_or(rest);
+    }
+    match rest.rfind(" (os error ") {
+        Some(at) if rest.ends_with(')') => rest[..at].to_owned(),
+        _ => rest.to_owned(),
+    }
+}
+
 /// One CSV line (RFC 4180): cells holding a comma, a quote or a line break are quoted, quotes doubled.
 pub fn csv_line<S: AsRef<str>>(cells: &[S]) -> String {
     let cell = |c: &S| {

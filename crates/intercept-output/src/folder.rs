@@ -20,7 +20,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, PoisonError};
 
-use crate::text::{clip, read_capped};
+use crate::text::{clip, plain_io, read_capped, shown_path};
 
 /// The lock file held while a writer works in the folder.
 pub const LOCK: &str = ".intercept-sim.lock";
@@ -48,12 +48,14 @@ struct Staged {
 /// Why a folder cannot be written.
 #[derive(Debug, thiserror::Error)]
 pub enum FolderError {
-    #[error("{}: another run is writing this folder ({holder}); wait for it to finish, or give another --out",
-        dir.display())]
+    #[error(
+        "{}: another run is writing this folder ({holder}); wait for it to finish, or give another --out",
+        shown_path(dir)
+    )]
     Busy { dir: PathBuf, holder: String },
-    #[error("{}: cannot write the output folder: {message}", dir.display())]
+    #[error("{}: cannot write the output folder: {message}", shown_path(dir))]
     Unwritable { dir: PathBuf, message: String },
-    #[error("{}: cannot put the run in place: {source}", path.display())]
+    #[error("{}: cannot put the run in place: {}", shown_path(path), plain_io(source))]
     Commit { path: PathBuf, source: io::Error },
 }
 
@@ -145,6 +147,13 @@ pub fn abandon() {
 
 /// Creates `dir` and its parents; returns whether it was new. A path that is not a folder is refused.
 fn create(dir: &Path) -> Result<bool, FolderError> {
+    if let Some(target) = dangling(dir) {
+        let message = format!(
+            "it is a link to {}, which does not exist; give a folder, or create the link's target first",
+            shown_path(&target)
+        );
+        return Err(FolderError::Unwritable { dir: dir.to_owned(), message });
+    }
     match fs::metadata(dir) {
         Ok(m) if m.is_dir() => return Ok(false),
         Ok(_) => {
@@ -157,7 +166,14 @@ fn create(dir: &Path) -> Result<bool, FolderError> {
 }
 
 fn unwritable(dir: &Path, e: &io::Error) -> FolderError {
-    FolderError::Unwritable { dir: dir.to_owned(), message: e.to_string() }
+    FolderError::Unwritable { dir: dir.to_owned(), message: plain_io(e) }
+}
+
+/// Where `dir` leads, when it is a symbolic link to nothing (creating the folder would fail with "File
+/// exists", which says nothing of the link).
+fn dangling(dir: &Path) -> Option<PathBuf> {
+    let link = fs::symlink_metadata(dir).ok()?.file_type().is_symlink();
+    (link && fs::metadata(dir).is_err()).then(|| fs::read_link(dir).ok()).flatten()
 }
 
 /// The lock of a folder: an exclusive advisory lock on [`LOCK`], which also says who holds it.

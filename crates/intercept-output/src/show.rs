@@ -16,7 +16,7 @@ use crate::metrics::{MetricDef, MetricKind};
 use crate::present::{exact_cell, exact_text, rests_on};
 use crate::ruleset::Registry;
 use crate::summary::{MetricRow, Summary};
-use crate::text::csv_line;
+use crate::text::{csv_line, shown_path};
 use serde_json::json;
 
 /// `run`'s table: one line per metric, with interval and exact value.
@@ -65,7 +65,7 @@ pub fn run_table(record: &RunRecord, dir: &Path, files: usize) -> String {
     }
     out += &always_line(&record.summary);
     out += &quantiles_table(&record.summary);
-    let _ = writeln!(out, "wrote {files} files to {}", dir.display());
+    let _ = writeln!(out, "wrote {files} files to {}", shown_path(dir));
     out
 }
 

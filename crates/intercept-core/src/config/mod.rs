@@ -113,7 +113,7 @@ pub struct Overrides {
 /// A config that cannot be used: where, which key, and what is allowed. Shown on one line, with any long
 /// value from the file cut short ([`one_line`]).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{}{}: {}{}", file.display(), line.map(|l| format!(":{l}")).unwrap_or_default(), key.as_ref().map(|k| format!("key '{}': ", one_line(k))).unwrap_or_default(), one_line(message))]
+#[error("{}{}: {}{}", crate::text::shown_path(file), line.map(|l| format!(":{l}")).unwrap_or_default(), key.as_ref().map(|k| format!("key '{}': ", one_line(k))).unwrap_or_default(), one_line(message))]
 pub struct ConfigError {
     pub file: PathBuf,
     pub line: Option<usize>,
@@ -134,7 +134,7 @@ fn read(file: &Path) -> Result<String, ConfigError> {
     let error = |message: String| ConfigError { file: file.to_owned(), line: None, key: None, message };
     let text = std::fs::File::open(file).map_err(ReadError::from).and_then(|f| read_capped(f, MOST_BYTES));
     text.map_err(|e| match e {
-        ReadError::Io(e) => error(format!("cannot read the config: {e}")),
+        ReadError::Io(e) => error(format!("cannot read the config: {}", crate::text::plain_io(&e))),
         ReadError::TooLarge { .. } => error(format!("the file is {e}, which no config is")),
         ReadError::NotText { .. } => error(e.to_string()),
     })

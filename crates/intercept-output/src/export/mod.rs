@@ -23,16 +23,33 @@ use crate::cumulative::Quantile;
 use crate::present::{DataTable, Values};
 pub use crate::record::{ChunkRange, RunRecord, Timing};
 use crate::summary::{DistRow, MetricRow, Share, Summary};
+use crate::text::{plain_cause, plain_io, shown_path};
 
 /// A failure while writing an output file.
 #[derive(Debug, thiserror::Error)]
 pub enum ExportError {
-    #[error("{}: {source}", path.display())]
+    #[error("{}: {}", shown_path(path), plain_io(source))]
     Io { path: PathBuf, source: std::io::Error },
-    #[error("{}: {source}", path.display())]
+    #[error("{}: {}", shown_path(path), plain_cause(&source.to_string()))]
     Parquet { path: PathBuf, source: PolarsError },
-    #[error("{}: {message}", path.display())]
+    #[error("{}: {}", shown_path(path), plain_cause(message))]
     Chart { path: PathBuf, message: String },
+}
+
+impl ExportError {
+    /// The error with a path inside the staging folder `staging` told as the path the file was to have in
+    /// `dir`: the staging folder is removed once the run fails, so its name would lead nowhere.
+    pub fn relocated(self, staging: &Path, dir: &Path) -> ExportError {
+        let moved = |path: PathBuf| match path.strip_prefix(staging) {
+            Ok(rest) => dir.join(rest),
+            Err(_) => path,
+        };
+        match self {
+            ExportError::Io { path, source } => ExportError::Io { path: moved(path), source },
+            ExportError::Parquet { path, source } => ExportError::Parquet { path: moved(path), source },
+            ExportError::Chart { path, message } => ExportError::Chart { path: moved(path), message },
+        }
+    }
 }
 
 /// One output file (or a family of files, for charts).

@@ -7,7 +7,7 @@ use std::path::Path;
 use serde_json::json;
 
 use crate::sensitivity::{Change, Ranked, Sensitivity};
-use crate::text::csv_line;
+use crate::text::{csv_line, shown_path};
 
 /// `sensitivity`'s table for metric `m`: every knob that changes it, largest change first.
 pub fn table(name: &str, s: &Sensitivity, m: usize) -> String {
@@ -72,7 +72,7 @@ pub fn footer(s: &Sensitivity, dir: &Path, files: usize) -> String {
         0 => String::new(),
         n => format!(", {} tornado charts", n / 2),
     };
-    let _ = writeln!(out, "wrote {files} files (sensitivity.parquet, report.html{charts}) to {}", dir.display());
+    let _ = writeln!(out, "wrote {files} files (sensitivity.parquet, report.html{charts}) to {}", shown_path(dir));
     out
 }
 

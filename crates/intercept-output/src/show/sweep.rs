@@ -9,7 +9,7 @@ use crate::present::exact_cell;
 use crate::sensitivity::Change;
 use crate::summary::MetricRow;
 use crate::sweep::{Axis, Point, SweepRecord};
-use crate::text::csv_line;
+use crate::text::{csv_line, shown_path};
 use serde_json::json;
 
 /// One point's row of one metric, with its difference from the base point.
@@ -57,8 +57,11 @@ pub fn table(record: &SweepRecord, points: &[Point], shown: &[String], dir: &Pat
             let _ = writeln!(out, "  {s:width$}  {est:>9.6}  [{low:>9.6}, {high:>9.6}]  {exact:<22}  {change}");
         }
     }
-    let _ =
-        writeln!(out, "\nwrote {files} files (sweep.parquet, charts, report.html, manifest.json) to {}", dir.display());
+    let _ = writeln!(
+        out,
+        "\nwrote {files} files (sweep.parquet, charts, report.html, manifest.json) to {}",
+        shown_path(dir)
+    );
     out
 }
 
