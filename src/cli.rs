@@ -469,6 +469,10 @@ pub struct SweepArgs {
     /// uninterrupted sweep writes.
     #[arg(long, value_name = "DIR", conflicts_with_all = ["config", "sets", "trials", "seed"])]
     pub resume: Option<PathBuf>,
+    /// Run a sweep whose points would take more than 2 GB of memory or write more than 1 GB (estimated
+    /// before it starts from its points and metrics).
+    #[arg(long)]
+    pub allow_large: bool,
     #[command(flatten)]
     pub sealing: Sealing,
 }
@@ -494,6 +498,10 @@ pub struct SensitivityArgs {
     /// Output folder [default: reports/<run.name>-sensitivity].
     #[arg(short, long)]
     pub out: Option<PathBuf>,
+    /// Run a sensitivity whose steps would take more than 2 GB of memory or write more than 1 GB (estimated
+    /// before it starts from its steps and metrics).
+    #[arg(long)]
+    pub allow_large: bool,
 }
 
 /// A decimal step: from 10^-9 (stepped values are rounded to 9 decimals, so a smaller step would be no

@@ -193,3 +193,51 @@ fn links_to_nothing_and_control_characters_in_paths_are_told_plainly() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success() && !stdout.contains('\u{7}') && stdout.contains("b\\u{7}ell"), "{stdout}");
 }
+
+/// The cavalry screen with `n` interceptors charging from one to three squares away.
+fn screen_of(dir: &Path, n: usize) -> PathBuf {
+    let src = std::fs::read_to_string("configs/cavalry/screen-of-horse.toml").unwrap();
+    let head = src.split("[[cavalry.interceptor]]").next().unwrap();
+    let target = src.split("[cavalry.target]").nth(1).unwrap();
+    let units: String = (0..n)
+        .map(|i| format!("[[cavalry.interceptor]]\nname = \"u{i}\"\norder = \"charge\"\ndistance = {}\n", 1 + i % 3))
+        .collect();
+    let path = dir.join(format!("screen-{n}.toml"));
+    std::fs::write(&path, format!("{head}{units}\n[cavalry.target]{target}")).unwrap();
+    path
+}
+
+/// Cost is bounded before the work (issue 35 item 7): a run of 1,001 interceptors draws a headline chart of
+/// at most 60 rows (it drew all 6,016 in a picture 200,000 pixels tall: 307 s and 681 MB), and a sweep or a
+/// sensitivity run whose estimate is over budget is refused at once, with the estimate, writing nothing.
+#[test]
+fn cost_is_estimated_and_bounded_before_the_work() {
+    let tmp = tempfile::tempdir().unwrap();
+    let big = screen_of(tmp.path(), 1001);
+    let out = tmp.path().join("run");
+    succeeds(sim().arg("run").arg(&big).args(["--trials", "2000", "-q", "--out"]).arg(&out));
+    let png = std::fs::read(out.join("headline.png")).unwrap();
+    let height = u32::from_be_bytes(png[20..24].try_into().unwrap());
+    assert!(height <= 120 + 34 * 60, "{height} pixels tall");
+    let svg = std::fs::read_to_string(out.join("headline.svg")).unwrap();
+    assert!(svg.contains("60 of 6016, all in summary.parquet"), "the chart says it shows some");
+
+    let refused = |cmd: &mut Command, what: &str| {
+        let out = cmd.output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(what) && stderr.contains("add --allow-large"), "{stderr}");
+        assert!(stderr.trim_end().lines().count() == 1, "{stderr}");
+    };
+    let values = |from: i32, to: i32| (from..=to).map(|v| v.to_string()).collect::<Vec<_>>().join(",");
+    let movement = format!("cavalry.interceptor.lifeguard.movement={}", values(0, 99));
+    let distance = format!("cavalry.interceptor.lifeguard.distance={}", values(1, 99));
+    let sweep_out = tmp.path().join("sweep");
+    let pikes = "configs/cavalry/charge-on-pikes.toml";
+    let mut sweep = sim();
+    sweep.args(["sweep", pikes, "--set", &movement, "--set", &distance, "--out"]).arg(&sweep_out);
+    refused(&mut sweep, "this sweep of 9,900 points of 25 metrics each would hold about 2.0 GB in memory");
+    let sens_out = tmp.path().join("sensitivity");
+    refused(sim().arg("sensitivity").arg(&big).arg("--out").arg(&sens_out), "this sensitivity run of 6,070 steps");
+    assert!(!sweep_out.exists() && !sens_out.exists(), "nothing written");
+}

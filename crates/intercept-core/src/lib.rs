@@ -13,6 +13,7 @@
 
 pub mod chance;
 pub mod config;
+pub mod cost;
 pub mod cumulative;
 pub mod engine;
 pub mod exact;

@@ -99,6 +99,22 @@ pub fn plain_cause(text: &str) -> String {
     }
 }
 
+/// A size in bytes, in decimal units: `356 MB`, `1.7 TB`.
+pub fn bytes(n: u128) -> String {
+    let units = ["bytes", "kB", "MB", "GB", "TB", "PB", "EB", "ZB"];
+    let mut size = n as f64;
+    let mut unit = 0;
+    while size >= 1000.0 && unit + 1 < units.len() {
+        size /= 1000.0;
+        unit += 1;
+    }
+    match unit {
+        0 => format!("{n} bytes"),
+        _ if size < 10.0 => format!("{size:.1} {}", units[unit]),
+        _ => format!("{size:.0} {}", units[unit]),
+    }
+}
+
 /// One CSV line (RFC 4180): cells holding a comma, a quote or a line break are quoted, quotes doubled.
 pub fn csv_line<S: AsRef<str>>(cells: &[S]) -> String {
     let cell = |c: &S| {

@@ -8,7 +8,7 @@
 //! ([`present`]) and name no rule set.
 
 pub use intercept_core::{
-    chance, config, cumulative, engine, exact, fraction, games, memo, metrics, model, odds, partial, plausible,
+    chance, config, cost, cumulative, engine, exact, fraction, games, memo, metrics, model, odds, partial, plausible,
     present, record, ruleset, runner, seal, sensitivity, stats, summary, sweep, text,
 };
 

@@ -266,21 +266,7 @@ pub fn tables(registry: &Registry) -> String {
     out + "\n`intercept-sim schema TABLE` prints the JSON Schema of a config with that table."
 }
 
-/// A size in bytes, in decimal units: `356 MB`, `1.7 TB`.
-pub fn bytes(n: u128) -> String {
-    let units = ["bytes", "kB", "MB", "GB", "TB", "PB", "EB", "ZB"];
-    let mut size = n as f64;
-    let mut unit = 0;
-    while size >= 1000.0 && unit + 1 < units.len() {
-        size /= 1000.0;
-        unit += 1;
-    }
-    match unit {
-        0 => format!("{n} bytes"),
-        _ if size < 10.0 => format!("{size:.1} {}", units[unit]),
-        _ => format!("{size:.0} {}", units[unit]),
-    }
-}
+pub use crate::text::bytes;
 
 /// The one line a `--precision` run that stopped at its most trials before reaching its precision prints on
 /// stderr: the target, the trials it stopped at, and the widest interval left. `None` for any other run.

@@ -11,10 +11,12 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
 use crate::config::{Scenario, set};
+use crate::cost::{Cost, Study};
 use crate::export::{ExportError, SensitivityParquet, SweepManifest, SweepParquet};
 use crate::metrics::MetricKind;
 use crate::plot::sweep::SweepCharts;
 use crate::plot::tornado::TornadoCharts;
+use crate::present::thousands;
 use crate::report::{SensitivityReport, SweepReport};
 use crate::runner;
 use crate::sensitivity::{self, Scope, Sensitivity, Step};
@@ -118,10 +120,21 @@ pub fn shown_metrics(scenario: &Scenario, named: &[String]) -> Result<Vec<String
 
 /// The scope of a sensitivity run over the keys under `only` (every number when empty) and its steps; a
 /// prefix naming nothing, or a scope with no number in it, is refused with the command line's message.
-pub fn sensitivity_steps(scenario: &Scenario, only: &[String], float_step: f64) -> Result<(Scope, Vec<Step>), String> {
+pub fn sensitivity_steps(
+    scenario: &Scenario,
+    only: &[String],
+    float_step: f64,
+    allow_large: bool,
+) -> Result<(Scope, Vec<Step>), String> {
     let file = scenario.file.display();
     let prefix = |p: &String| set::canonical(scenario, p).map_err(|e| format!("{file}: --only {p}: {e}"));
     let scope = Scope { only: only.iter().map(prefix).collect::<Result<_, _>>()?, float_step };
+    let count = sensitivity::step_count(scenario, &scope);
+    let metrics = scenario.rules.metrics().defs().len() as u64;
+    let what = format!("this sensitivity run of {} steps", thousands(count));
+    if !allow_large {
+        Cost::of(Study::Sensitivity, count, metrics).within_budget(&what).map_err(|m| format!("{file}: {m}"))?;
+    }
     let steps = sensitivity::steps(scenario, &scope);
     if steps.is_empty() {
         let (only, allowed) = (only.join(", "), set::sections(scenario).join(", "));

@@ -77,7 +77,7 @@ pub async fn start_sensitivity(
         let only: Vec<String> = listed(&rest, "only");
         let shown = study::shown_metrics(&scenario, &listed(&rest, "metric")).map_err(ApiError::unprocessable)?;
         let (scope, steps) =
-            study::sensitivity_steps(&scenario, &only, DEFAULT_FLOAT_STEP).map_err(ApiError::unprocessable)?;
+            study::sensitivity_steps(&scenario, &only, DEFAULT_FLOAT_STEP, false).map_err(ApiError::unprocessable)?;
         let files = flag(&rest)?;
         Ok(Work::Sensitivity(Box::new(Tornado { scenario, scope, steps, shown, files })))
     })

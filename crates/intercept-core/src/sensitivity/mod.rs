@@ -67,6 +67,12 @@ impl Scope {
     }
 }
 
+/// How many steps [`steps`] would take: two for every knob in `scope`. Counted without resolving any, so a
+/// run too large to study is refused before the work of resolving thousands of stepped scenarios.
+pub fn step_count(base: &Scenario, scope: &Scope) -> u64 {
+    2 * set::numeric_keys(base).iter().filter(|k| scope.covers(&k.key)).count() as u64
+}
+
 /// Every knob in `scope` one step down and one step up, in the config's key order.
 pub fn steps(base: &Scenario, scope: &Scope) -> Vec<Step> {
     let knobs = set::numeric_keys(base).into_iter().filter(|k| scope.covers(&k.key));

@@ -103,27 +103,43 @@ impl Layout {
         let around = d.nodes.iter().any(|n| !matches!(n.spot, Spot::Level { .. }));
         let (boxes, height) = if around { compass(d, top, gap, most_lines) } else { levels(d, top, gap) };
         let mut layout = Layout { boxes, ends: Vec::new(), labels, height: height + MARGIN };
-        layout.ends = (0..d.arrows.len()).map(|i| layout.route(d, i, gap)).collect();
+        let places = layout.places(d);
+        layout.ends = (0..d.arrows.len()).map(|i| layout.route(d, i, places[i], gap)).collect();
         layout.spread_labels();
         layout
+    }
+
+    /// For each arrow, its place among the arrows meeting the same box, from left to right by where they
+    /// start, and how many meet it: worked out once for all arrows, since per arrow it made a diagram of
+    /// thousands of units take minutes.
+    fn places(&self, d: &Diagram) -> Vec<(usize, usize)> {
+        let mut meeting: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+        for (i, a) in d.arrows.iter().enumerate() {
+            meeting.entry(a.to.as_str()).or_default().push(i);
+        }
+        let x = |i: usize| self.boxes.get(&d.arrows[i].from).map_or(0.0, |b| b.centre().0);
+        let mut places = vec![(0, 1); d.arrows.len()];
+        for group in meeting.values_mut() {
+            // A stable sort, as before: arrows starting level keep their order.
+            group.sort_by(|&p, &q| x(p).total_cmp(&x(q)));
+            for (rank, &i) in group.iter().enumerate() {
+                places[i] = (rank, group.len());
+            }
+        }
+        places
     }
 
     /// An arrow's two ends, on the facing edges of its boxes (spread among the arrows meeting the target
     /// box), and its label's centre: in the gap beside its source, on the arrow's side (under the box when the
     /// arrow runs sideways).
-    fn route(&self, d: &Diagram, i: usize, gap: f64) -> Route {
+    fn route(&self, d: &Diagram, i: usize, (rank, meeting): (usize, usize), gap: f64) -> Route {
         let a = &d.arrows[i];
         let (Some(from), Some(to)) = (self.boxes.get(&a.from), self.boxes.get(&a.to)) else {
             return ((0.0, 0.0), (0.0, 0.0), (0.0, 0.0));
         };
-        let meeting: Vec<usize> = (0..d.arrows.len()).filter(|&j| d.arrows[j].to == a.to).collect();
-        let mut by_x = meeting.clone();
-        by_x.sort_by(|&p, &q| {
-            self.boxes[&d.arrows[p].from].centre().0.total_cmp(&self.boxes[&d.arrows[q].from].centre().0)
-        });
-        let rank = by_x.iter().position(|&j| j == i).unwrap_or(0) as f64;
-        let spread = (to.w / (meeting.len() as f64 + 1.0)).min(24.0);
-        let offset = (rank - (meeting.len() as f64 - 1.0) / 2.0) * spread;
+        let (rank, meeting) = (rank as f64, meeting as f64);
+        let spread = (to.w / (meeting + 1.0)).min(24.0);
+        let offset = (rank - (meeting - 1.0) / 2.0) * spread;
         let (fc, tc) = (from.centre(), to.centre());
         let level_gap = (fc.1 - tc.1).abs() > (from.h + to.h) / 2.0;
         let (start, end) = match level_gap {

@@ -43,7 +43,7 @@ pub struct Charts;
 impl Output for Charts {
     fn write(&self, record: &RunRecord, dir: &Path) -> Result<Vec<PathBuf>, ExportError> {
         register_font();
-        let mut written = both(dir, "headline", &Headline::new(&record.summary))?;
+        let mut written = both(dir, "headline", &Headline::new(&record.summary, &record.presentation.headline))?;
         for chart in Distribution::all(&record.summary) {
             written.extend(both(dir, &format!("dist-{}", chart.metric), &chart)?);
         }
@@ -188,30 +188,55 @@ fn paint<DB: DrawingBackend>(backend: DB, chart: &impl Chart) -> Result<(), Stri
     root.present().map_err(|e| e.to_string())
 }
 
-/// The probability metrics as points with 95% Wilson intervals, and the exact value where known.
-pub(crate) struct Headline<'a>(Vec<&'a MetricRow>);
+/// The probability metrics as points with 95% Wilson intervals, and the exact value where known: at most
+/// [`HEADLINE_ROWS`] of them, and how many there are in all.
+pub(crate) struct Headline<'a> {
+    rows: Vec<&'a MetricRow>,
+    all: usize,
+}
+
+/// The most rows the headline chart draws. A scenario of a thousand units has thousands of probabilities;
+/// drawn whole, their chart was a picture 200,000 pixels tall that took minutes and 600 MB to encode, and
+/// no one reads it: the table and `summary.parquet` hold them all.
+pub const HEADLINE_ROWS: usize = 60;
 
 impl<'a> Headline<'a> {
-    /// The headline chart of a run: every probability metric.
-    pub(crate) fn new(summary: &'a Summary) -> Headline<'a> {
-        Headline(summary.probabilities().collect())
+    /// The headline chart of a run: every probability metric, or when there are too many, the rule set's
+    /// headline metrics first and then the others in order, up to [`HEADLINE_ROWS`].
+    pub(crate) fn new(summary: &'a Summary, headline: &[String]) -> Headline<'a> {
+        let rows: Vec<&MetricRow> = summary.probabilities().collect();
+        let all = rows.len();
+        if all <= HEADLINE_ROWS {
+            return Headline { rows, all };
+        }
+        let first = |r: &&MetricRow| headline.contains(&r.metric);
+        let (top, rest): (Vec<&MetricRow>, Vec<&MetricRow>) = rows.into_iter().partition(first);
+        Headline { rows: top.into_iter().chain(rest).take(HEADLINE_ROWS).collect(), all }
+    }
+
+    fn caption(&self) -> String {
+        let caption = "Headline probabilities (95% Wilson intervals; red: exact)";
+        match self.rows.len() < self.all {
+            true => format!("{caption}: {} of {}, all in summary.parquet", self.rows.len(), self.all),
+            false => caption.to_owned(),
+        }
     }
 }
 
 impl Chart for Headline<'_> {
     fn size(&self) -> (u32, u32) {
-        (960, 120 + 34 * self.0.len().max(1) as u32)
+        (960, 120 + 34 * self.rows.len().max(1) as u32)
     }
 
     fn draw<DB: DrawingBackend>(
         &self,
         root: &DrawingArea<DB, Shift>,
     ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-        let rows = &self.0;
+        let rows = &self.rows;
         let n = rows.len().max(1) as f64;
         let label_width = rows.iter().map(|r| r.metric.len()).max().unwrap_or(10) as u32 * 8 + 20;
         let mut chart = ChartBuilder::on(root)
-            .caption("Headline probabilities (95% Wilson intervals; red: exact)", (FONT, 20))
+            .caption(self.caption(), (FONT, 20))
             .margin(16)
             .x_label_area_size(40)
             .y_label_area_size(label_width.min(520))

@@ -134,7 +134,7 @@ fn headline(page: &mut Page, record: &RunRecord) -> Result<(), ExportError> {
     folded(page, record);
     page.chart(
         "Every probability with its 95% interval (blue) and its exact value (red cross)",
-        &Headline::new(summary),
+        &Headline::new(summary, &record.presentation.headline),
     )?;
     Ok(())
 }
