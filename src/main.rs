@@ -94,6 +94,7 @@ fn run(args: RunArgs) -> Result<(), Failure> {
         (Some(new), _) => new,
         (None, from) => resumed(from.expect("clap asks for a config or --resume"), key.as_ref())?,
     };
+    let file_changed = from.is_some() && partial::file_changed(&shipped(), &scenario);
     opts.threads = args.sampling.threads();
     opts.interrupt = Some(interrupt::install());
     let bar = progress::Progress::new(scenario.run.trials - opts.resume.as_ref().map_or(0, |r| r.before.trials));
@@ -104,6 +105,7 @@ fn run(args: RunArgs) -> Result<(), Failure> {
     if let Some(key) = &key {
         record.seal_with(key);
     }
+    record.file_changed = file_changed;
     outputs::export(&record, folder.staging()).map_err(|e| not_written(e, &folder, &dir))?;
     let written = folder.commit().map_err(folder_failure)?;
     if let Some(shortfall) = show::precision_shortfall(&record) {

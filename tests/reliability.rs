@@ -241,3 +241,37 @@ fn cost_is_estimated_and_bounded_before_the_work() {
     refused(sim().arg("sensitivity").arg(&big).arg("--out").arg(&sens_out), "this sensitivity run of 6,070 steps");
     assert!(!sweep_out.exists() && !sens_out.exists(), "nothing written");
 }
+
+/// A run resumed after its config file changed goes on from the recorded config, and its report's
+/// reproduce command names the resolved config to save rather than the changed file (issue 35 item 8).
+#[test]
+fn a_resumed_run_whose_file_changed_does_not_name_it_to_reproduce() {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = tmp.path().join("chain.toml");
+    std::fs::copy(CHAIN, &config).unwrap();
+    let cut = tmp.path().join("cut");
+    // An unfinished run to resume, made by SIGTERM part-way (about 4 s of work in a test build).
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("intercept-sim"))
+        .arg("run")
+        .arg(&config)
+        .args(["--trials", "200000000", "--out"])
+        .arg(&cut)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    std::process::Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    assert_eq!(child.wait_with_output().unwrap().status.code(), Some(130));
+    let report = std::fs::read_to_string(cut.join("report.html")).unwrap();
+    assert!(report.contains("chain.toml --seed"), "before the change the report names the file");
+    let src = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(&config, src.replacen("p_intercepting_side_wins = 0.5", "p_intercepting_side_wins = 0.7", 1))
+        .unwrap();
+    succeeds(sim().args(["run", "-q", "--resume"]).arg(&cut));
+    let report = std::fs::read_to_string(cut.join("report.html")).unwrap();
+    assert!(report.contains("has changed since this run began"), "the report says the file changed");
+    assert!(report.contains("intercept-sim run resolved.toml --seed"), "and names the resolved config instead");
+    let manifest = std::fs::read_to_string(cut.join("manifest.json")).unwrap();
+    assert!(manifest.contains("\"p_intercepting_side_wins\": 0.5"), "computed from the recorded config");
+}

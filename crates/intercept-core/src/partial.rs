@@ -128,6 +128,16 @@ impl Stored {
     }
 }
 
+/// Whether the config file named by `recorded` (a scenario resolved from a manifest's config) no longer
+/// resolves to that config (edited or removed since), with the run's trials and seed as given then.
+pub fn file_changed(registry: &Registry, recorded: &Scenario) -> bool {
+    let overrides = Overrides { trials: Some(recorded.run.trials), seed: Some(recorded.run.seed) };
+    match config::load(registry, &recorded.file, overrides) {
+        Ok(now) => now.config != recorded.config,
+        Err(_) => true,
+    }
+}
+
 /// What finishing an interrupted run needs: its scenario, and where and from which counts to go on.
 pub struct Resumed {
     pub scenario: Scenario,
@@ -206,7 +216,9 @@ pub fn merge(registry: &Registry, dirs: &[PathBuf], key: Option<&Key>) -> Result
     whole.plausible(&scenario, exact.as_ref(), &tally)?;
     let all = 0..plan.chunks();
     let run = RunFacts { timing: None, chunks: all.clone(), wanted: all, partial: false, precision: None };
-    Ok(runner::summarise(&scenario, run, tally))
+    let mut record = runner::summarise(&scenario, run, tally);
+    record.file_changed = file_changed(registry, &scenario);
+    Ok(record)
 }
 
 /// Refuses a shard that is not from the same run as `first`, or that did not finish its share.

@@ -53,6 +53,11 @@ pub struct RunRecord {
     /// when one was given: only a holder of the key can make it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mac: Option<String>,
+    /// Whether the config file named no longer holds the config recorded (it was edited or removed since the
+    /// run began: a resumed or merged run computes from the recorded config), so the reproduce command must
+    /// not name it.
+    #[serde(skip)]
+    pub file_changed: bool,
     /// How the trials ran, for the terminal; `None` for a merge, which runs none.
     #[serde(skip)]
     pub timing: Option<Timing>,

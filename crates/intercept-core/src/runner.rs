@@ -166,6 +166,7 @@ fn record(scenario: &Scenario, run: RunFacts, exact_leaves: Option<u64>, summary
         counts: tally.counts,
         digest: String::new(),
         mac: None,
+        file_changed: false,
         timing: run.timing,
         summary,
         presentation,

@@ -48,6 +48,13 @@ pub(crate) fn page(record: &RunRecord) -> Result<Page, ExportError> {
     means(&mut page, record);
     distributions(&mut page, record)?;
     let config = toml::to_string_pretty(&record.config).expect("a resolved config serialises as TOML");
+    if record.file_changed {
+        page.paragraph(&format!(
+            "{} has changed since this run began, and the run went on from the config it recorded: save the \
+             resolved config below as {CHANGED_FILE} to reproduce it.",
+            record.config_file
+        ));
+    }
     page.reproduce(&command(record), Some(&config));
     Ok(page)
 }
@@ -105,8 +112,12 @@ pub(crate) fn command(record: &RunRecord) -> String {
         Some(p) => format!("--precision {p} --max-trials {}", record.config.run.trials),
         None => format!("--trials {}", record.trials),
     };
-    format!("intercept-sim run {} --seed {} {trials}", shell_word(&record.config_file), record.seed)
+    let file = if record.file_changed { CHANGED_FILE } else { record.config_file.as_str() };
+    format!("intercept-sim run {} --seed {} {trials}", shell_word(file), record.seed)
 }
+
+/// What the reproduce command calls the resolved config when the run's own file has changed since.
+const CHANGED_FILE: &str = "resolved.toml";
 
 fn headline(page: &mut Page, record: &RunRecord) -> Result<(), ExportError> {
     let summary = &record.summary;
