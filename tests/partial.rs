@@ -232,7 +232,6 @@ const COMPLETED: usize = 2;
 fn merge_refuses_forged_counts_against_the_exact_values() {
     let tmp = tempfile::tempdir().unwrap();
     let parts = shards(tmp.path(), "5");
-    let refs = |dirs: &Vec<PathBuf>| dirs.iter().cloned().collect::<Vec<_>>();
     let cases: Vec<(Vec<PathBuf>, &str)> = vec![
         (edited(tmp.path(), &parts, 1, true, |d| lowered(d, COMPLETED, 5_000)), "its count of mission.completed is"),
         (edited(tmp.path(), &parts, 2, true, |d| d["counts"][COMPLETED] = 0.into()), "mission.completed is 0 in"),
@@ -241,7 +240,7 @@ fn merge_refuses_forged_counts_against_the_exact_values() {
         merge_refused(tmp.path(), &dirs.iter().collect::<Vec<_>>(), message);
     }
     // The config's combat odds changed in every shard, so that they still agree with each other.
-    let mut dirs = refs(&parts);
+    let mut dirs = parts.clone();
     for k in 0..3 {
         dirs = edited(tmp.path(), &dirs, k, true, |d| {
             d["config"]["naval"]["combat"]["p_intercepting_side_wins"] = 0.6.into()

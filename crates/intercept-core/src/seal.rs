@@ -181,7 +181,7 @@ fn check_key(record: &impl Sealed, key: Option<&Key>) -> Result<(), &'static str
 
 fn decode_hex(text: &str) -> Option<Vec<u8>> {
     let digits = text.as_bytes();
-    if digits.len() % 2 != 0 {
+    if !digits.len().is_multiple_of(2) {
         return None;
     }
     let nibble = |c: u8| (c as char).to_digit(16).map(|d| d as u8);
