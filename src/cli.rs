@@ -116,7 +116,7 @@ pub struct InitArgs {
 #[derive(Args, Debug)]
 pub struct ServeArgs {
     /// The port to listen on; 0 picks a free one (the printed URL shows it).
-    #[arg(long, default_value_t = 8080)]
+    #[arg(long, default_value_t = 8080, value_parser = parse_port)]
     pub port: u16,
     /// The folder of configs the workbench lists, opens and saves into.
     #[arg(long, default_value = "configs", value_name = "DIR")]
@@ -304,7 +304,7 @@ pub struct Sampling {
     #[arg(short, long, value_parser = parse_seed)]
     pub seed: Option<u64>,
     /// Worker threads [default: all cores]. Does not change the results.
-    #[arg(short = 'j', long, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    #[arg(short = 'j', long, value_parser = parse_threads)]
     pub threads: Option<u64>,
     /// Print no progress bar and no table: only errors, and the JSON that --json asks for.
     #[arg(short, long)]
@@ -387,14 +387,34 @@ fn parse_trials(s: &str) -> Result<u64, String> {
     whole(s, 1)
 }
 
+/// A number of worker threads: 1 to 1024.
+fn parse_threads(s: &str) -> Result<u64, String> {
+    within(s, 1, 1024)
+}
+
+/// A game's number in a self-play run: from 0.
+fn parse_game(s: &str) -> Result<u64, String> {
+    whole(s, 0)
+}
+
+/// A port: 0 to 65535.
+fn parse_port(s: &str) -> Result<u16, String> {
+    within(s, 0, u16::MAX.into()).map(|p| p as u16)
+}
+
 fn whole(s: &str, least: u64) -> Result<u64, String> {
-    let (digits, allowed) = (s.trim(), format!("allowed: {least} to {MOST}"));
+    within(s, least, MOST)
+}
+
+/// A whole number from `least` to `most`, refused in words that say what is allowed.
+fn within(s: &str, least: u64, most: u64) -> Result<u64, String> {
+    let (digits, allowed) = (s.trim(), format!("allowed: {least} to {most}"));
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return Err(format!("{:?} is not a whole number; {allowed}", clip(s)));
     }
     match digits.parse::<u64>() {
         Ok(n) if n < least => Err(format!("{n} is too small; {allowed}")),
-        Ok(n) if n <= MOST => Ok(n),
+        Ok(n) if n <= most => Ok(n),
         _ => Err(format!("{} is too large; {allowed}", clip(digits))),
     }
 }
@@ -516,7 +536,7 @@ pub struct ReplayArgs {
     /// The self-play config (TOML, with a [board] table).
     pub config: PathBuf,
     /// Which game of the run, numbered from 0: the same game `run` played as trial N.
-    #[arg(long, default_value_t = 0, value_name = "N")]
+    #[arg(long, default_value_t = 0, value_name = "N", value_parser = parse_game)]
     pub game: u64,
     /// The run's seed, instead of the config's (as `run --seed`).
     #[arg(short, long, value_parser = parse_seed)]

@@ -17,7 +17,6 @@ use cli::{
     ReplayArgs, RunArgs, SchemaArgs, SensitivityArgs, ServeArgs, StepRaceArgs, SweepArgs, TableArgs,
 };
 use intercept_sim::config::{self, ConfigError, Overrides, Scenario};
-use intercept_sim::cost::{Cost, Study};
 use intercept_sim::export::ExportError;
 use intercept_sim::folder::{Folder, FolderError};
 use intercept_sim::games::cavalry::odds::CavalryQuestion;
@@ -27,7 +26,6 @@ use intercept_sim::games::{board_game, card_game, cavalry, naval, shipped, step_
 use intercept_sim::odds::OddsError;
 use intercept_sim::outputs;
 use intercept_sim::partial::{self, PartialError};
-use intercept_sim::present::thousands;
 use intercept_sim::runner::{self, SampleOptions};
 use intercept_sim::seal::Key;
 use intercept_sim::sensitivity;
@@ -247,12 +245,9 @@ fn sweep(args: SweepArgs) -> Result<(), Failure> {
 fn new_sweep(args: &SweepArgs) -> Result<SweepStart, Failure> {
     let file = args.config.as_deref().expect("clap requires a config without --resume");
     let base = config::load(&shipped(), file, args.sampling.overrides())?;
-    let points =
-        args.sets.iter().try_fold(1u64, |n, (_, values)| n.checked_mul(values.len() as u64)).unwrap_or(u64::MAX);
-    within_budget(&base, points, &format!("this sweep of {} points", thousands(points)), args.allow_large)?;
     let axes: Vec<Axis> =
         args.sets.iter().map(|(key, values)| Axis { key: key.clone(), values: values.clone() }).collect();
-    SweepStart::new(base, axes, args.metric.clone()).map_err(bad_input)
+    SweepStart::new(base, axes, args.metric.clone(), args.allow_large).map_err(bad_input)
 }
 
 /// The interrupted sweep in `dir`, set to go on where it stopped; `--metric` replaces the metrics it named.
@@ -514,18 +509,6 @@ fn folder_failure(e: FolderError) -> Failure {
 /// Bad input: a config, an argument or a folder that cannot be used.
 fn bad_input(message: String) -> Failure {
     Failure { code: 2, message }
-}
-
-/// Refuses a study of `points` points (or steps) of the scenario's metrics that would take more memory or
-/// disk than is sane, unless `--allow-large` says so ([`Cost`]).
-fn within_budget(scenario: &Scenario, points: u64, what: &str, allow_large: bool) -> Result<(), Failure> {
-    let metrics = scenario.rules.metrics().defs().len() as u64;
-    match allow_large {
-        true => Ok(()),
-        false => Cost::of(Study::Sweep, points, metrics)
-            .within_budget(what)
-            .map_err(|m| bad_input(format!("{}: {m}", scenario.file.display()))),
-    }
 }
 
 /// A run whose files could not be written (a full disk): the file named where it was to go, not in the

@@ -158,7 +158,7 @@ fn replay_refuses_what_it_cannot_replay() {
     let cases: [(&[&str], &str); 3] = [
         (&["replay", GREEDY, "--game", "400"], "--game 400: the run has 400 games, numbered 0 to 399"),
         (&["replay", "configs/cavalry/charge-on-pikes.toml"], "not a self-play config; replay needs a [board] table"),
-        (&["replay", GREEDY, "--game", "-1"], "unexpected argument '-1'"),
+        (&["replay", GREEDY, "--game", "-1"], "\"-1\" is not a whole number; allowed: 0 to"),
     ];
     for (args, says) in cases {
         let out = Command::cargo_bin("intercept-sim").unwrap().args(args).assert().code(2);

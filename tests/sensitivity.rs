@@ -1,6 +1,8 @@
 //! `sensitivity` end to end: exact changes on a table value, Monte Carlo changes against exact ones,
 //! the same bytes on any thread count, and bad arguments.
 
+mod stopped;
+
 use std::fs::File;
 use std::path::Path;
 
@@ -233,20 +235,10 @@ fn json_and_csv_hold_the_ranked_changes() {
 fn an_interrupted_sensitivity_run_says_it_kept_nothing() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("sens");
-    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("intercept-sim"))
-        .args(["sensitivity", "benches/data/grand-armada.toml", "--only", "naval.rules", "--trials", "200000000"])
-        .arg("--out")
-        .arg(&out)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(1500));
-    let killed = std::process::Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
-    assert!(killed.success());
-    let done = child.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&done.stderr);
-    assert_eq!(done.status.code(), Some(130), "{stderr}");
+    let args = ["sensitivity", "benches/data/grand-armada.toml", "--only", "naval.rules", "--trials", "200000000"];
+    let mut args: Vec<&std::ffi::OsStr> = args.iter().map(std::ffi::OsStr::new).collect();
+    args.extend([std::ffi::OsStr::new("--out"), out.as_os_str()]);
+    let stderr = stopped::interrupted(&args, std::time::Duration::from_millis(1500));
     let last = stderr.trim().lines().last().unwrap_or_default();
     assert!(last.starts_with("error: interrupted: a sensitivity run keeps no partial result"), "{stderr}");
     assert!(!out.exists(), "nothing written");

@@ -6,7 +6,6 @@
 //! installed (not root, no package mirror); any other failure fails it and prints the daemons' and jobs' logs.
 //! A second test checks that docs/scale-out.md shows each script exactly as it is.
 
-#[allow(dead_code)] // the helpers for interrupted runs are not needed here
 mod stopped;
 
 #[path = "common/slurm.rs"]

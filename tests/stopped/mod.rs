@@ -1,6 +1,8 @@
 //! What the tests of interrupted work share (`run` and `sweep`): stopping a command part-way with SIGTERM,
 //! checking the partial folder it leaves, and comparing a resumed folder with one made in one go.
 
+#![allow(dead_code)]
+
 use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;

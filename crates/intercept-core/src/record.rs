@@ -113,20 +113,4 @@ impl RunRecord {
     }
 }
 
-impl seal::Sealed for RunRecord {
-    fn writer(&self) -> (&str, &str) {
-        (&self.tool, &self.version)
-    }
-
-    fn digest(&self) -> &str {
-        &self.digest
-    }
-
-    fn mac(&self) -> Option<&str> {
-        self.mac.as_deref()
-    }
-
-    fn unsealed(&self) -> Self {
-        RunRecord { digest: String::new(), mac: None, ..self.clone() }
-    }
-}
+seal::sealed_record!(RunRecord);

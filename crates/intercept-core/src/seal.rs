@@ -102,6 +102,31 @@ pub(crate) trait Sealed: Serialize + DeserializeOwned {
     fn unsealed(&self) -> Self;
 }
 
+/// Implements [`Sealed`] for a manifest record with `tool`, `version`, `digest` and `mac` fields: a run's
+/// and a sweep's alike.
+macro_rules! sealed_record {
+    ($record:ident) => {
+        impl $crate::seal::Sealed for $record {
+            fn writer(&self) -> (&str, &str) {
+                (&self.tool, &self.version)
+            }
+
+            fn digest(&self) -> &str {
+                &self.digest
+            }
+
+            fn mac(&self) -> Option<&str> {
+                self.mac.as_deref()
+            }
+
+            fn unsealed(&self) -> Self {
+                $record { digest: String::new(), mac: None, ..self.clone() }
+            }
+        }
+    };
+}
+pub(crate) use sealed_record;
+
 /// The compact JSON both seals are computed from.
 fn contents(record: &impl Sealed) -> Vec<u8> {
     serde_json::to_vec(&record.unsealed()).expect("a manifest serialises")

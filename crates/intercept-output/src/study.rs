@@ -44,10 +44,18 @@ pub struct Swept {
 }
 
 impl SweepStart {
-    /// A new sweep of `base` over `axes`, every point resolved and `named` metrics checked; the message of a
+    /// A new sweep of `base` over `axes`: its cost within budget unless `allow_large` ([`Cost`], counted
+    /// before any point is resolved), every point resolved and `named` metrics checked; the message of a
     /// refusal is the command line's.
-    pub fn new(base: Scenario, axes: Vec<Axis>, named: Vec<String>) -> Result<SweepStart, String> {
+    pub fn new(base: Scenario, axes: Vec<Axis>, named: Vec<String>, allow_large: bool) -> Result<SweepStart, String> {
         sweep::check(&axes)?;
+        let points = axes.iter().try_fold(1u64, |n, a| n.checked_mul(a.values.len() as u64)).unwrap_or(u64::MAX);
+        if !allow_large {
+            let metrics = base.rules.metrics().defs().len() as u64;
+            let what = format!("this sweep of {} points", thousands(points));
+            let file = base.file.display();
+            Cost::of(Study::Sweep, points, metrics).within_budget(&what).map_err(|m| format!("{file}: {m}"))?;
+        }
         let points = sweep::resolve(&base, &axes).map_err(|e| e.to_string())?;
         let shown = sweep_metrics(&base, &named)?;
         Ok(SweepStart { base, axes, named, shown, points, counts: None })

@@ -61,7 +61,7 @@ pub async fn start_sweep(
             None => around(&base, &key).map_err(ApiError::unprocessable)?.1,
         };
         let axes = vec![Axis { key, values }];
-        let start = SweepStart::new(base, axes, metric).map_err(ApiError::unprocessable)?;
+        let start = SweepStart::new(base, axes, metric, false).map_err(ApiError::unprocessable)?;
         Ok(Work::Sweep { start: Box::new(start), files })
     })
     .await

@@ -20,7 +20,7 @@ use crate::partial::{PartialError, read_manifest, recorded_scenario};
 use crate::record::ChunkRange;
 use crate::ruleset::Registry;
 use crate::runner;
-use crate::seal::{self, Key, Sealed, unseal};
+use crate::seal::{self, Key, unseal};
 use crate::sensitivity::paired::{PairSums, Paired, matching_metrics};
 
 /// What a sweep's `manifest.json` holds.
@@ -116,23 +116,7 @@ impl SweepRecord {
     }
 }
 
-impl Sealed for SweepRecord {
-    fn writer(&self) -> (&str, &str) {
-        (&self.tool, &self.version)
-    }
-
-    fn digest(&self) -> &str {
-        &self.digest
-    }
-
-    fn mac(&self) -> Option<&str> {
-        self.mac.as_deref()
-    }
-
-    fn unsealed(&self) -> Self {
-        SweepRecord { digest: String::new(), mac: None, ..self.clone() }
-    }
-}
+seal::sealed_record!(SweepRecord);
 
 /// An interrupted sweep, ready to go on: its base scenario, axes, shown metrics, resolved points and counts.
 pub struct Resumed {
