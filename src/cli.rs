@@ -596,20 +596,26 @@ fn negative_numbers(command: clap::Command) -> clap::Command {
 /// clap's rendered error on one line: its lines but the usage and the pointer to `--help` (the command's
 /// help is named instead), without the tip of the `--` escape, which would pass a value as the config file.
 pub fn one_line(rendered: &str, command: &str) -> String {
-    let kept = rendered.lines().map(str::trim).filter(|l| {
+    let kept = rendered.lines().filter(|l| {
+        let l = l.trim();
         !l.is_empty() && !l.starts_with("Usage:") && !l.starts_with("For more information") && !l.contains("use '-- ")
     });
     let mut message = String::new();
-    for line in kept.map(|l| l.strip_prefix("error: ").or(l.strip_prefix("tip: ")).unwrap_or(l)) {
-        let joint = if message.is_empty() {
-            ""
-        } else if message.ends_with(':') {
-            " "
-        } else {
-            "; "
+    let mut listing = false;
+    for raw in kept {
+        // Indented lines after one ending in ':' are a list (the arguments not provided): one line, commas.
+        let item = listing && raw.starts_with(' ');
+        let line = raw.trim();
+        let line = line.strip_prefix("error: ").or(line.strip_prefix("tip: ")).unwrap_or(line);
+        let joint = match (message.is_empty(), message.ends_with(':'), item) {
+            (true, _, _) => "",
+            (_, true, _) => " ",
+            (_, _, true) => ", ",
+            _ => "; ",
         };
         message.push_str(joint);
         message.push_str(line);
+        listing = line.ends_with(':') || item;
     }
     intercept_sim::text::one_line(&format!("{message}; see '{command} --help'"))
 }
