@@ -24,7 +24,7 @@ use crate::metrics::Tally;
 use crate::record::RunRecord;
 use crate::ruleset::Registry;
 use crate::runner::{self, Resume, RunFacts};
-use crate::seal::{Key, unseal};
+use crate::seal::{Key, Sealed, Unsealed, unseal};
 use crate::text::{ReadError, plain_io, read_capped, shown_path};
 
 /// Why a folder cannot be resumed or merged.
@@ -67,7 +67,7 @@ impl Stored {
 
     /// A manifest's text, read back from the run folder `dir`.
     pub fn parse(text: &str, dir: &Path, key: Option<&Key>) -> Result<Stored, PartialError> {
-        Ok(Stored { record: unseal(text, dir, "run", key)?, dir: dir.to_owned() })
+        Ok(Stored { record: unsealed(text, dir, "run", key)?, dir: dir.to_owned() })
     }
 
     /// The scenario the run was made from, resolved again from the config it recorded, once the counts are
@@ -162,6 +162,15 @@ pub fn resume(registry: &Registry, dir: &Path, key: Option<&Key>) -> Result<Resu
     let resume = Resume { next: stored.chunks.to, before: stored.tally() };
     let wanted = stored.wanted.from..stored.wanted.to;
     Ok(Resumed { scenario, wanted, resume, precision: stored.precision })
+}
+
+/// The manifest `text` of the folder `dir`, once [`unseal`] believes it (the `what`, run or sweep, wrote it
+/// as it is, with `key` if one is given).
+pub(crate) fn unsealed<T: Sealed>(text: &str, dir: &Path, what: &str, key: Option<&Key>) -> Result<T, PartialError> {
+    unseal(text, what, key).map_err(|e| match e {
+        Unsealed::Format(message) => PartialError::Format { path: dir.join("manifest.json"), message },
+        Unsealed::Refused(message) => PartialError::Refused { dir: dir.to_owned(), message },
+    })
 }
 
 /// The scenario a manifest of the folder `dir` was made from, resolved again from the `config` it recorded

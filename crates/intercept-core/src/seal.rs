@@ -20,7 +20,6 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use sha2::{Digest, Sha256};
 
-use crate::partial::PartialError;
 use crate::text::{clip, shown_path};
 
 /// The environment variable that holds a key's text, when no `--key-file` is given.
@@ -153,14 +152,19 @@ pub fn text(record: &impl Serialize) -> String {
     serde_json::to_string_pretty(record).expect("a record serialises") + "\n"
 }
 
-/// The manifest `text` of the folder `dir`, refusing one written by another version (its numbers would
+/// Why a manifest's text was not believed: it is not a manifest at all, or it is one that is refused.
+#[derive(Debug)]
+pub(crate) enum Unsealed {
+    Format(String),
+    Refused(String),
+}
+
+/// The manifest `text`, refusing one written by another version (its numbers would
 /// differ), not as the tool writes it, edited since the `what` (run, sweep) wrote it (its digest), or sealed
 /// otherwise than with `key`.
-pub(crate) fn unseal<T: Sealed>(text: &str, dir: &Path, what: &str, key: Option<&Key>) -> Result<T, PartialError> {
-    let path = dir.join("manifest.json");
-    let record: T =
-        serde_json::from_str(text).map_err(|e| PartialError::Format { path, message: clip(&e.to_string(), 200) })?;
-    let refused = |message: String| PartialError::Refused { dir: dir.to_owned(), message };
+pub(crate) fn unseal<T: Sealed>(text: &str, what: &str, key: Option<&Key>) -> Result<T, Unsealed> {
+    let record: T = serde_json::from_str(text).map_err(|e| Unsealed::Format(clip(&e.to_string(), 200)))?;
+    let refused = Unsealed::Refused;
     let version = env!("CARGO_PKG_VERSION");
     let (tool, theirs) = record.writer();
     if tool != "intercept-sim" || theirs != version {

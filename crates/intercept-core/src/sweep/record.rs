@@ -16,11 +16,11 @@ use crate::config::set::Setting;
 use crate::config::{RawConfig, Scenario};
 use crate::engine::Plan;
 use crate::metrics::Tally;
-use crate::partial::{PartialError, read_manifest, recorded_scenario};
+use crate::partial::{PartialError, read_manifest, recorded_scenario, unsealed};
 use crate::record::ChunkRange;
 use crate::ruleset::Registry;
 use crate::runner;
-use crate::seal::{self, Key, unseal};
+use crate::seal::{self, Key};
 use crate::sensitivity::paired::{PairSums, Paired, matching_metrics};
 
 /// What a sweep's `manifest.json` holds.
@@ -112,7 +112,7 @@ impl SweepRecord {
     /// Reads `dir/manifest.json`, refusing one written by another version, edited since, or sealed otherwise
     /// than with `key`.
     pub fn read(dir: &Path, key: Option<&Key>) -> Result<SweepRecord, PartialError> {
-        unseal(&read_manifest(&dir.join("manifest.json"))?, dir, "sweep", key)
+        unsealed(&read_manifest(&dir.join("manifest.json"))?, dir, "sweep", key)
     }
 }
 
