@@ -114,3 +114,50 @@ fn being_fired_on_breaks_columns_and_open_order() {
     assert!(close(exact(&open(""), "target.broken"), 0.18));
     assert!(close(exact(&open("formation = \"open_order\""), "target.broken"), 0.03));
 }
+
+/// Two Charge interceptors, `first` then `second` (each 6/10, ending in the target's front, morale 6: a check
+/// on any hit that passes 7/10), against `target`.
+fn two(target: &str) -> Scenario {
+    let unit = |name: &str| {
+        format!(
+            "[[cavalry.interceptor]]\nname = \"{name}\"\norder = \"charge\"\ndistance = 2\nends_in = \"front\"\nmorale = 6\n"
+        )
+    };
+    load(&format!("{}{}[cavalry.target]\n{target}\n", unit("first"), unit("second")))
+}
+
+/// Issue 36 item 3, C-7.5: a target in open order fires as shaken only while it is in open order; a hit
+/// breaks it ("any formation hit sends it straight to FB and ends OO") and it then fires at full strength,
+/// as a target that starts broken does. Light infantry fires 0, 1, 2 hits with 0.5, 0.35, 0.15, in open
+/// order one fewer: a hit with 0.15, at full strength with 0.5. The second horse checks morale on any hit
+/// and fails 3/10. If the first horse intercepts (0.6) and hits (0.3), the target is broken and hits the
+/// second with 0.5, else with 0.15:
+///   P(second fails) = 0.6 (second intercepts) x [0.6 x (0.3 x 0.5 + 0.7 x 0.15) + 0.4 x 0.15] x 0.3
+///                   = 0.6 x (0.6 x 0.255 + 0.06) x 0.3 = 0.6 x 0.213 x 0.3 = 0.03834,
+/// where the target that stayed in open order throughout gave 0.6 x 0.15 x 0.3 = 0.027.
+#[test]
+fn an_open_order_target_broken_by_a_hit_fires_at_full_strength() {
+    let s = two("kind = \"light_infantry\"\nmorale = 8\nformation = \"open_order\"");
+    assert!(close(exact(&s, "cavalry.interceptor.second.morale_failed"), 0.03834));
+    let broken = two("kind = \"light_infantry\"\nmorale = 8\nformation = \"broken\"");
+    assert!(close(exact(&broken, "cavalry.interceptor.second.morale_failed"), 0.6 * 0.5 * 0.3));
+}
+
+/// Issue 36 item 4, C-7.6 with C-8.4: heavy infantry in column that forms hedgehog is no longer in column
+/// ("HI in FN, OO or COL that succeeds goes into HH"), so the horse's fire does not break it; only a column
+/// that failed its hedgehog check is fired on in column and breaks. Choosing hedgehog against horse in front
+/// at morale 6, the check passes 7/10 before the fire: hedgehog 0.6 x 0.7 = 0.42, broken 0.6 x 0.3 = 0.18,
+/// never both (they add up to the 0.6 of interceptions). Rolled with the fire check (`per_interception`,
+/// C-9.2): with no hit (0.7) the hedgehog check alone passes 7/10, with a hit (0.3) the two pass together
+/// 6/10: hedgehog 0.6 x (0.7 x 0.7 + 0.3 x 0.6) = 0.402, broken 0.6 - 0.402 = 0.198.
+#[test]
+fn a_column_that_forms_hedgehog_is_not_broken_by_the_fire() {
+    let target = "kind = \"heavy_infantry\"\nmorale = 6\nformation = \"column\"\nreaction = \"hedgehog\"";
+    let at = |extra: &str| one("ends_in = \"front\"", target, extra);
+    let apart = at("");
+    assert!(close(exact(&apart, "target.hedgehog_formed"), 0.42));
+    assert!(close(exact(&apart, "target.broken"), 0.18));
+    let together = at("combine_checks = \"per_interception\"");
+    assert!(close(exact(&together, "target.hedgehog_formed"), 0.402));
+    assert!(close(exact(&together, "target.broken"), 0.198));
+}

@@ -7,6 +7,7 @@
 //! one fire combat lands at least `check_hits[morale]` hits on it: 1 at morale 6 or less, 2 at 7, 3 at 8 or
 //! more.
 
+use super::react::Situation;
 use super::{Cavalry, Formation, TargetState, Unit};
 use crate::chance::{Chance, Dist};
 use crate::metrics::Recorder;
@@ -32,9 +33,19 @@ pub(super) fn most_hits(chances: &[f64]) -> usize {
 }
 
 impl Cavalry {
-    /// The target's reaction fire at `unit`: its hits may call for the interceptor's morale check (C-9.4).
-    pub(super) fn reaction_fire<C: Chance, R: Recorder>(&self, unit: &Unit, chance: &mut C, rec: &mut R) {
-        let hits = chance.pick(&self.reaction_hits) as u32;
+    /// The target's reaction fire at `unit`, from the target as it is `now`: its hits may call for the
+    /// interceptor's morale check (C-9.4). A target that started in open order fires as shaken only while it
+    /// is still in open order (C-7.5).
+    pub(super) fn reaction_fire<C: Chance, R: Recorder>(
+        &self,
+        unit: &Unit,
+        now: Situation,
+        chance: &mut C,
+        rec: &mut R,
+    ) {
+        let left_open_order = self.target.formation == Formation::OpenOrder && (now.broken || now.in_hedgehog);
+        let node = if left_open_order { &self.reaction_hits_out_of_order } else { &self.reaction_hits };
+        let hits = chance.pick(node) as u32;
         if hits >= self.check_hits[unit.morale as usize] {
             // No leader with the interceptor and no other check with this one (C-9.1).
             let passes = chance.happens(self.pass_node(unit.morale));
@@ -42,19 +53,28 @@ impl Cavalry {
         }
     }
 
-    /// The interceptor fires at the target (C-4.6). A target in column that is fired on breaks at once
-    /// (C-7.6); one in open order that takes a hit breaks (C-7.5). Returns whether the hits call for a morale
-    /// check (C-9.4).
-    pub(super) fn interceptor_fire<C: Chance>(&self, unit: &Unit, st: &mut TargetState, chance: &mut C) -> bool {
+    /// The interceptor fires at the target (C-4.6). Returns its hits, and whether they call for a morale
+    /// check (C-9.4); what they do to the formation is [`Cavalry::formation_effects`], once the checks are
+    /// rolled.
+    pub(super) fn interceptor_fire<C: Chance>(&self, unit: &Unit, st: &mut TargetState, chance: &mut C) -> (u32, bool) {
         let hits = chance.pick(&unit.fire) as u32;
         st.hits += hits;
-        let formation = self.target.formation;
-        let in_hedgehog = st.now.in_hedgehog;
-        if formation == Formation::Column || (formation == Formation::OpenOrder && hits > 0 && !in_hedgehog) {
-            st.now.broken = true;
-        }
         // `check_hits` entries are at least 1, so no hit never calls for a check (C-9.4).
-        hits >= self.check_hits[st.morale.clamp(0, 10) as usize]
+        (hits, hits >= self.check_hits[st.morale.clamp(0, 10) as usize])
+    }
+
+    /// What being fired on with `hits` does to the target's formation: in column it breaks at once (C-7.6),
+    /// in open order it breaks when hit (C-7.5). A target in hedgehog is in neither any more (C-8.4: HI in
+    /// FN, OO or COL that succeeds goes into HH), and one already broken has nothing left to lose.
+    pub(super) fn formation_effects(&self, st: &mut TargetState, hits: u32) {
+        if st.now.in_hedgehog || st.now.broken {
+            return;
+        }
+        match self.target.formation {
+            Formation::Column => st.now.broken = true,
+            Formation::OpenOrder if hits > 0 => st.now.broken = true,
+            _ => {}
+        }
     }
 
     /// The target's morale checks due now: a hedgehog attempt and a fire check, rolled as one at +1 when both

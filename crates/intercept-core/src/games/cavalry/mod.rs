@@ -121,8 +121,11 @@ pub struct Cavalry {
     combine: CombineChecks,
     /// `morale_check[n]` passes with probability n/10, for n in 0..=10 (C-10).
     morale_check: Vec<Dist>,
-    /// Hits of the target's reaction fire (C-4.5).
+    /// Hits of the target's reaction fire (C-4.5), in its starting formation.
     reaction_hits: Dist,
+    /// The same once it has left open order, broken by a hit or gone into hedgehog: at full strength, as a
+    /// target that starts broken fires (C-7.5: "any formation hit sends it straight to FB and ends OO").
+    reaction_hits_out_of_order: Dist,
     /// Fire combat hits that call for a morale check, by morale 0 to 10 (C-9.4).
     check_hits: Vec<u32>,
     m: TargetMetrics,
@@ -178,6 +181,7 @@ impl Cavalry {
         let m = TargetMetrics::new(cfg, interceptions, &mut metrics);
         let morale_check = (0..=10).map(|pass| Dist::bernoulli(pass, 10)).collect();
         let reaction_hits = fire::hits(cfg.fire.hits(target.kind), target.formation, cfg.fire.shaken_hits);
+        let reaction_hits_out_of_order = fire::hits(cfg.fire.hits(target.kind), Formation::Normal, 0);
         Cavalry {
             metrics,
             units,
@@ -186,6 +190,7 @@ impl Cavalry {
             combine: cfg.combine_checks,
             morale_check,
             reaction_hits,
+            reaction_hits_out_of_order,
             check_hits: cfg.fire.check_hits.iter().map(|&h| h as u32).collect(),
             m,
         }
@@ -239,7 +244,7 @@ impl Cavalry {
             Response::Fire => {
                 st.fired = true;
                 rec.hit(unit.m.drew_fire);
-                self.reaction_fire(unit, chance, rec);
+                self.reaction_fire(unit, st.now, chance, rec);
             }
             Response::Hedgehog => hedgehog_due = true,
             Response::Face => st.faced = true,
@@ -256,8 +261,11 @@ impl Cavalry {
             self.checks(st, true, false, chance);
             hedgehog_due = false;
         }
-        let fire_due = self.interceptor_fire(unit, st, chance);
+        let (hits, fire_due) = self.interceptor_fire(unit, st, chance);
         self.checks(st, hedgehog_due, fire_due, chance);
+        // After the checks: a hedgehog formed in this interception replaced the column or open order the
+        // fire would have broken (C-8.4), whether its check was rolled before the fire or with it (C-9.2).
+        self.formation_effects(st, hits);
     }
 
     fn report<R: Recorder>(&self, st: &TargetState, successes: u32, rec: &mut R) {
