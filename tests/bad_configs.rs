@@ -54,6 +54,8 @@ const CASES: &[Case] = &[
     case("cavalry_fire_chances_not_one.toml", Some(38), Some("cavalry.fire.cavalry"), &["add up to 0.9", "allowed: they add up to 1"]),
     case("morale_11.toml", Some(34), Some("cavalry.target.morale"), &["11", "allowed: 0 to 10"]),
     case("negative_leader.toml", Some(35), Some("cavalry.target.leader"), &["-1", "allowed: 0 to 9"]),
+    case("cavalry_light_infantry_hedgehog.toml", Some(35), Some("cavalry.target.reaction"), &["only heavy infantry forms hedgehog (C-8.1)", "light infantry unit", "allowed for it: \"fire\""]),
+    case("cavalry_leader_in_hedgehog.toml", Some(33), Some("cavalry.target.formation"), &["only heavy infantry forms hedgehog (C-8.1)", "a leader", "allowed for it: normal"]),
     case("extra_checks_negative.toml", Some(36), Some("cavalry.target.extra_checks"), &["-2", "allowed: 0 to 9"]),
     case("table_threshold_10.toml", Some(11), Some("cavalry.table.charge"), &["10", "allowed: 0 to 9"]),
     case("distance_zero.toml", Some(19), Some("cavalry.interceptor.lifeguard.distance"), &["0", "allowed: 1 to 99"]),

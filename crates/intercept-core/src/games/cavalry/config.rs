@@ -373,6 +373,26 @@ impl TargetConfig {
         in_range(self.leader, 0, 9, || path("leader"))?;
         in_range(self.extra_checks, 0, 9, || path("extra_checks"))?;
         in_range(self.movement.unwrap_or(0), 0, 99, || path("movement"))?;
+        self.check_hedgehog(path)
+    }
+
+    /// Only heavy infantry forms hedgehog (C-8.1): another kind can neither prefer it as its reaction nor
+    /// stand in it, where such a config used to be run as if the key were not there.
+    fn check_hedgehog(&self, path: impl Fn(&str) -> KeyPath) -> Result<(), Invalid> {
+        if self.kind == TargetKind::HeavyInfantry {
+            return Ok(());
+        }
+        let kind = super::words::kind_name(self.kind);
+        let article = if kind.starts_with('a') { "an" } else { "a" };
+        let why = format!("only heavy infantry forms hedgehog (C-8.1), and this target is {article} {kind}");
+        if self.reaction == Reaction::Hedgehog {
+            let allowed = "allowed for it: \"fire\", \"face\" or \"withdraw\"";
+            return Err(Invalid::new(path("reaction"), format!("\"hedgehog\": {why}; {allowed}")));
+        }
+        if self.formation == Formation::Hedgehog {
+            let allowed = "allowed for it: normal, shaken, broken, open_order or column";
+            return Err(Invalid::new(path("formation"), format!("\"hedgehog\": {why}; {allowed}")));
+        }
         Ok(())
     }
 }
