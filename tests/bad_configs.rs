@@ -91,6 +91,11 @@ const CASES: &[Case] = &[
     case("naval_return_hex_beyond_limit.toml", Some(21), Some("naval.group.lorient.return_hex"), &["2 is out of range", "allowed: 1 to naval.way_home.max_interceptions = 1", "A-20"]),
     case("naval_band_ratio_not_rising.toml", Some(25), Some("naval.combat.band.1.ratio"), &["bands must rise", "allowed: above 0"]),
     case("naval_defer_along_beyond_distance.toml", Some(23), Some("naval.group.st-nazaire.defer_along"), &["9 is out of range", "allowed: 0 to 5"]),
+    // Keys that do nothing in their combination are refused, naming what they need (issue 36 items 11, 12).
+    case("naval_abandon_after_without_after_rolls.toml", Some(11), Some("naval.delayed.abandon_after"), &["applies only with naval.delayed.abandon = \"after_rolls\"", "N-15.1"]),
+    case("naval_defer_distance_without_defer_to.toml", Some(15), Some("naval.group.brest.defer_distance"), &["applies only to a group that defers, with defer_to"]),
+    case("naval_retarget_distance_without_retarget.toml", Some(15), Some("naval.group.brest.retarget_distance"), &["applies only with naval.delayed.retarget = true", "A-9"]),
+    case("naval_return_leg_defers.toml", Some(22), Some("naval.group.lorient.defer_to"), &["leg = \"return\" cannot defer", "N-14.1"]),
     // Not TOML at all.
     case("not_toml.toml", Some(1), None, &["not valid TOML", "key = value"]),
     case("unclosed_string.toml", Some(25), Some("cavalry.interceptor.1.name"), &["not valid TOML", "unclosed string"]),

@@ -224,7 +224,7 @@ fn interception_range_may_rule_out_a_group() {
 fn a_delayed_group_may_retarget_a_hex_further_on() {
     let groups = group("g", "m", 0, "") + &group("j", "m", 7, "retarget_distance = 3");
     let combat = "[naval.combat]\nmax_rounds = 1\n";
-    let keeps_hex = scenario("", &groups, combat);
+    let keeps_hex = scenario("", &(group("g", "m", 0, "") + &group("j", "m", 7, "")), combat);
     assert!(keeps_hex.rules.metrics().defs().iter().all(|d| d.name != "mission.caught_further_on"));
     let retargets = scenario("", &groups, &format!("{combat}[naval.delayed]\nretarget = true\n"));
     assert!(close(exact(&retargets, "mission.caught_further_on"), 1.0 / 3.0));

@@ -66,6 +66,10 @@ impl NavalConfig {
         in_range(g.factors, 0, 999, || path().key("factors"))?;
         in_range(g.spotting, 0, 99, || path().key("spotting"))?;
         in_range(g.retarget_distance.unwrap_or(0), 0, 99, || path().key("retarget_distance"))?;
+        if g.retarget_distance.is_some() && !self.delayed.retarget {
+            let msg = "applies only with naval.delayed.retarget = true (A-9); allowed here: left out";
+            return Err(Invalid::new(path().key("retarget_distance"), msg.into()));
+        }
         self.check_return_leg(i, g)?;
         self.check_deferral(i, g)?;
         if level as i64 > self.max_depth && g.leg == Leg::Out {
@@ -134,12 +138,26 @@ impl NavalConfig {
         let path = || naval().key("group").index(i);
         in_range(g.defer_distance, 0, 99, || path().key("defer_distance"))?;
         in_range(g.defer_along, 0, g.distance, || path().key("defer_along"))?;
-        let Some(fellow) = &g.defer_to else { return Ok(()) };
+        let Some(fellow) = &g.defer_to else {
+            let given = [("defer_distance", g.defer_distance), ("defer_along", g.defer_along)];
+            return match given.iter().find(|(_, v)| *v != 0) {
+                Some((key, _)) => {
+                    let msg = "applies only to a group that defers, with defer_to (N-14); allowed here: 0 or left out";
+                    Err(Invalid::new(path().key(key), msg.into()))
+                }
+                None => Ok(()),
+            };
+        };
         let err = |msg: String| Err(Invalid::new(path().key("defer_to"), msg));
         let Some(f) = self.group.iter().find(|h| &h.name == fellow && h.name != g.name) else {
             return err(format!("{fellow:?} is not another group's name"));
         };
-        if f.target != g.target || f.leg != g.leg || g.leg == Leg::Return {
+        if g.leg == Leg::Return {
+            let msg = "a group with leg = \"return\" cannot defer: deferring joins a combat on the way out (N-14.1); \
+                       leave defer_to out";
+            return err(msg.into());
+        }
+        if f.target != g.target || f.leg != g.leg {
             return err(format!("{fellow:?} must intercept the same force on its way out, as this group does"));
         }
         if !self.group.iter().any(|h| h.target == *fellow && !h.at_interception_hex) {

@@ -128,7 +128,14 @@ fn one() -> i64 {
 
 impl DelayedConfig {
     pub(super) fn check(&self, path: impl Fn() -> KeyPath) -> Result<(), Invalid> {
-        in_range(self.abandon_after, 1, 20, || path().key("abandon_after"))
+        in_range(self.abandon_after, 1, 20, || path().key("abandon_after"))?;
+        // A key that does nothing in its combination is refused, as `return_hex` on the way out is, rather
+        // than ignored: the designer meant something by it.
+        if self.abandon_after != 1 && self.abandon != Abandon::AfterRolls {
+            let msg = "applies only with naval.delayed.abandon = \"after_rolls\" (N-15.1); allowed here: 1 or left out";
+            return Err(Invalid::new(path().key("abandon_after"), msg.into()));
+        }
+        Ok(())
     }
 }
 
