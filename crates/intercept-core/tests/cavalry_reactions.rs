@@ -161,3 +161,13 @@ fn a_column_that_forms_hedgehog_is_not_broken_by_the_fire() {
     assert!(close(exact(&together, "target.hedgehog_formed"), 0.402));
     assert!(close(exact(&together, "target.broken"), 0.198));
 }
+
+/// Issue 36 item 8: `target.broken` counts the breaks the interceptors' fire causes, so a target that starts
+/// Formation Broken gives 0, and its description says so rather than "it ended Formation Broken".
+#[test]
+fn target_broken_counts_only_breaks_by_fire() {
+    let s = one("", "kind = \"light_infantry\"\nmorale = 6\nformation = \"broken\"", "");
+    assert_eq!(exact(&s, "target.broken"), 0.0);
+    let def = s.rules.metrics().defs().iter().find(|d| d.name == "target.broken").unwrap();
+    assert!(def.about.contains("a target that starts broken is not counted"), "{}", def.about);
+}

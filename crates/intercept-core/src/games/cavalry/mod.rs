@@ -391,7 +391,7 @@ impl TargetMetrics {
             p("target.morale_failed", "the target fails at least one morale check, hedgehog or fire (C-8.2, C-9.4)");
         let broken = p(
             "target.broken",
-            "the target ends Formation Broken: in column when fired on, or in open order when hit (C-7.5, C-7.6)",
+            "the fire breaks the target: in column when fired on, in open order when hit; a target that starts broken is not counted (C-7.5, C-7.6)",
         );
         let most = cfg.interceptor.len() * fire::most_hits(&cfg.fire.cavalry);
         let fire_hits = metrics.distribution("target.fire_hits", most as u32);
