@@ -234,3 +234,21 @@ fn a_delayed_group_may_retarget_a_hex_further_on() {
     assert_eq!(exact(&gives_up, "mission.caught_further_on"), 0.0);
     assert!(close(exact(&gives_up, "group.j.abandoned"), 0.5));
 }
+
+/// Issue 36 item 9, A-3 under `movement = "highest"`: the largest first move is one die's 6 however many
+/// dice the group rolls; only the sum rule gives 6 hexes a die. With 2 dice (a base change, N-4) a hex 8
+/// away is in range under `sum` (12 hexes at most) and out of range under `highest` (6), where the group
+/// never rolls.
+#[test]
+fn interception_range_under_the_highest_die_is_one_die() {
+    let mission = "activity = \"base_change\"\nfactors = 20";
+    let groups = group("j", "m", 8, "");
+    let rules = |movement: &str| format!("[naval.rules]\nmax_range = \"largest_roll\"\nmovement = \"{movement}\"\n");
+    let sum = scenario(mission, &groups, &rules("sum"));
+    assert_eq!(sum.rules.describe()["groups"][0]["dice"], 2, "{}", sum.rules.describe()["groups"][0]);
+    assert_ne!(sum.rules.describe()["groups"][0]["in_range"], false);
+    assert!(exact(&sum, "group.j.rolled") > 0.0);
+    let highest = scenario(mission, &groups, &rules("highest"));
+    assert_eq!(highest.rules.describe()["groups"][0]["in_range"], false);
+    assert_eq!(exact(&highest, "group.j.rolled"), 0.0);
+}

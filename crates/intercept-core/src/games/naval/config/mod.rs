@@ -311,7 +311,8 @@ pub enum MaxRange {
     #[default]
     Unlimited,
     /// A group whose hex lies beyond its largest possible first move (6 hexes a die in Europe, 3 in the
-    /// Pacific, the patrol move, 0 with no dice) may not attempt at all: it neither rolls nor closes in.
+    /// Pacific, under `movement = "highest"` one die's 6 or 3 however many dice; the patrol move; 0 with no
+    /// dice) may not attempt at all: it neither rolls nor closes in.
     LargestRoll,
 }
 
