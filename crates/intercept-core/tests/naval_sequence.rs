@@ -219,7 +219,9 @@ fn interception_range_may_rule_out_a_group() {
 /// for a hex further on. `j` (1 die, 7 hexes) cannot reach in the first round and a 1-round combat gives
 /// it no delayed roll; the combat goes to each side with 1/2. If the mission won (1/2), `j` rolls for a
 /// hex 3 further on (4/6) and fights it again: P(caught further on) = 1/3, and the mission goes home with
-/// 1/2 + 1/3 * 1/2 = 2/3. Under `abandon = "once_decided"` `j` gives up instead whenever the mission won.
+/// 1/2 + 1/3 * 1/2 = 2/3. Under `abandon = "once_decided"` `j` gives up instead, once the combat it was
+/// closing on ended without it, whoever won: always (issue 36 item 1; it was counted only when the mission
+/// won).
 #[test]
 fn a_delayed_group_may_retarget_a_hex_further_on() {
     let groups = group("g", "m", 0, "") + &group("j", "m", 7, "retarget_distance = 3");
@@ -232,7 +234,22 @@ fn a_delayed_group_may_retarget_a_hex_further_on() {
     let gives_up =
         scenario("", &groups, &format!("{combat}[naval.delayed]\nretarget = true\nabandon = \"once_decided\"\n"));
     assert_eq!(exact(&gives_up, "mission.caught_further_on"), 0.0);
-    assert!(close(exact(&gives_up, "group.j.abandoned"), 0.5));
+    assert_eq!(exact(&gives_up, "group.j.abandoned"), 1.0);
+}
+
+/// Issue 36 item 1, N-15.1 with N-17.2: under `abandon = "once_decided"` a delayed group whose combat ends
+/// without it gives up and goes home as an abort, so a return-leg group can meet it. `j` (1 die, 7 hexes)
+/// never arrives in a 1-round combat, so it gives up every time; `r`, waiting on its way home at distance 0,
+/// always reaches and fights it. Under `never` it does not give up, is not going home, and `r` meets nobody.
+#[test]
+fn a_delayed_group_that_gives_up_once_decided_goes_home_as_an_abort() {
+    let groups = group("g", "m", 0, "") + &group("j", "m", 7, "") + &group("r", "j", 0, "leg = \"return\"");
+    let combat = "[naval.combat]\nmax_rounds = 1\n";
+    let decided = scenario("", &groups, &format!("{combat}[naval.delayed]\nabandon = \"once_decided\"\n"));
+    assert_eq!(exact(&decided, "group.j.abandoned"), 1.0);
+    assert_eq!(exact(&decided, "group.r.fought"), 1.0);
+    let never = scenario("", &groups, combat);
+    assert_eq!(exact(&never, "group.r.fought"), 0.0);
 }
 
 /// Issue 36 item 9, A-3 under `movement = "highest"`: the largest first move is one die's 6 however many

@@ -55,6 +55,9 @@ impl Naval {
             if deferring != 0 {
                 self.after_deferral(t, deferring);
             }
+            if matches!(kind, Encounter::Planned | Encounter::Home) {
+                self.decided_without(t, m);
+            }
         }
     }
 

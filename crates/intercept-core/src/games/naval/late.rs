@@ -47,6 +47,21 @@ impl Naval {
         }
     }
 
+    /// Once the combat at `m` is over, under `abandon = "once_decided"` every group that was closing in on it
+    /// and never got there gives up, and goes home as an abort (N-15.1, N-17.2). Groups that never rolled (out
+    /// of range, A-3) were never on their way, and are left alone.
+    pub(super) fn decided_without(&self, t: &mut Trial, m: &Meeting) {
+        if self.readings.abandon != Abandon::OnceDecided {
+            return;
+        }
+        let missed = m.members & !t.there & t.alive & !t.joined_late & !t.abandoned & !self.submarines;
+        for i in each(missed) {
+            if self.at_sea(t, i) {
+                t.abandoned |= bit(i);
+            }
+        }
+    }
+
     /// One die of movement toward a hex `left` hexes away: true on arrival (N-15.1, N-15.2).
     fn close_in<C: Chance>(&self, left: &mut u8, chance: &mut C) -> bool {
         *left -= chance.pick(&self.nodes.delayed[usize::from(*left)]) as u8;
