@@ -269,3 +269,19 @@ fn interception_range_under_the_highest_die_is_one_die() {
     assert_eq!(highest.rules.describe()["groups"][0]["in_range"], false);
     assert_eq!(exact(&highest, "group.j.rolled"), 0.0);
 }
+
+/// Issue 36 item 2, N-17.1 with N-13.2 and `way_home.after = "any"`: a mission that carried out its purpose
+/// stays completed when air turns it back on its way to a way-home combat, as it does when it loses that
+/// combat. No group meets the raider on its way out, so it completes; going home, `r` (at distance 0) meets
+/// it. Air attacks every force sailing to a combat and turns it back with 1/2: `r` turns back with 1/2 (no
+/// combat), else the mission turns back with 1/2 (no combat), else they fight (1/4). Completed: 1 (it was
+/// 1 - 1/2 x 1/2 = 3/4, the way-home turn-back counted as not completing); caught going home: 1/4.
+#[test]
+fn a_mission_turned_back_on_its_way_home_stays_completed() {
+    let groups = group("r", "m", 0, "leg = \"return\"");
+    let tables = "[naval.air]\np_attack_en_route = 1.0\np_turn_back = 0.5\n[naval.way_home]\nafter = \"any\"\n";
+    let s = scenario("", &groups, tables);
+    assert_eq!(exact(&s, "mission.completed"), 1.0);
+    assert_eq!(exact(&s, "mission.returned"), 0.0);
+    assert!(close(exact(&s, "mission.caught_going_home"), 0.25));
+}

@@ -114,9 +114,10 @@ fn grand_armada_variants() -> [String; 3] {
 #[test]
 fn grand_armada_variant_traces_are_pinned() {
     let got: Vec<(u64, u64)> = grand_armada_variants().iter().map(|t| trace_text(t, 100_000)).collect();
-    // The third renewed for issue 36 item 1: under `once_decided` a delayed group whose combat ends without
-    // it now gives up and goes home (N-15.1), where it stayed at sea unless it would have retargeted.
-    let want = [(11659731207942217148, 6604298), (12131657513891209313, 3946358), (18228065139842614139, 3839198)];
+    // Renewed for issue 36: the first (every force going home, air on the way) because a mission turned back
+    // on its way home now stays completed (N-17.1); the third because under `once_decided` a delayed group
+    // whose combat ends without it now gives up and goes home (N-15.1).
+    let want = [(15476430514614322867, 6604298), (12131657513891209313, 3946358), (18228065139842614139, 3839198)];
     assert_eq!(got, want);
 }
 

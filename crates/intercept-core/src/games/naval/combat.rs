@@ -38,7 +38,7 @@ impl Naval {
             return;
         }
         if !self.sails(t, m.place.force, chance) {
-            self.turn_back(t, m, arrived);
+            self.turn_back(t, m, arrived, kind);
             return;
         }
         // Most meetings have no submarine and no group deferring to them: the masks are tested here, so
@@ -96,9 +96,11 @@ impl Naval {
     }
 
     /// The intercepted force turned back (or, going home, slipped away): no combat, and whoever reached the
-    /// hex found nobody (N-18.1b).
-    fn turn_back(&self, t: &mut Trial, m: &Meeting, arrived: u32) {
+    /// hex found nobody (N-18.1b). A mission turned back on its way home has already done what it came to
+    /// do (N-17.1): as losing that combat would not undo it, being turned back on the way to it does not.
+    fn turn_back(&self, t: &mut Trial, m: &Meeting, arrived: u32, kind: Encounter) {
         match m.place.force {
+            Force::Mission if kind == Encounter::Home => {}
             Force::Mission => t.mission_gone = true,
             Force::Group(i) => t.alive &= !bit(i),
         }
