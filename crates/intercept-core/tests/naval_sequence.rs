@@ -285,3 +285,15 @@ fn a_mission_turned_back_on_its_way_home_stays_completed() {
     assert_eq!(exact(&s, "mission.returned"), 0.0);
     assert!(close(exact(&s, "mission.caught_going_home"), 0.25));
 }
+
+/// Issue 36 item 6, N-9.2 with `way_home.after = "any"`: groups sent home because no group reached the hex
+/// never got to sea (their interception failed without combat), so a return-leg group aimed at one meets
+/// nobody. `j` (1 die, 7 hexes) is the only group after the raider and never reaches; `r` waits for `j` on its
+/// way home at distance 0 and would always reach a force that is at sea.
+#[test]
+fn groups_sent_home_because_nobody_reached_are_not_met_going_home() {
+    let groups = group("j", "m", 7, "") + &group("r", "j", 0, "leg = \"return\"");
+    let s = scenario("", &groups, "[naval.way_home]\nafter = \"any\"\n");
+    assert_eq!(exact(&s, "mission.intercepted"), 0.0);
+    assert_eq!(exact(&s, "group.r.fought"), 0.0);
+}
