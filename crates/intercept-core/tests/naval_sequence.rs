@@ -297,3 +297,22 @@ fn groups_sent_home_because_nobody_reached_are_not_met_going_home() {
     assert_eq!(exact(&s, "mission.intercepted"), 0.0);
     assert_eq!(exact(&s, "group.r.fought"), 0.0);
 }
+
+/// Issue 36 item 5, N-14.3: a deferring group that joins its fellow's combat "afterwards goes on with that
+/// group". `d` (1 die, 5 hexes to its own hex) defers to `f`'s combat with `h` and joins it at once (on its
+/// path, 0 hexes off); `f` and `d` win it (the intercepting side, `h`, never wins). Under `closest` (the
+/// default) `d` goes on with `f`, which is at the raider's hex: it is there from the start of that combat and
+/// never closes in late. Under `fixed`, the earlier reading kept as a named alternative, it goes on from its
+/// own first roll r: there if r >= 5 (1/3), else 5 - r hexes short, closing in by one die after the first of
+/// two rounds: (1/6)(P(die >= 4) + P(>= 3) + P(>= 2) + P(>= 1)) = (1/6)(3 + 4 + 5 + 6)/6 = 1/2.
+#[test]
+fn a_deferrer_that_joined_goes_on_with_its_fellow() {
+    let groups = group("f", "m", 0, "") + &group("d", "m", 5, "defer_to = \"f\"") + &group("h", "f", 0, "");
+    let combat = "[naval.combat]\np_intercepting_side_wins = 0.0\np_end_after_round = 0.0\nmax_rounds = 2\n";
+    let with_fellow = scenario("", &groups, combat);
+    assert_eq!(exact(&with_fellow, "group.d.joined_deferred"), 1.0);
+    assert_eq!(exact(&with_fellow, "group.d.joined_late"), 0.0);
+    let fixed = scenario("", &groups, &format!("{combat}[naval.deferral]\nplacement = \"fixed\"\n"));
+    assert_eq!(exact(&fixed, "group.d.joined_deferred"), 1.0);
+    assert!(close(exact(&fixed, "group.d.joined_late"), 0.5));
+}
