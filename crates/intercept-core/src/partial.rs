@@ -225,7 +225,7 @@ pub fn merge(registry: &Registry, dirs: &[PathBuf], key: Option<&Key>) -> Result
     whole.plausible(&scenario, exact.as_ref(), &tally)?;
     let all = 0..plan.chunks();
     let run = RunFacts { timing: None, chunks: all.clone(), wanted: all, partial: false, precision: None };
-    let mut record = runner::summarise(&scenario, run, tally);
+    let mut record = runner::summarise_with(&scenario, run, tally, exact);
     record.file_changed = file_changed(registry, &scenario);
     Ok(record)
 }

@@ -115,7 +115,12 @@ fn span<'a>(
 
 /// The record of a run whose counts are `tally`, with exact values when the tree is small enough.
 pub fn summarise(scenario: &Scenario, run: RunFacts, tally: Tally) -> RunRecord {
-    let exact = solve(scenario).ok();
+    summarise_with(scenario, run, tally, solve(scenario).ok())
+}
+
+/// [`summarise`] with the exact values already solved (`None`: the tree is too large), for a caller that
+/// needed them first: `merge` checks the shards against them.
+pub fn summarise_with(scenario: &Scenario, run: RunFacts, tally: Tally, exact: Option<ExactTally>) -> RunRecord {
     let summary = Summary::new(scenario.rules.metrics(), &tally, exact.as_ref());
     record(scenario, run, exact.map(|e| e.leaves), summary, tally)
 }
