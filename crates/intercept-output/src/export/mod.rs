@@ -119,8 +119,9 @@ impl Output for Manifest {
 /// Writes `record` as `dir/manifest.json`, pretty-printed: a run's and a sweep's manifest alike.
 pub(crate) fn write_manifest(dir: &Path, record: &impl serde::Serialize) -> Result<Vec<PathBuf>, ExportError> {
     let path = dir.join("manifest.json");
-    let json = serde_json::to_string_pretty(record).expect("a record serialises");
-    write_file(&path, |p| create(p)?.write_all((json + "\n").as_bytes()).map_err(|e| io_err(p, e)))?;
+    // The one layout the reader accepts back (`seal::text`): a manifest must read back as written.
+    let json = crate::seal::text(record);
+    write_file(&path, |p| create(p)?.write_all(json.as_bytes()).map_err(|e| io_err(p, e)))?;
     Ok(vec![path])
 }
 
