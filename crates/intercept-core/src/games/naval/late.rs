@@ -194,8 +194,9 @@ impl Naval {
     }
 
     /// A-9's alternative: once the mission has won its combat and sailed on, each group that closed in and
-    /// never got there rolls its dice for a hex further along its route, and those that reach fight it there;
-    /// under `abandon = "once_decided"` they give up instead.
+    /// never got there rolls its dice for a hex further along its route, and those that reach fight it there.
+    /// Under `abandon = "once_decided"` none is left to: [`Naval::decided_without`] gave them up as the combat
+    /// ended.
     pub(super) fn retarget<C: Chance, R: Recorder>(&self, t: &mut Trial, chance: &mut C, rec: &mut R) {
         if !self.readings.retarget || t.mission_gone || !t.mission_engaged {
             return;
@@ -205,10 +206,6 @@ impl Naval {
         let mut reached = 0;
         for i in each(late) {
             if !self.at_sea(t, i) {
-                continue;
-            }
-            if self.readings.abandon == Abandon::OnceDecided {
-                t.abandoned |= bit(i);
                 continue;
             }
             let Some((node, distance)) = &self.groups[i].retarget else { continue };
