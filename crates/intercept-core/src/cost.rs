@@ -39,7 +39,6 @@ pub const DISK_MOST: u64 = 500_000_000;
 /// A study's estimated cost.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Cost {
-    pub points: u64,
     pub metrics: u64,
     pub memory: u64,
     pub disk: u64,
@@ -50,7 +49,7 @@ impl Cost {
     pub fn of(study: Study, points: u64, metrics: u64) -> Cost {
         let cells = points.saturating_mul(metrics.max(1));
         let (held, written) = study.per_cell();
-        Cost { points, metrics, memory: cells.saturating_mul(held), disk: cells.saturating_mul(written) }
+        Cost { metrics, memory: cells.saturating_mul(held), disk: cells.saturating_mul(written) }
     }
 
     /// Whether the cost fits the budget; else why not, in a sentence that gives the estimate and the way out,
