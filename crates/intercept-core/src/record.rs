@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::config::RawConfig;
 use crate::present::Presentation;
-use crate::seal::{self, Key};
+use crate::seal;
 use crate::summary::Summary;
 
 /// Everything the output files are written from.
@@ -91,20 +91,9 @@ impl From<std::ops::Range<u64>> for ChunkRange {
 }
 
 impl RunRecord {
-    /// The SHA-256, in hexadecimal, of the manifest as compact JSON with its digest and key seal left empty:
-    /// what its `digest` must hold.
-    pub fn digest_now(&self) -> String {
-        seal::digest(self)
-    }
-
     /// Sets the digest to that of the record's contents.
     pub fn seal(&mut self) {
         self.digest = self.digest_now();
-    }
-
-    /// Adds the key seal of the record's contents under `key`, for a job whose shards share it.
-    pub fn seal_with(&mut self, key: &Key) {
-        self.mac = Some(seal::mac(self, key));
     }
 
     /// Whether the run stopped before its chunks were done (interrupted), so `run --resume` can go on.

@@ -101,10 +101,23 @@ pub(crate) trait Sealed: Serialize + DeserializeOwned {
     fn unsealed(&self) -> Self;
 }
 
-/// Implements [`Sealed`] for a manifest record with `tool`, `version`, `digest` and `mac` fields: a run's
-/// and a sweep's alike.
+/// Implements [`Sealed`] for a manifest record with `tool`, `version`, `digest` and `mac` fields, a run's
+/// and a sweep's alike, and gives it `digest_now` and `seal_with`.
 macro_rules! sealed_record {
     ($record:ident) => {
+        impl $record {
+            /// The SHA-256, in hexadecimal, of the manifest as compact JSON with its digest and key seal left
+            /// empty: what its `digest` must hold.
+            pub fn digest_now(&self) -> String {
+                $crate::seal::digest(self)
+            }
+
+            /// Adds the key seal of the record's contents under `key`, for a job whose shards share it.
+            pub fn seal_with(&mut self, key: &$crate::seal::Key) {
+                self.mac = Some($crate::seal::mac(self, key));
+            }
+        }
+
         impl $crate::seal::Sealed for $record {
             fn writer(&self) -> (&str, &str) {
                 (&self.tool, &self.version)

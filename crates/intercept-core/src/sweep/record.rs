@@ -94,16 +94,6 @@ impl SweepRecord {
         record
     }
 
-    /// The SHA-256 of the record with its digest and key seal left empty: what its `digest` must hold.
-    pub fn digest_now(&self) -> String {
-        seal::digest(self)
-    }
-
-    /// Adds the key seal of the record's contents under `key`.
-    pub fn seal_with(&mut self, key: &Key) {
-        self.mac = Some(seal::mac(self, key));
-    }
-
     /// Whether the sweep stopped before its last chunk, so `sweep --resume` can go on.
     pub fn unfinished(&self) -> bool {
         self.chunks.to < self.wanted.to
