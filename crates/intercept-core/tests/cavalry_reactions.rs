@@ -35,8 +35,8 @@ fn a_target_in_hedgehog_does_not_reaction_fire() {
 
 /// C-5.3 facing change, with C-5.7's movement condition and C-7.2's halving. Light infantry (allowance 4)
 /// with horse ending in its rear cannot fire (C-6); it turns to face the horse if its allowance is at
-/// least the horse's: against 4, yes (0.6 of the time, and the horse no longer flanks it); against 6, no
-/// (the horse flanks it with 0.6); against shaken horse of 6, halved to 3, yes again.
+/// least the horse's: against 4, yes (0.6 of the time, and the horse no longer flanks it); against 6,
+/// no (the horse flanks it with 0.6); against shaken horse of 6, halved to 3, yes again.
 #[test]
 fn facing_change_needs_the_enemys_movement_allowance() {
     let target = "kind = \"light_infantry\"\nmorale = 6";
@@ -71,8 +71,9 @@ fn withdrawal_leaves_nothing_to_engage() {
     assert!(close(exact(&shot(false), "target.reaction_fire"), 0.6));
 }
 
-/// C-8.4: heavy infantry may choose a hedgehog attempt against horse in its front (pending the check, at
-/// morale 6: 7/10) instead of firing: it forms hedgehog with 0.6 * 0.7 = 0.42 and never fires.
+/// C-8.4, C-5.5: heavy infantry may choose a hedgehog attempt, a reaction, against horse in its front
+/// (pending the check, at morale 6: 7/10) instead of firing: it forms hedgehog with 0.6 * 0.7 = 0.42 and
+/// never fires.
 #[test]
 fn heavy_infantry_may_choose_hedgehog_in_front() {
     let s = one("ends_in = \"front\"", "kind = \"heavy_infantry\"\nmorale = 6\nreaction = \"hedgehog\"", "");
@@ -80,7 +81,8 @@ fn heavy_infantry_may_choose_hedgehog_in_front() {
     assert!(close(exact(&s, "target.reaction_fire"), 0.0));
 }
 
-/// C-9.4: light infantry of morale 6 checks on one hit or more. After its reaction fire, the horse fires
+/// C-9.4, A-21, A-23, with the default fire chances and check thresholds: light infantry of morale 6
+/// checks on one hit or more. After its reaction fire, the horse fires
 /// back and hits with 0.3, so the shot checks with 0.6 * 0.3 = 0.18 and fails (3/10 at morale 6) with
 /// 0.054. The horse (morale 7) checks on 2 hits, which the shot lands with 0.15, and fails with 2/10:
 /// 0.6 * 0.15 * 0.2 = 0.018.

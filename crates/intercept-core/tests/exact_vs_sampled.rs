@@ -116,6 +116,7 @@ fn one_unit(order: &str, ends_in: &str, target: &str) -> String {
 }
 
 /// T-7: P(intercept) by the interceptor's order: Charge 3/5, Make Ready 1/2, Receive Charge 2/5, Rally 0.
+/// One roll on the C-2 table (C-4.1), its row picked by the interceptor's own order.
 #[test]
 fn t7_interception_odds_by_order() {
     for (order, p) in [("charge", 0.6), ("make_ready", 0.5), ("receive_charge", 0.4), ("rally", 0.0)] {
@@ -135,8 +136,10 @@ fn hedgehog(morale: i64, leader: i64, extra: i64, sign: &str) -> Scenario {
     load(&src)
 }
 
-/// T-8: M = 7, no leader, one check passes 8/10; two simultaneous checks roll once at +1: 7/10. A failed
-/// check costs one morale (C-8.2).
+/// T-8 of the cavalry rules: M = 7, no leader, one check passes 8/10; two simultaneous checks roll once at
+/// +1: 7/10. A failed check costs one morale (C-8.2). The hedgehog forms exactly when the check passes (C-8.5), a
+/// reaction attempt always needing it, and heavy infantry (allowance 3) tries it against horse of 6: the
+/// movement condition does not apply to hedgehog.
 #[test]
 fn t8_hedgehog_morale_check() {
     let one = hedgehog(7, 0, 0, "subtract");
@@ -147,8 +150,9 @@ fn t8_hedgehog_morale_check() {
     assert!((exact_metric(&two, "target.hedgehog_formed") - 0.7).abs() < 1e-12);
 }
 
-/// C-10's table: P(pass) = clamp(M + L - k + 2, 0, 10) / 10 with the leader subtracted from the roll, and
-/// clamp(M - L - k + 2, 0, 10) / 10 with the seed's literal sign.
+/// The cavalry rules' C-10 table: P(pass) = clamp(M + L - k + 2, 0, 10) / 10 with the leader subtracted
+/// from the roll, and clamp(M - L - k + 2, 0, 10) / 10 with the seed's literal sign (C-9.3, A-2:
+/// `leader_sign`).
 #[test]
 fn c10_morale_check_table() {
     for m in 0..=10 {
@@ -169,6 +173,9 @@ fn c10_morale_check_table() {
 }
 
 /// C-1: each eligibility condition alone makes the unit ineligible, and an ineligible unit never intercepts.
+/// A unit as written is eligible: it is taken to be the inactive side's cavalry (C-1.1), and nothing bars
+/// it for being stacked with artillery (C-1.8). Its `distance` is taken as given at the moment the attempt
+/// is announced (C-3.1, A-13).
 #[test]
 fn c1_eligibility() {
     let base = one_unit("charge", "front", "kind = \"cavalry\"\nmorale = 6");
@@ -188,7 +195,8 @@ fn c1_eligibility() {
     }
 }
 
-/// C-6: reaction fire by target type and where the interceptor ends.
+/// C-6: reaction fire by target type and where the interceptor ends, which is taken from `ends_in`, the move
+/// itself not traced (C-4.4). Any kind of unit may be the target, and only it reacts (C-4.9, A-22).
 #[test]
 fn c6_reaction_fire_table() {
     let cases = [

@@ -18,7 +18,8 @@ fn p_reach(theater: &str, activity: &str, factors: u32, distance: u32) -> f64 {
     exact(&one_group(theater, activity, factors, distance, ""), "group.g.reached")
 }
 
-/// T-1: the sum rule in Europe. A raider is 1 die, a base change 2 (N-4).
+/// T-1: the sum rule in Europe: a group moves the total of all its dice (N-8.1, A-1). A raider is 1 die, a
+/// base change 2 (N-4).
 #[test]
 fn t1_sum_rule_europe() {
     assert!(close(p_reach("europe", "raider", 10, 4), 1.0 / 2.0));
@@ -34,7 +35,8 @@ fn t2_pacific_halving() {
     assert!(close(p_reach("pacific", "sea_transport", 10, 7), 287.0 / 432.0));
 }
 
-/// T-3: zero dice reach only the base hex (N-6.3); a patrol moves 3 hexes in round 1 without dice (N-7).
+/// T-3: zero dice reach only the base hex, distance 0 (N-6.3, N-6.4, N-8.3, A-8); a patrol moves 3 hexes in
+/// round 1 without dice (N-7).
 #[test]
 fn t3_zero_dice_and_patrols() {
     // A raider of 8 factors: 1 die - 1 for a small force = 0 dice.
@@ -46,8 +48,8 @@ fn t3_zero_dice_and_patrols() {
 }
 
 /// T-4: delayed one-die steps with 5 hexes to go, Europe: reached after 1, 2, 3 steps with cumulative
-/// probability 1/3, 5/6, 53/54 (N-15). Two 0-dice groups: one in its base hex reaches and fights, the other,
-/// 5 hexes out, closes in and rolls one die after each round that is not the last.
+/// probability 1/3, 5/6, 53/54 (N-15): the moves add up along the route (N-15.2). Two 0-dice groups: one in its base
+/// hex reaches and fights, the other, 5 hexes out, closes in and rolls one die after each round that is not the last.
 #[test]
 fn t4_delayed_interception_steps() {
     for (steps, want) in [(1, 1.0 / 3.0), (2, 5.0 / 6.0), (3, 53.0 / 54.0)] {
@@ -159,7 +161,8 @@ fn a_defeated_mission_can_be_caught_going_home() {
 }
 
 /// N-14: a fellow interceptor defers to join the combat where its partner is counter-intercepted, on the
-/// partner's side; at once if its path runs through that hex, else by one die a round after the first.
+/// partner's side; at once if its path runs through that hex (N-14.2), else by one die a round after the
+/// first (N-14.3).
 #[test]
 fn deferring_to_join_a_counter_interception_combat() {
     let scenario_placed = |defer_distance: u32, p_win: f64, placement: &str| {
@@ -193,7 +196,7 @@ fn deferring_to_join_a_counter_interception_combat() {
 }
 
 /// A counter-interceptor rolls only when its target is at sea (N-10.1, N-9.2), and its movement counts only
-/// the trials it rolls in (issue 16, item 7). By hand: raider `a` has 1 die in the Pacific, so it moves
+/// the trials it rolls in (N-8.4; issue 16, item 7). By hand: raider `a` has 1 die in the Pacific, so it moves
 /// ceil(d/2) and reaches 2 hexes on d >= 3: P = 4/6 = 2/3, and with no other group it is at sea only then.
 /// `b` counter-intercepts from port with 1 die (N-10.4), moving ceil(d/2) = 1, 2 or 3 hexes, 1/3 each,
 /// toward a hex 3 away. So P(b rolls) = 2/3, and given it rolls, P(0 hexes) = 0 (one Pacific die always

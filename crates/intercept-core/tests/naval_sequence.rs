@@ -145,7 +145,8 @@ fn a_force_going_home_may_be_met_at_several_hexes() {
 }
 
 /// N-17.3 with `way_home.after = "any"`: a mission that won and carried out its purpose goes home too,
-/// and may be met on the way (7/12); under the text's reading only a beaten one is.
+/// and may be met on the way (7/12), a fresh interception hex (N-2.3, case c); under the text's reading
+/// only a beaten one is.
 #[test]
 fn winners_going_home_are_met_only_when_configured() {
     let groups = group("g", "m", 0, "") + &group("r", "m", 7, "leg = \"return\"");
@@ -159,8 +160,8 @@ fn winners_going_home_are_met_only_when_configured() {
 /// N-16.4, strength model, default bands (1:2 0.35, 1:1 0.5, 2:1 0.65) and 20% losses a lost round. `g`
 /// (20 factors) meets the mission (10): 2:1, so one round gives 0.65. Two rounds: if `g` won round 1 the
 /// mission is down to 8 and 20:8 is still 0.65; if it lost, `g` is down to 16 and 16:10 is 0.5. The side
-/// that loses the last round loses: 0.65 * 0.65 + 0.35 * 0.5 = 0.5975. The mission ends with 10 factors
-/// with 0.35 * 0.5, 8 with 0.65 * 0.35 + 0.35 * 0.5, 6 with 0.65 * 0.65: a mean of 7.505.
+/// that loses the last round withdraws and loses (N-16.2, A-18): 0.65 * 0.65 + 0.35 * 0.5 = 0.5975. The mission ends
+/// with 10 factors with 0.35 * 0.5, 8 with 0.65 * 0.35 + 0.35 * 0.5, 6 with 0.65 * 0.65: a mean of 7.505.
 #[test]
 fn strength_decides_rounds_and_losses_carry_over() {
     let g = "[[naval.group]]\nname = \"g\"\ntarget = \"m\"\ndistance = 0\nfactors = 20\n";
@@ -200,9 +201,10 @@ fn losses_make_a_force_small_for_later_interceptions() {
     assert!(close(exact(&scenario(mission, &groups, &combat(0)), "group.r.reached"), 0.65 * 7.0 / 12.0));
 }
 
-/// A-3: under `max_range = "largest_roll"` a group whose hex lies beyond its largest first move (1 die,
-/// 6 hexes, against 7) may not attempt at all. Under the default it rolls, falls short and closes in one
-/// die in a 2-round combat: sum over its first move m of P(die >= 7 - m) / 6 = 21/36.
+/// N-8.5, A-3, N-1.2: interception range. Under `max_range = "largest_roll"` a group whose hex lies beyond
+/// its largest first move (1 die, 6 hexes, against 7) may not attempt at all. Under the default it rolls,
+/// falls short and closes in one die in a 2-round combat: sum over its first move m of P(die >= 7 - m) / 6
+/// = 21/36.
 #[test]
 fn interception_range_may_rule_out_a_group() {
     let groups = group("g", "m", 0, "") + &group("j", "m", 7, "");
@@ -216,12 +218,12 @@ fn interception_range_may_rule_out_a_group() {
 }
 
 /// A-9: with retargeting on, a delayed group that missed a combat the mission won rolls its dice again
-/// for a hex further on. `j` (1 die, 7 hexes) cannot reach in the first round and a 1-round combat gives
-/// it no delayed roll; the combat goes to each side with 1/2. If the mission won (1/2), `j` rolls for a
-/// hex 3 further on (4/6) and fights it again: P(caught further on) = 1/3, and the mission goes home with
-/// 1/2 + 1/3 * 1/2 = 2/3. Under `abandon = "once_decided"` `j` gives up instead, once the combat it was
-/// closing on ended without it, whoever won: always (issue 36 item 1; it was counted only when the mission
-/// won).
+/// for a hex further on, one more interception hex against the same force (N-2.3, case b). `j` (1 die,
+/// 7 hexes) cannot reach in the first round and a 1-round combat gives it no delayed roll; the combat goes
+/// to each side with 1/2. If the mission won (1/2), `j` rolls for a hex 3 further on (4/6) and fights it
+/// again: P(caught further on) = 1/3, and the mission goes home with 1/2 + 1/3 * 1/2 = 2/3. Under
+/// `abandon = "once_decided"` `j` gives up instead, once the combat it was closing on ended without it,
+/// whoever won: always (issue 36 item 1; it was counted only when the mission won).
 #[test]
 fn a_delayed_group_may_retarget_a_hex_further_on() {
     let groups = group("g", "m", 0, "") + &group("j", "m", 7, "retarget_distance = 3");
@@ -252,7 +254,7 @@ fn a_delayed_group_that_gives_up_once_decided_goes_home_as_an_abort() {
     assert_eq!(exact(&never, "group.r.fought"), 0.0);
 }
 
-/// Issue 36 item 9, A-3 under `movement = "highest"`: the largest first move is one die's 6 however many
+/// Issue 36 item 9, N-8.5 and A-3 under `movement = "highest"`: the largest first move is one die's 6 however many
 /// dice the group rolls; only the sum rule gives 6 hexes a die. With 2 dice (a base change, N-4) a hex 8
 /// away is in range under `sum` (12 hexes at most) and out of range under `highest` (6), where the group
 /// never rolls.
@@ -286,7 +288,7 @@ fn a_mission_turned_back_on_its_way_home_stays_completed() {
     assert!(close(exact(&s, "mission.caught_going_home"), 0.25));
 }
 
-/// Issue 36 item 6, N-9.2 with `way_home.after = "any"`: groups sent home because no group reached the hex
+/// Issue 36 item 6, N-9.2 and A-10 with `way_home.after = "any"`: groups sent home because no group reached the hex
 /// never got to sea (their interception failed without combat), so a return-leg group aimed at one meets
 /// nobody. `j` (1 die, 7 hexes) is the only group after the raider and never reaches; `r` waits for `j` on its
 /// way home at distance 0 and would always reach a force that is at sea.

@@ -73,7 +73,11 @@ impl NavalConfig {
         self.check_return_leg(i, g)?;
         self.check_deferral(i, g)?;
         if level as i64 > self.max_depth && g.leg == Leg::Out {
-            let msg = format!("this group is at level {level}, deeper than naval.max_depth = {}", self.max_depth);
+            let msg = format!(
+                "this group is at level {level}, deeper than naval.max_depth = {} (N-11.2); allowed: \
+                 a max_depth of {level} or more, up to 8",
+                self.max_depth
+            );
             return Err(Invalid::new(path().key("target"), msg));
         }
         if g.at_interception_hex && level < 2 {
@@ -90,7 +94,8 @@ impl NavalConfig {
             return Err(Invalid::new(path().key("in_mission_hex"), msg.into()));
         }
         if self.group.iter().any(|h| h.name == g.target && h.submarine) {
-            let msg = format!("target {:?} is a submarine group, and submarines cannot be intercepted", g.target);
+            let msg =
+                format!("target {:?} is a submarine group, and submarines cannot be intercepted (N-1.8)", g.target);
             return Err(Invalid::new(path().key("target"), msg));
         }
         let side = if level % 2 == 1 { Side::Defender } else { Side::Moving };
