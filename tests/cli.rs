@@ -254,20 +254,17 @@ fn exact_prints_t7_fractions_and_validate_prints_defaults() {
     assert_eq!(json["resolved"]["interceptors"][0]["p_intercept"], 0.6);
 }
 
-/// A config with 24 interceptors has over 16 million leaves: `exact` refuses at once instead of hanging,
-/// and `run` still runs, leaving the exact column empty.
+/// A naval config with 12 groups of 8 dice, 30 hexes out, has 31^12 ways its first rolls end: `exact`
+/// refuses at once instead of hanging, and `run` still runs, leaving the exact column empty.
 #[test]
 fn a_tree_too_large_to_solve_is_refused_quickly() {
     let dir = tempfile::tempdir().unwrap();
-    let units: String = (0..24)
-        .map(|i| {
-            format!(
-                "[[cavalry.interceptor]]\nname = \"u{i}\"\norder = \"charge\"\ndistance = 2\nends_in = \"rear\"\n\n"
-            )
-        })
+    let groups: String = (0..12)
+        .map(|i| format!("[[naval.group]]\nname = \"g{i}\"\ntarget = \"m\"\ndistance = 30\nfactors = 10\n\n"))
         .collect();
     let path = dir.path().join("big.toml");
-    std::fs::write(&path, format!("{units}[cavalry.target]\nkind = \"heavy_infantry\"\nmorale = 9\n")).unwrap();
+    let mission = "[naval.mission]\nname = \"m\"\nactivity = \"patrol_in_hex\"\nfactors = 20\n\n";
+    std::fs::write(&path, format!("{mission}{groups}")).unwrap();
     let out = sim().args(["exact", path.to_str().unwrap()]).assert().code(1);
     let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
     assert!(err.contains("more than 1000000 leaves") && err.contains("max_exact_leaves"), "{err}");

@@ -34,6 +34,7 @@ use crate::metrics::{MetricDef, MetricKind, Metrics, SlotLog};
 use crate::model::Model;
 use sums::{Leaf, Path, Sums};
 
+pub mod states;
 mod sums;
 
 /// The probability of every counter slot: `fractions[s]` is the exact chance a trial reports slot `s`, and

@@ -19,6 +19,13 @@ use serde::Serialize;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Metric(u32);
 
+impl Metric {
+    /// Its first counter slot: for a distribution, the slot of value 0 (value `v` is `slot() + v`).
+    pub(crate) fn slot(self) -> usize {
+        self.0 as usize
+    }
+}
+
 /// Whether a metric is a yes/no event or a count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]

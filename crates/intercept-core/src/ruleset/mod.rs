@@ -129,8 +129,12 @@ pub trait Rules: Send + Sync + Debug {
     fn tally(&self, plan: &Plan) -> Tally;
     /// One slice's counts and rows ([`engine::run_slice_rows`]).
     fn slice_rows(&self, plan: &Plan, slice: Slice) -> (Tally, TrialRows);
-    /// The exact probability of every slot, if the tree has at most `max_leaves` leaves.
+    /// The exact probability of every slot, by the model's exact interpreter ([`Model::solve`]) within
+    /// `max_leaves`.
     fn solve(&self, max_leaves: u64) -> Result<ExactTally, TooLarge>;
+    /// The same by the leaf walk, whatever the model's own interpreter: what a stepped model's merged
+    /// states are checked against.
+    fn solve_by_leaves(&self, max_leaves: u64) -> Result<ExactTally, TooLarge>;
     /// A copy.
     fn clone_box(&self) -> Box<dyn Rules>;
     /// The concrete [`Resolved`], for a rule set's own commands.
@@ -209,6 +213,9 @@ impl<S: RuleSet + Debug> Rules for Resolved<S> {
         engine::run_slice_rows(&self.model, plan, slice)
     }
     fn solve(&self, max_leaves: u64) -> Result<ExactTally, TooLarge> {
+        self.model.solve(max_leaves)
+    }
+    fn solve_by_leaves(&self, max_leaves: u64) -> Result<ExactTally, TooLarge> {
         exact::enumerate(&self.model, max_leaves)
     }
     fn clone_box(&self) -> Box<dyn Rules> {

@@ -8,9 +8,10 @@
 //! more.
 
 use super::react::Situation;
-use super::{Cavalry, Formation, TargetState, Unit};
+use super::{CHECKED, Cavalry, FAILED, FIRE_HITS, Formation, HEDGEHOG_ATTEMPTED, MORALE_LOSS, TargetState, Unit};
 use crate::chance::{Chance, Dist};
 use crate::metrics::Recorder;
+use crate::model::Accumulated;
 
 /// The hits node of a firer in `formation` with these chances of 0, 1, 2, ... hits (C-7.2, C-7.5).
 pub(super) fn hits(chances: &[f64], formation: Formation, shaken_hits: i64) -> Dist {
@@ -56,9 +57,15 @@ impl Cavalry {
     /// The interceptor fires at the target (C-4.6). Returns its hits, and whether they call for a morale
     /// check (C-9.4); what they do to the formation is [`Cavalry::formation_effects`], once the checks are
     /// rolled.
-    pub(super) fn interceptor_fire<C: Chance>(&self, unit: &Unit, st: &mut TargetState, chance: &mut C) -> (u32, bool) {
+    pub(super) fn interceptor_fire<C: Chance>(
+        &self,
+        unit: &Unit,
+        st: &TargetState,
+        acc: &mut Accumulated,
+        chance: &mut C,
+    ) -> (u32, bool) {
         let hits = chance.pick(&unit.fire) as u32;
-        st.hits += hits;
+        acc.add(FIRE_HITS, hits);
         // `check_hits` entries are at least 1, so no hit never calls for a check (C-9.4).
         (hits, hits >= self.check_hits[st.morale.clamp(0, 10) as usize])
     }
@@ -79,20 +86,27 @@ impl Cavalry {
 
     /// The target's morale checks due now: a hedgehog attempt and a fire check, rolled as one at +1 when both
     /// are due together (C-9.2). A failure costs a hedgehog attempt one morale (C-8.2).
-    pub(super) fn checks<C: Chance>(&self, st: &mut TargetState, hedgehog: bool, fire: bool, chance: &mut C) {
+    pub(super) fn checks<C: Chance>(
+        &self,
+        st: &mut TargetState,
+        acc: &mut Accumulated,
+        hedgehog: bool,
+        fire: bool,
+        chance: &mut C,
+    ) {
         let due = i64::from(hedgehog) + i64::from(fire);
         if due == 0 {
             return;
         }
-        st.checked = true;
-        st.hedgehog_attempted |= hedgehog;
+        acc.set(CHECKED);
+        acc.set_if(HEDGEHOG_ATTEMPTED, hedgehog);
         let passes = chance.happens(self.check_dist(st.morale, due - 1));
-        st.failed |= !passes;
+        acc.set_if(FAILED, !passes);
         match (hedgehog, passes) {
             (true, true) => st.now.in_hedgehog = true,
             (true, false) => {
                 st.morale -= 1;
-                st.lost += 1;
+                acc.add(MORALE_LOSS, 1);
             }
             (false, _) => {}
         }

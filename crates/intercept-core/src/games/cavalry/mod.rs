@@ -6,6 +6,12 @@
 //! and whose hedgehog attempts roll a morale check (C-8, C-9). A trial rolls each eligible unit's
 //! interception, then lets the target react to each successful interceptor in the listed order; what
 //! follows, fire both ways and the morale checks its hits call for, is in [`fire`].
+//!
+//! The trial is [`Stepped`]: one step per interceptor, over a [`CavalryState`] that holds only what later
+//! interceptors read (the target's morale and situation, and under `attempts = "until_success"` whether
+//! one has succeeded). What is only reported at the end (successes, hits, morale lost, whether the target
+//! ever fired, faced, withdrew, checked) is accumulated beside it, so the exact interpreter carries a few
+//! states per interceptor however many there are.
 
 pub mod config;
 mod fire;
@@ -22,8 +28,9 @@ use serde::{Deserialize, Serialize};
 use self::config::{Attempts, CavalryConfig, CombineChecks, LeaderSign, Reaction};
 use self::react::{Response, Situation};
 use crate::chance::{Chance, Dist};
+use crate::exact::{ExactTally, TooLarge};
 use crate::metrics::{Metric, Metrics, Recorder};
-use crate::model::Model;
+use crate::model::{Accumulated, Accumulators, Flow, Model, Stepped, play_steps};
 
 /// An interceptor's current order, which picks its row of the interception table (C-2, A-12).
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, schemars::JsonSchema)]
@@ -129,7 +136,21 @@ pub struct Cavalry {
     /// Fire combat hits that call for a morale check, by morale 0 to 10 (C-9.4).
     check_hits: Vec<u32>,
     m: TargetMetrics,
+    /// The values a trial accumulates: the counts and flags named by the constants below.
+    accumulators: Accumulators,
 }
+
+/// Counts a trial accumulates, by index into [`Cavalry::accumulators`].
+const INTERCEPTIONS: usize = 0;
+const MORALE_LOSS: usize = 1;
+const FIRE_HITS: usize = 2;
+/// Flags a trial accumulates.
+const FIRED: usize = 0;
+const HEDGEHOG_ATTEMPTED: usize = 1;
+const FACED: usize = 2;
+const WITHDREW: usize = 3;
+const CHECKED: usize = 4;
+const FAILED: usize = 5;
 
 #[derive(Clone, Copy, Debug)]
 struct TargetMetrics {
@@ -146,19 +167,21 @@ struct TargetMetrics {
     broken: Metric,
 }
 
-/// The target's state within one trial.
-#[derive(Clone, Copy, Debug)]
+/// The target's state within one trial, as far as later interceptors read it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct TargetState {
     morale: i64,
     now: Situation,
-    fired: bool,
-    hedgehog_attempted: bool,
-    lost: u32,
-    faced: bool,
-    withdrew: bool,
-    hits: u32,
-    checked: bool,
-    failed: bool,
+}
+
+/// A trial's state between two interceptors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CavalryState {
+    /// The next interceptor to roll.
+    next: usize,
+    /// Under `attempts = "until_success"`, whether one has succeeded: the rest no longer roll (C-4.10).
+    stopped: bool,
+    target: TargetState,
 }
 
 impl Cavalry {
@@ -182,6 +205,19 @@ impl Cavalry {
         let morale_check = (0..=10).map(|pass| Dist::bernoulli(pass, 10)).collect();
         let reaction_hits = fire::hits(cfg.fire.hits(target.kind), target.formation, cfg.fire.shaken_hits);
         let reaction_hits_out_of_order = fire::hits(cfg.fire.hits(target.kind), Formation::Normal, 0);
+        // In the order of the constants INTERCEPTIONS.. and FIRED..: the rules add to them by index.
+        let most_hits = (cfg.interceptor.len() * fire::most_hits(&cfg.fire.cavalry)) as u32;
+        let accumulators = Accumulators {
+            counts: vec![(m.interceptions, n), (m.morale_loss, n), (m.fire_hits, most_hits)],
+            flags: vec![
+                m.reaction_fire,
+                m.hedgehog_attempted,
+                m.facing_changed,
+                m.withdrew,
+                m.morale_checked,
+                m.morale_failed,
+            ],
+        };
         Cavalry {
             metrics,
             units,
@@ -193,6 +229,7 @@ impl Cavalry {
             reaction_hits_out_of_order,
             check_hits: cfg.fire.check_hits.iter().map(|&h| h as u32).collect(),
             m,
+            accumulators,
         }
     }
 
@@ -236,21 +273,28 @@ impl Cavalry {
 
     /// One successful interceptor: the target reacts (C-4.5, C-6); unless it withdrew, the interceptor
     /// engages and fires (C-4.6), and the morale checks that calls for are rolled (C-8.2, C-9).
-    fn intercept<C: Chance, R: Recorder>(&self, unit: &Unit, st: &mut TargetState, chance: &mut C, rec: &mut R) {
+    fn intercept<C: Chance, R: Recorder>(
+        &self,
+        unit: &Unit,
+        st: &mut TargetState,
+        acc: &mut Accumulated,
+        chance: &mut C,
+        rec: &mut R,
+    ) {
         let in_hedgehog = st.now.in_hedgehog;
         let response = unit.responses[st.now.index()];
         let mut hedgehog_due = false;
         match response {
             Response::Fire => {
-                st.fired = true;
+                acc.set(FIRED);
                 rec.hit(unit.m.drew_fire);
                 self.reaction_fire(unit, st.now, chance, rec);
             }
             Response::Hedgehog => hedgehog_due = true,
-            Response::Face => st.faced = true,
+            Response::Face => acc.set(FACED),
             Response::Withdraw => {
                 // A withdrawal leaves the interception nothing to engage (C-5.4).
-                st.withdrew = true;
+                acc.set(WITHDREW);
                 return;
             }
             Response::Nothing => {}
@@ -258,27 +302,19 @@ impl Cavalry {
         rec.hit(unit.m.engaged);
         rec.flag(unit.m.flanked, !in_hedgehog && response != Response::Face && unit.ends_in != Facing::Front);
         if hedgehog_due && self.combine == CombineChecks::WhenDue {
-            self.checks(st, true, false, chance);
+            self.checks(st, acc, true, false, chance);
             hedgehog_due = false;
         }
-        let (hits, fire_due) = self.interceptor_fire(unit, st, chance);
-        self.checks(st, hedgehog_due, fire_due, chance);
+        let (hits, fire_due) = self.interceptor_fire(unit, st, acc, chance);
+        self.checks(st, acc, hedgehog_due, fire_due, chance);
         // After the checks: a hedgehog formed in this interception replaced the column or open order the
         // fire would have broken (C-8.4), whether its check was rolled before the fire or with it (C-9.2).
         self.formation_effects(st, hits);
     }
 
-    fn report<R: Recorder>(&self, st: &TargetState, successes: u32, rec: &mut R) {
-        rec.value(self.m.interceptions, successes);
-        rec.flag(self.m.reaction_fire, st.fired);
-        rec.flag(self.m.hedgehog_attempted, st.hedgehog_attempted);
+    /// What the target's state says at the end; the accumulated values are reported beside it.
+    fn report<R: Recorder>(&self, st: &TargetState, rec: &mut R) {
         rec.flag(self.m.hedgehog_formed, st.now.in_hedgehog && self.target.formation != Formation::Hedgehog);
-        rec.value(self.m.morale_loss, st.lost);
-        rec.flag(self.m.facing_changed, st.faced);
-        rec.flag(self.m.withdrew, st.withdrew);
-        rec.value(self.m.fire_hits, st.hits);
-        rec.flag(self.m.morale_checked, st.checked);
-        rec.flag(self.m.morale_failed, st.failed);
         rec.flag(self.m.broken, st.now.broken && self.target.formation != Formation::Broken);
     }
 }
@@ -289,19 +325,47 @@ impl Model for Cavalry {
     }
 
     fn trial<C: Chance, R: Recorder>(&self, chance: &mut C, rec: &mut R) {
-        let mut st = self.target.start();
-        let mut successes = 0;
-        for unit in &self.units {
-            let stopped = self.attempts == Attempts::UntilSuccess && successes > 0;
-            // One roll per unit per activation; a failure uses it up (C-3.2, A-14).
-            if !unit.eligible || stopped || !chance.happens(&unit.roll) {
-                continue;
-            }
-            successes += 1;
+        play_steps(self, chance, rec);
+    }
+
+    fn solve(&self, max_leaves: u64) -> Result<ExactTally, TooLarge> {
+        crate::exact::states::solve(self, max_leaves)
+    }
+}
+
+impl Stepped for Cavalry {
+    type State = CavalryState;
+
+    fn start(&self) -> CavalryState {
+        CavalryState { next: 0, stopped: false, target: self.target.start() }
+    }
+
+    /// The next interceptor rolls and, if it succeeds, intercepts; after the last, the target's state is
+    /// reported.
+    fn step<C: Chance, R: Recorder>(
+        &self,
+        s: &mut CavalryState,
+        acc: &mut Accumulated,
+        chance: &mut C,
+        rec: &mut R,
+    ) -> Flow {
+        let Some(unit) = self.units.get(s.next) else {
+            self.report(&s.target, rec);
+            return Flow::End;
+        };
+        s.next += 1;
+        // One roll per unit per activation; a failure uses it up (C-3.2, A-14).
+        if unit.eligible && !s.stopped && chance.happens(&unit.roll) {
+            acc.add(INTERCEPTIONS, 1);
+            s.stopped = self.attempts == Attempts::UntilSuccess;
             rec.hit(unit.m.succeeded);
-            self.intercept(unit, &mut st, chance, rec);
+            self.intercept(unit, &mut s.target, acc, chance, rec);
         }
-        self.report(&st, successes, rec);
+        Flow::Go
+    }
+
+    fn accumulators(&self) -> &Accumulators {
+        &self.accumulators
     }
 }
 
@@ -467,14 +531,6 @@ impl Target {
                 in_hedgehog: self.formation == Formation::Hedgehog,
                 broken: self.formation == Formation::Broken,
             },
-            fired: false,
-            hedgehog_attempted: false,
-            lost: 0,
-            faced: false,
-            withdrew: false,
-            hits: 0,
-            checked: false,
-            failed: false,
         }
     }
 }

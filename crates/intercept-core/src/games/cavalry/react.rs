@@ -23,7 +23,7 @@ pub enum Response {
 const ORDER: [Reaction; 4] = [Reaction::Fire, Reaction::Hedgehog, Reaction::Face, Reaction::Withdraw];
 
 /// The target's situation when a reaction falls due, as far as it changes the answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Situation {
     pub in_hedgehog: bool,
     pub broken: bool,

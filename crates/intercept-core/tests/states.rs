@@ -1,0 +1,140 @@
+//! The state enumerator against the leaf walk (issue 37): a stepped model's merged states must give exactly
+//! the rationals, and the leaf count, of walking every leaf of its tree. Both interpreters run the same
+//! rules; only the leaf walk never merges, so any state that leaves out something a later step reads shows
+//! here as a different fraction.
+
+mod common;
+
+use std::path::Path;
+
+use intercept_core::config::{self, Overrides, Scenario};
+use intercept_core::exact::ExactTally;
+use intercept_core::games::shipped;
+use proptest::prelude::*;
+
+use common::shipped_configs;
+
+const BUDGET: u64 = 10_000_000;
+
+fn load(src: &str) -> Scenario {
+    config::from_str(&shipped(), src, Path::new("test.toml"), Overrides::default())
+        .unwrap_or_else(|e| panic!("valid config: {e:?}\n{src}"))
+}
+
+/// The differences between the model's own exact answer and the leaf walk's, slot by slot.
+fn differences(s: &Scenario) -> Vec<String> {
+    let merged: ExactTally = s.rules.solve(BUDGET).expect("solved by its own interpreter");
+    let walked: ExactTally = s.rules.solve_by_leaves(BUDGET).expect("solved by the leaf walk");
+    let mut out = Vec::new();
+    if merged.leaves != walked.leaves {
+        out.push(format!("leaves: {} against {}", merged.leaves, walked.leaves));
+    }
+    for (slot, (a, b)) in merged.fractions.iter().zip(&walked.fractions).enumerate() {
+        if a != b {
+            out.push(format!("slot {slot}: {a} against {b}"));
+        }
+    }
+    out
+}
+
+#[test]
+fn every_shipped_config_gives_the_leaf_walks_rationals() {
+    for path in shipped_configs() {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let s = load(&text);
+        if s.rules.solve_by_leaves(BUDGET).is_err() {
+            continue;
+        }
+        let wrong = differences(&s);
+        assert!(wrong.is_empty(), "{}: {}", path.display(), wrong.join("; "));
+    }
+}
+
+/// A random cavalry scenario: up to four interceptors of any order, formation and facing, against any
+/// target, under either `attempts` and either `combine_checks`.
+fn cavalry() -> impl Strategy<Value = String> {
+    let unit = (0..4usize, 0..3usize, 0..4usize, 4..9i64, prop::bool::ANY);
+    let target = (0..5usize, 0..6usize, 0..4usize, 3..9i64, 0..3i64, prop::bool::ANY);
+    (prop::collection::vec(unit, 1..5), target, prop::bool::ANY, prop::bool::ANY).prop_map(|(units, t, until, one)| {
+        let orders = ["charge", "make_ready", "receive_charge", "rally"];
+        let facings = ["front", "flank", "rear"];
+        let forms = ["normal", "shaken", "open_order", "column"];
+        let kinds = ["artillery", "light_infantry", "heavy_infantry", "cavalry", "leader"];
+        let target_forms = ["normal", "shaken", "broken", "hedgehog", "open_order", "column"];
+        let reactions = ["fire", "hedgehog", "face", "withdraw"];
+        let mut text = format!(
+            "[cavalry]\nattempts = \"{}\"\ncombine_checks = \"{}\"\n",
+            if until { "until_success" } else { "all" },
+            if one { "per_interception" } else { "when_due" }
+        );
+        for (i, (order, facing, form, morale, fast)) in units.iter().enumerate() {
+            text += &format!(
+                "[[cavalry.interceptor]]\nname = \"u{i}\"\norder = \"{}\"\ndistance = 2\nends_in = \"{}\"\n\
+                 formation = \"{}\"\nmorale = {morale}\nmovement = {}\n",
+                orders[*order],
+                facings[*facing],
+                forms[*form],
+                if *fast { 6 } else { 3 }
+            );
+        }
+        let (kind, form, reaction, morale, leader, rally) = t;
+        let heavy = kinds[kind] == "heavy_infantry";
+        // Only heavy infantry may stand in or prefer hedgehog (C-8.1), and a leader stands normal.
+        let form = match target_forms[form] {
+            "hedgehog" if !heavy => "normal",
+            f if kinds[kind] == "leader" => {
+                if f == "broken" {
+                    f
+                } else {
+                    "normal"
+                }
+            }
+            f => f,
+        };
+        let reaction = if reactions[reaction] == "hedgehog" && !heavy { "fire" } else { reactions[reaction] };
+        text += &format!(
+            "[cavalry.target]\nkind = \"{}\"\nformation = \"{form}\"\nreaction = \"{reaction}\"\nmorale = {morale}\n\
+             leader = {leader}\nrally_orders = {rally}\n",
+            kinds[kind]
+        );
+        text
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_cavalry_scenarios_give_the_leaf_walks_rationals(text in cavalry()) {
+        let s = load(&text);
+        let wrong = differences(&s);
+        prop_assert!(wrong.is_empty(), "{}\n{}", wrong.join("; "), text);
+    }
+}
+
+/// `charge-on-pikes` widened to `n` interceptors: the Lifeguard and Rupert's horse, `n / 2` times each.
+fn wide_charge_on_pikes(n: usize) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../configs/cavalry/charge-on-pikes.toml");
+    let text = std::fs::read_to_string(path).unwrap();
+    let (head, rest) = text.split_once("[[cavalry.interceptor]]").unwrap();
+    let (units, target) = rest.split_once("[cavalry.target]").unwrap();
+    let units = format!("[[cavalry.interceptor]]{units}");
+    let (first, second) = units.split_at(units[1..].find("[[cavalry.interceptor]]").unwrap() + 1);
+    let mut out = head.to_owned();
+    for i in 0..n / 2 {
+        out += &first.replace("\"lifeguard\"", &format!("\"lifeguard-{i}\""));
+        out += &second.replace("\"rupert-horse\"", &format!("\"rupert-horse-{i}\""));
+    }
+    out + "[cavalry.target]" + target
+}
+
+#[test]
+#[ignore]
+fn time_wide() {
+    for n in [2, 20, 200] {
+        let s = load(&wide_charge_on_pikes(n));
+        let t = std::time::Instant::now();
+        let solved = s.rules.solve(BUDGET).unwrap();
+        println!("{n}: {:?}, {} leaves", t.elapsed(), solved.leaves);
+    }
+}
