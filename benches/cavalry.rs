@@ -5,6 +5,10 @@
 //! same way (Lemire reduction of one 64-bit PCG output) and counts the same events, with no chance interface,
 //! no model and no recorder: the gap between the two is the cost of the engine's generality.
 //!
+//! `cavalry_exact` solves `charge-on-pikes` widened to many interceptors exactly: by merging states
+//! ([`intercept_sim::exact::states`], issue 37, whose target is 200 interceptors in under a second) and, where
+//! it can finish, by the leaf walk it replaced, on the same model in the same run.
+//!
 //! Run with `cargo bench --bench cavalry`; throughput is reported in trials (elements) per second.
 
 use std::hint::black_box;
@@ -14,6 +18,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use intercept_sim::chance::chunk_rng;
 use intercept_sim::config::{self, Overrides};
 use intercept_sim::engine::{self, Plan};
+use intercept_sim::exact;
 use intercept_sim::games::cavalry::{Cavalry, CavalryRules};
 use intercept_sim::ruleset::Registry;
 use rand::Rng;
@@ -88,5 +93,37 @@ fn charge_on_pikes(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, one_interceptor, charge_on_pikes);
+/// `charge-on-pikes` with `n` interceptors: its Lifeguard and Rupert's horse, `n / 2` times each.
+fn wide_charge_on_pikes(n: usize) -> String {
+    let text = std::fs::read_to_string("configs/cavalry/charge-on-pikes.toml").expect("shipped config");
+    let (head, rest) = text.split_once("[[cavalry.interceptor]]").expect("an interceptor");
+    let (units, target) = rest.split_once("[cavalry.target]").expect("a target");
+    let units = format!("[[cavalry.interceptor]]{units}");
+    let (first, second) = units.split_at(units[1..].find("[[cavalry.interceptor]]").expect("two") + 1);
+    let mut out = head.to_owned();
+    for i in 0..n / 2 {
+        out += &first.replace("\"lifeguard\"", &format!("\"lifeguard-{i}\""));
+        out += &second.replace("\"rupert-horse\"", &format!("\"rupert-horse-{i}\""));
+    }
+    out + "[cavalry.target]" + target
+}
+
+fn exact(c: &mut Criterion) {
+    let mut g = c.benchmark_group("cavalry_exact");
+    g.sample_size(10);
+    for n in [6, 200] {
+        let m = model(&wide_charge_on_pikes(n));
+        g.bench_function(format!("states_{n}_interceptors"), |b| {
+            b.iter(|| black_box(exact::states::solve(&m, u64::MAX).expect("solved")))
+        });
+        if n <= 6 {
+            g.bench_function(format!("leaves_{n}_interceptors"), |b| {
+                b.iter(|| black_box(exact::enumerate(&m, u64::MAX).expect("solved")))
+            });
+        }
+    }
+    g.finish();
+}
+
+criterion_group!(benches, one_interceptor, charge_on_pikes, exact);
 criterion_main!(benches);

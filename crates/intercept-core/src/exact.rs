@@ -34,6 +34,7 @@ use crate::metrics::{MetricDef, MetricKind, Metrics, SlotLog};
 use crate::model::Model;
 use sums::{Leaf, Path, Sums};
 
+mod limbs;
 pub mod states;
 mod sums;
 

@@ -111,30 +111,3 @@ proptest! {
         prop_assert!(wrong.is_empty(), "{}\n{}", wrong.join("; "), text);
     }
 }
-
-/// `charge-on-pikes` widened to `n` interceptors: the Lifeguard and Rupert's horse, `n / 2` times each.
-fn wide_charge_on_pikes(n: usize) -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../configs/cavalry/charge-on-pikes.toml");
-    let text = std::fs::read_to_string(path).unwrap();
-    let (head, rest) = text.split_once("[[cavalry.interceptor]]").unwrap();
-    let (units, target) = rest.split_once("[cavalry.target]").unwrap();
-    let units = format!("[[cavalry.interceptor]]{units}");
-    let (first, second) = units.split_at(units[1..].find("[[cavalry.interceptor]]").unwrap() + 1);
-    let mut out = head.to_owned();
-    for i in 0..n / 2 {
-        out += &first.replace("\"lifeguard\"", &format!("\"lifeguard-{i}\""));
-        out += &second.replace("\"rupert-horse\"", &format!("\"rupert-horse-{i}\""));
-    }
-    out + "[cavalry.target]" + target
-}
-
-#[test]
-#[ignore]
-fn time_wide() {
-    for n in [2, 20, 200] {
-        let s = load(&wide_charge_on_pikes(n));
-        let t = std::time::Instant::now();
-        let solved = s.rules.solve(BUDGET).unwrap();
-        println!("{n}: {:?}, {} leaves", t.elapsed(), solved.leaves);
-    }
-}

@@ -22,6 +22,7 @@ use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 
+use super::limbs::{Limbs, add_mul, add_mul_wide, from_big, to_big};
 use super::sums::{Leaf, Path};
 use super::{ExactTally, HALT, Node, Replay, TooLarge, advance, tally};
 use crate::metrics::SlotLog;
@@ -30,68 +31,130 @@ use crate::model::{Accumulated, Accumulators, Flow, Stepped};
 /// The paths that reach one state after some steps, all weights over the frontier's denominator.
 #[derive(Clone, Debug)]
 struct Entry {
-    weight: BigUint,
+    weight: Limbs,
     /// How many paths of the chance tree end here (saturating).
     paths: u128,
     /// `counts[i][v]`: the weight of those paths whose count `i` is `v` so far (trailing zeros left out).
-    counts: Vec<Vec<BigUint>>,
+    counts: Vec<Vec<Limbs>>,
     /// `flags[i]`: the weight of those paths that have set flag `i`.
-    flags: Vec<BigUint>,
+    flags: Vec<Limbs>,
+}
+
+/// A scaled probability: one limb in almost every step, any number in the rest.
+enum Scale {
+    One(u64),
+    Wide(Limbs),
+}
+
+impl Scale {
+    fn of(n: &BigUint) -> Scale {
+        match from_big(n).as_slice() {
+            [] => Scale::One(0),
+            [k] => Scale::One(*k),
+            wide => Scale::Wide(wide.to_vec()),
+        }
+    }
+
+    /// `acc += x * self`.
+    fn add_to(&self, acc: &mut Limbs, x: &[u64]) {
+        match self {
+            Scale::One(k) => add_mul(acc, x, *k),
+            Scale::Wide(k) => add_mul_wide(acc, x, k),
+        }
+    }
 }
 
 impl Entry {
     fn empty(acc: &Accumulators) -> Entry {
         Entry {
-            weight: BigUint::zero(),
+            weight: Limbs::new(),
             paths: 0,
             counts: vec![Vec::new(); acc.counts.len()],
-            flags: vec![BigUint::zero(); acc.flags.len()],
+            flags: vec![Limbs::new(); acc.flags.len()],
         }
     }
 
     fn start(acc: &Accumulators) -> Entry {
         let mut e = Entry::empty(acc);
-        e.weight = BigUint::one();
+        e.weight = vec![1];
         e.paths = 1;
-        e.counts.iter_mut().for_each(|c| c.push(BigUint::one()));
+        e.counts.iter_mut().for_each(|c| c.push(vec![1]));
         e
     }
 
     /// Adds the paths of `from` that took a move with `leaves` leaves, scaled weight `n`, adding `delta`.
-    fn absorb(&mut self, from: &Entry, delta: &Accumulated, n: &BigUint, leaves: u128, acc: &Accumulators) {
-        self.weight += &from.weight * n;
+    fn absorb(&mut self, from: &Entry, delta: &Accumulated, n: &Scale, leaves: u128, acc: &Accumulators) {
+        n.add_to(&mut self.weight, &from.weight);
         self.paths = self.paths.saturating_add(from.paths.saturating_mul(leaves));
         for (i, (&(_, max), values)) in acc.counts.iter().zip(&from.counts).enumerate() {
             let target = &mut self.counts[i];
-            for (v, w) in values.iter().enumerate().filter(|(_, w)| !w.is_zero()) {
+            for (v, w) in values.iter().enumerate().filter(|(_, w)| !w.is_empty()) {
                 let at = (v as u64 + u64::from(delta.counts[i])).min(u64::from(max)) as usize;
                 if target.len() <= at {
-                    target.resize(at + 1, BigUint::zero());
+                    target.resize(at + 1, Limbs::new());
                 }
-                target[at] += w * n;
+                n.add_to(&mut target[at], w);
             }
         }
         for (i, w) in from.flags.iter().enumerate() {
             let set = delta.flags >> i & 1 != 0;
-            self.flags[i] += if set { &from.weight } else { w } * n;
+            n.add_to(&mut self.flags[i], if set { &from.weight } else { w });
         }
     }
 
     /// Adds what the paths of `from` that ended with a move of scaled weight `n`, adding `delta`, report
     /// at the end: their counts and flags.
-    fn finish(&self, delta: &Accumulated, n: &BigUint, acc: &Accumulators, sums: &mut [BigUint]) {
+    fn finish(&self, delta: &Accumulated, n: &Scale, acc: &Accumulators, sums: &mut Sums) {
         for (i, (&(m, max), values)) in acc.counts.iter().zip(&self.counts).enumerate() {
-            for (v, w) in values.iter().enumerate().filter(|(_, w)| !w.is_zero()) {
+            for (v, w) in values.iter().enumerate().filter(|(_, w)| !w.is_empty()) {
                 let value = (v as u64 + u64::from(delta.counts[i])).min(u64::from(max)) as usize;
                 if value > 0 {
-                    sums[m.slot() + value] += w * n;
+                    sums.add(m.slot() + value, w, n);
                 }
             }
         }
         for (i, (&m, w)) in acc.flags.iter().zip(&self.flags).enumerate() {
             let set = delta.flags >> i & 1 != 0;
-            sums[m.slot()] += if set { &self.weight } else { w } * n;
+            sums.add(m.slot(), if set { &self.weight } else { w }, n);
         }
+    }
+}
+
+/// Per-slot sums of probability, each over the denominator of the step it was last added at: a slot is
+/// brought up to the present step's denominator only when it is added to again, so a step costs nothing for
+/// the slots it does not report.
+struct Sums {
+    /// For each slot, its numerator and the step whose denominator it is over.
+    slots: Vec<(Limbs, usize)>,
+    /// `denominators[k]`: the frontier's denominator once step `k` has been taken (`[0]` is 1).
+    denominators: Vec<BigUint>,
+}
+
+impl Sums {
+    fn new(slots: usize) -> Sums {
+        Sums { slots: vec![(Limbs::new(), 0); slots], denominators: vec![BigUint::one()] }
+    }
+
+    /// Moves on to the next step, whose probabilities are over `lcm`.
+    fn next_step(&mut self, lcm: &BigUint) {
+        let d = self.denominators.last().expect("the first denominator") * lcm;
+        self.denominators.push(d);
+    }
+
+    /// `slot += x * n` over the present step's denominator.
+    fn add(&mut self, slot: usize, x: &[u64], n: &Scale) {
+        let now = self.denominators.len() - 1;
+        let (num, at) = &mut self.slots[slot];
+        if *at != now && !num.is_empty() {
+            *num = from_big(&(to_big(num) * (&self.denominators[now] / &self.denominators[*at])));
+        }
+        *at = now;
+        n.add_to(num, x);
+    }
+
+    fn fractions(self) -> Vec<BigRational> {
+        let den = |at: usize| BigInt::from(self.denominators[at].clone());
+        self.slots.iter().map(|(num, at)| BigRational::new(BigInt::from(to_big(num)), den(*at))).collect()
     }
 }
 
@@ -108,8 +171,7 @@ pub fn solve<M: Stepped>(model: &M, max_leaves: u64) -> Result<ExactTally, TooLa
     let too_large = TooLarge { limit: max_leaves, unbounded: false, halted: false };
     let halt = HALT.with(|h| h.borrow().clone());
     let acc = model.accumulators();
-    let mut sums = vec![BigUint::zero(); model.metrics().slots()];
-    let mut denominator = BigUint::one();
+    let mut sums = Sums::new(model.metrics().slots());
     let mut frontier = vec![(model.start(), Entry::start(acc))];
     let (mut leaves, mut walked) = (0u128, 0u64);
     while !frontier.is_empty() {
@@ -122,15 +184,14 @@ pub fn solve<M: Stepped>(model: &M, max_leaves: u64) -> Result<ExactTally, TooLa
             steps.push((entry, moves));
         }
         let lcm = steps.iter().flat_map(|(_, m)| denominators(m)).fold(BigUint::one(), |l, d| l.lcm(&d));
-        sums.iter_mut().for_each(|s| *s *= &lcm);
-        denominator *= &lcm;
+        sums.next_step(&lcm);
         let mut next: HashMap<M::State, Entry> = HashMap::new();
         for (entry, moves) in steps {
             for (slot, p) in moves.reports {
-                sums[slot] += &entry.weight * scaled(&p, &lcm);
+                sums.add(slot, &entry.weight, &Scale::of(&scaled(&p, &lcm)));
             }
             for ((to, delta), (p, count)) in moves.to {
-                let n = scaled(&p, &lcm);
+                let n = Scale::of(&scaled(&p, &lcm));
                 match to {
                     Some(state) => {
                         next.entry(state).or_insert_with(|| Entry::empty(acc)).absorb(&entry, &delta, &n, count, acc)
@@ -144,9 +205,7 @@ pub fn solve<M: Stepped>(model: &M, max_leaves: u64) -> Result<ExactTally, TooLa
         }
         frontier = next.into_iter().collect();
     }
-    let denominator = BigInt::from(denominator);
-    let fractions = sums.into_iter().map(|s| BigRational::new(BigInt::from(s), denominator.clone())).collect();
-    Ok(tally(model.metrics(), fractions, u64::try_from(leaves).unwrap_or(u64::MAX)))
+    Ok(tally(model.metrics(), sums.fractions(), u64::try_from(leaves).unwrap_or(u64::MAX)))
 }
 
 /// `p * lcm` as an integer: `lcm` is a multiple of `p`'s denominator.

@@ -105,7 +105,9 @@ impl Cavalry {
         match (hedgehog, passes) {
             (true, true) => st.now.in_hedgehog = true,
             (true, false) => {
-                st.morale -= 1;
+                // Below the floor every check fails and a fire check is due on any hit alike, so the state
+                // keeps no lower morale: what was lost is counted all the same.
+                st.morale = (st.morale - 1).max(self.morale_floor);
                 acc.add(MORALE_LOSS, 1);
             }
             (false, _) => {}

@@ -128,6 +128,10 @@ pub struct Cavalry {
     combine: CombineChecks,
     /// `morale_check[n]` passes with probability n/10, for n in 0..=10 (C-10).
     morale_check: Vec<Dist>,
+    /// The lowest morale the target's state keeps: at or below it every check of the target fails, with or
+    /// without another check rolled with it, and one hit calls for a fire check (C-9.4, C-10), so a lower
+    /// morale would change nothing later but would make one more state for the exact interpreter.
+    morale_floor: i64,
     /// Hits of the target's reaction fire (C-4.5), in its starting formation.
     reaction_hits: Dist,
     /// The same once it has left open order, broken by a hit or gone into hedgehog: at full strength, as a
@@ -200,6 +204,7 @@ impl Cavalry {
             "at least one interceptor's roll succeeds and it moves next to the target (C-2, C-4.2)",
         );
         let target = Target::new(cfg);
+        let morale_floor = 0.min(target.shift - 1);
         let units = cfg.interceptor.iter().map(|u| Unit::new(cfg, u, &target, &mut metrics)).collect();
         let m = TargetMetrics::new(cfg, interceptions, &mut metrics);
         let morale_check = (0..=10).map(|pass| Dist::bernoulli(pass, 10)).collect();
@@ -225,6 +230,7 @@ impl Cavalry {
             attempts: cfg.attempts,
             combine: cfg.combine_checks,
             morale_check,
+            morale_floor,
             reaction_hits,
             reaction_hits_out_of_order,
             check_hits: cfg.fire.check_hits.iter().map(|&h| h as u32).collect(),
