@@ -65,32 +65,39 @@ const OVER: f64 = 100.0;
 /// The tree has more leaves than the budget allows, paths too long to replay within it, or is one no
 /// budget would cover ([`Model::EXACT`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{}", too_large(*.limit, *.unbounded, *.halted))]
+#[error("{}", too_large(self))]
 pub struct TooLarge {
     pub limit: u64,
     /// Whether the model's tree is never walked, whatever the limit (self-play).
     pub unbounded: bool,
     /// Whether the walk was stopped from outside ([`halting`]) before it reached the limit.
     pub halted: bool,
+    /// Whether it was the state enumerator ([`states`]) that ran out, rather than the leaf walk.
+    pub states: bool,
 }
 
-fn too_large(limit: u64, unbounded: bool, halted: bool) -> String {
-    match unbounded {
-        _ if halted => {
-            "the exact walk was stopped before it visited every leaf; solve it by sampling (`run`)".to_owned()
-        }
-        true => "the chance tree holds every choice of every turn of a game, far too many leaves to walk; solve it \
-                 by sampling (`run`)"
-            .to_owned(),
-        false => {
-            let most = crate::config::run::MOST_EXACT_LEAVES;
-            let raise =
-                if limit < most as u64 { format!(" or raise run.max_exact_leaves (up to {most})") } else { "".into() };
-            format!(
-                "the chance tree has more than {limit} leaves, or paths too long to replay {limit} of them; solve it \
-                 by sampling (`run`){raise}"
-            )
-        }
+fn too_large(e: &TooLarge) -> String {
+    let most = crate::config::run::MOST_EXACT_LEAVES;
+    let limit = e.limit;
+    let raise = if limit < most as u64 { format!(" or raise run.max_exact_leaves (up to {most})") } else { "".into() };
+    if e.halted {
+        "the exact walk was stopped before it visited every leaf; solve it by sampling (`run`)".to_owned()
+    } else if e.unbounded {
+        "the chance tree holds every choice of every turn of a game, far too many leaves to walk; solve it by \
+         sampling (`run`)"
+            .to_owned()
+    } else if e.states {
+        format!(
+            "solving it exactly takes more than run.max_exact_leaves = {limit} allows: its steps have more than \
+             {limit} leaves from the states they merge, or its distributions more than {} additions; solve it by \
+             sampling (`run`){raise}",
+            limit.saturating_mul(PICKS_PER_LEAF).max(LEAST_PICKS)
+        )
+    } else {
+        format!(
+            "the chance tree has more than {limit} leaves, or paths too long to replay {limit} of them; solve it by \
+             sampling (`run`){raise}"
+        )
     }
 }
 
@@ -137,7 +144,7 @@ fn next_live(dist: &Dist, from: u32) -> Option<u32> {
 /// The exact probability of every slot of `model`'s metrics, visiting at most `max_leaves` leaves and
 /// [`PICKS_PER_LEAF`] times as many picks (at least [`LEAST_PICKS`]).
 pub fn enumerate<M: Model>(model: &M, max_leaves: u64) -> Result<ExactTally, TooLarge> {
-    let too_large = TooLarge { limit: max_leaves, unbounded: !M::EXACT, halted: false };
+    let too_large = TooLarge { limit: max_leaves, unbounded: !M::EXACT, halted: false, states: false };
     let halt = HALT.with(|h| h.borrow().clone());
     let halted = || halt.as_ref().is_some_and(|h| h.load(Ordering::Relaxed));
     let max_picks = max_leaves.saturating_mul(PICKS_PER_LEAF).max(LEAST_PICKS);

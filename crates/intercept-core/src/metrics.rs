@@ -155,8 +155,10 @@ impl Metrics {
     }
 
     /// The index of the registered metric `m`.
+    /// Where `m` is in `defs`: they are registered in slot order, so a binary search (a scan made registering
+    /// 8,000 interceptors' metrics take 0.8 s).
     fn index_of(&self, m: Metric) -> usize {
-        self.defs.iter().position(|d| d.slot == m.0 as usize).expect("a registered metric")
+        self.defs.binary_search_by_key(&(m.0 as usize), |d| d.slot).expect("a registered metric")
     }
 
     fn completed(&mut self, name: String, completion: Completion) -> Metric {

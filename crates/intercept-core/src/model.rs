@@ -39,6 +39,16 @@ pub trait Model: Sync {
     {
         crate::exact::enumerate(self, max_leaves)
     }
+
+    /// The exact probability of every slot by merging states ([`crate::exact::states::solve`]), if the
+    /// model is [`Stepped`]: what tests check against the leaf walk, whichever interpreter [`Model::solve`]
+    /// picks.
+    fn solve_by_states(&self, _max_leaves: u64) -> Option<Result<ExactTally, TooLarge>>
+    where
+        Self: Sized,
+    {
+        None
+    }
 }
 
 /// Whether a trial goes on after a step.

@@ -126,7 +126,9 @@ pub fn exact_table(scenario: &Scenario, solved: &ExactTally) -> String {
     let mut out = String::new();
     let metrics = scenario.rules.metrics();
     let values = exact::metric_fractions(metrics, solved);
-    let _ = writeln!(out, "{}: exact, {} leaves in the chance tree", scenario.run.name, solved.leaves);
+    // A count that reached u64::MAX is only a lower bound: the state enumerator counts leaves it never walks.
+    let leaves = if solved.leaves == u64::MAX { "more than 10^19".to_owned() } else { solved.leaves.to_string() };
+    let _ = writeln!(out, "{}: exact, {leaves} leaves in the chance tree", scenario.run.name);
     let rests = rests_on(&scenario.rules.assumptions());
     if !rests.is_empty() {
         let _ = writeln!(out, "{rests}");

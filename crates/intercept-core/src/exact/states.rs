@@ -24,7 +24,7 @@ use num_traits::{One, Zero};
 
 use super::limbs::{Limbs, add_mul, add_mul_wide, from_big, to_big};
 use super::sums::{Leaf, Path};
-use super::{ExactTally, HALT, Node, Replay, TooLarge, advance, tally};
+use super::{ExactTally, HALT, LEAST_PICKS, Node, PICKS_PER_LEAF, Replay, TooLarge, advance, tally};
 use crate::metrics::SlotLog;
 use crate::model::{Accumulated, Accumulators, Flow, Stepped};
 
@@ -55,12 +55,13 @@ impl Scale {
         }
     }
 
-    /// `acc += x * self`.
-    fn add_to(&self, acc: &mut Limbs, x: &[u64]) {
+    /// `acc += x * self`. Returns its cost in [`Budget`] units: one per eight limbs of `x`, at least one.
+    fn add_to(&self, acc: &mut Limbs, x: &[u64]) -> u64 {
         match self {
             Scale::One(k) => add_mul(acc, x, *k),
             Scale::Wide(k) => add_mul_wide(acc, x, k),
         }
+        1 + x.len() as u64 / 8
     }
 }
 
@@ -83,8 +84,9 @@ impl Entry {
     }
 
     /// Adds the paths of `from` that took a move with `leaves` leaves, scaled weight `n`, adding `delta`.
-    fn absorb(&mut self, from: &Entry, delta: &Accumulated, n: &Scale, leaves: u128, acc: &Accumulators) {
-        n.add_to(&mut self.weight, &from.weight);
+    /// Returns its cost.
+    fn absorb(&mut self, from: &Entry, delta: &Accumulated, n: &Scale, leaves: u128, acc: &Accumulators) -> u64 {
+        let mut cost = n.add_to(&mut self.weight, &from.weight);
         self.paths = self.paths.saturating_add(from.paths.saturating_mul(leaves));
         for (i, (&(_, max), values)) in acc.counts.iter().zip(&from.counts).enumerate() {
             let target = &mut self.counts[i];
@@ -93,30 +95,33 @@ impl Entry {
                 if target.len() <= at {
                     target.resize(at + 1, Limbs::new());
                 }
-                n.add_to(&mut target[at], w);
+                cost += n.add_to(&mut target[at], w);
             }
         }
         for (i, w) in from.flags.iter().enumerate() {
             let set = delta.flags >> i & 1 != 0;
-            n.add_to(&mut self.flags[i], if set { &from.weight } else { w });
+            cost += n.add_to(&mut self.flags[i], if set { &from.weight } else { w });
         }
+        cost
     }
 
     /// Adds what the paths of `from` that ended with a move of scaled weight `n`, adding `delta`, report
-    /// at the end: their counts and flags.
-    fn finish(&self, delta: &Accumulated, n: &Scale, acc: &Accumulators, sums: &mut Sums) {
+    /// at the end: their counts and flags. Returns its cost.
+    fn finish(&self, delta: &Accumulated, n: &Scale, acc: &Accumulators, sums: &mut Sums) -> u64 {
+        let mut cost = 0;
         for (i, (&(m, max), values)) in acc.counts.iter().zip(&self.counts).enumerate() {
             for (v, w) in values.iter().enumerate().filter(|(_, w)| !w.is_empty()) {
                 let value = (v as u64 + u64::from(delta.counts[i])).min(u64::from(max)) as usize;
                 if value > 0 {
-                    sums.add(m.slot() + value, w, n);
+                    cost += sums.add(m.slot() + value, w, n);
                 }
             }
         }
         for (i, (&m, w)) in acc.flags.iter().zip(&self.flags).enumerate() {
             let set = delta.flags >> i & 1 != 0;
-            sums.add(m.slot(), if set { &self.weight } else { w }, n);
+            cost += sums.add(m.slot(), if set { &self.weight } else { w }, n);
         }
+        cost
     }
 }
 
@@ -141,15 +146,15 @@ impl Sums {
         self.denominators.push(d);
     }
 
-    /// `slot += x * n` over the present step's denominator.
-    fn add(&mut self, slot: usize, x: &[u64], n: &Scale) {
+    /// `slot += x * n` over the present step's denominator. Returns its cost.
+    fn add(&mut self, slot: usize, x: &[u64], n: &Scale) -> u64 {
         let now = self.denominators.len() - 1;
         let (num, at) = &mut self.slots[slot];
         if *at != now && !num.is_empty() {
             *num = from_big(&(to_big(num) * (&self.denominators[now] / &self.denominators[*at])));
         }
         *at = now;
-        n.add_to(num, x);
+        n.add_to(num, x)
     }
 
     fn fractions(self) -> Vec<BigRational> {
@@ -165,42 +170,77 @@ struct Moves<S> {
     reports: HashMap<usize, BigRational>,
 }
 
-/// The exact probability of every slot of a stepped `model`, walking at most `max_leaves` leaves of steps
-/// in all (a step of `s` states with `l` leaves each is `s * l`).
+/// What a solve may spend: the leaves of steps it walks (a step of `s` states with `l` leaves each is
+/// `s * l`), at most `max_leaves`, and its work in all, picks and additions of numerators alike, at most
+/// [`PICKS_PER_LEAF`] times that (at least [`LEAST_PICKS`]), the leaf walk's pick budget: a state space that
+/// is small but carries long distributions (thousands of interceptors, each adding to a count) is refused
+/// within about a second as a deep tree is.
+struct Budget {
+    leaves: u64,
+    work: u64,
+    most_leaves: u64,
+    most_work: u64,
+}
+
+impl Budget {
+    fn new(max_leaves: u64) -> Budget {
+        let most_work = max_leaves.saturating_mul(PICKS_PER_LEAF).max(LEAST_PICKS);
+        Budget { leaves: 0, work: 0, most_leaves: max_leaves, most_work }
+    }
+
+    /// Spends one leaf of `picks` picks; false once over budget.
+    fn leaf(&mut self, picks: usize) -> bool {
+        self.leaves += 1;
+        self.spend(picks as u64 + 1) && self.leaves <= self.most_leaves
+    }
+
+    /// Spends `units` of work; false once over budget.
+    fn spend(&mut self, units: u64) -> bool {
+        self.work = self.work.saturating_add(units);
+        self.work <= self.most_work
+    }
+}
+
+/// The exact probability of every slot of a stepped `model`, within the [`Budget`] of `max_leaves`.
 pub fn solve<M: Stepped>(model: &M, max_leaves: u64) -> Result<ExactTally, TooLarge> {
-    let too_large = TooLarge { limit: max_leaves, unbounded: false, halted: false };
+    let too_large = TooLarge { limit: max_leaves, unbounded: false, halted: false, states: true };
     let halt = HALT.with(|h| h.borrow().clone());
     let acc = model.accumulators();
     let mut sums = Sums::new(model.metrics().slots());
     let mut frontier = vec![(model.start(), Entry::start(acc))];
-    let (mut leaves, mut walked) = (0u128, 0u64);
+    let mut leaves = 0u128;
+    let mut budget = Budget::new(max_leaves);
     while !frontier.is_empty() {
         let mut steps = Vec::with_capacity(frontier.len());
         for (state, entry) in frontier {
             if halt.as_ref().is_some_and(|h| h.load(std::sync::atomic::Ordering::Relaxed)) {
                 return Err(TooLarge { halted: true, ..too_large });
             }
-            let moves = walk(model, &state, &mut walked, max_leaves).ok_or(too_large)?;
+            let moves = walk(model, &state, &mut budget).ok_or(too_large)?;
             steps.push((entry, moves));
         }
         let lcm = steps.iter().flat_map(|(_, m)| denominators(m)).fold(BigUint::one(), |l, d| l.lcm(&d));
         sums.next_step(&lcm);
         let mut next: HashMap<M::State, Entry> = HashMap::new();
         for (entry, moves) in steps {
+            let mut cost = 0;
             for (slot, p) in moves.reports {
-                sums.add(slot, &entry.weight, &Scale::of(&scaled(&p, &lcm)));
+                cost += sums.add(slot, &entry.weight, &Scale::of(&scaled(&p, &lcm)));
             }
             for ((to, delta), (p, count)) in moves.to {
                 let n = Scale::of(&scaled(&p, &lcm));
-                match to {
+                cost += match to {
                     Some(state) => {
                         next.entry(state).or_insert_with(|| Entry::empty(acc)).absorb(&entry, &delta, &n, count, acc)
                     }
                     None => {
                         leaves = leaves.saturating_add(entry.paths.saturating_mul(count));
-                        entry.finish(&delta, &n, acc, &mut sums);
+                        entry.finish(&delta, &n, acc, &mut sums)
                     }
-                }
+                };
+            }
+            if !budget.spend(cost) {
+                return Err(too_large);
             }
         }
         frontier = next.into_iter().collect();
@@ -220,17 +260,16 @@ fn denominators<S>(moves: &Moves<S>) -> impl Iterator<Item = BigUint> + '_ {
     to.chain(moves.reports.values()).map(|p| p.denom().magnitude().clone())
 }
 
-/// Walks every leaf of one step from `state`, grouping the leaves by where they lead. `None` once `walked`
-/// passes `max_leaves`, or a leaf's path is too long to multiply out.
-fn walk<M: Stepped>(model: &M, state: &M::State, walked: &mut u64, max_leaves: u64) -> Option<Moves<M::State>> {
+/// Walks every leaf of one step from `state`, grouping the leaves by where they lead. `None` once over
+/// `budget`, or a leaf's path is too long to multiply out.
+fn walk<M: Stepped>(model: &M, state: &M::State, budget: &mut Budget) -> Option<Moves<M::State>> {
     let mut moves = Moves { to: HashMap::new(), reports: HashMap::new() };
     let (mut path, mut products, mut slots) = (Vec::new(), Path::default(), Vec::new());
     loop {
-        *walked += 1;
-        if *walked > max_leaves {
+        let (next, delta, flow) = run_step(model, state, &mut path, &mut slots);
+        if !budget.leaf(path.len()) {
             return None;
         }
-        let (next, delta, flow) = run_step(model, state, &mut path, &mut slots);
         let p = match products.leaf(&path) {
             Leaf::Small { num, den } => BigRational::new(num.into(), den.into()),
             Leaf::Big { num, den } => BigRational::new(num.into(), den.into()),

@@ -135,6 +135,8 @@ pub trait Rules: Send + Sync + Debug {
     /// The same by the leaf walk, whatever the model's own interpreter: what a stepped model's merged
     /// states are checked against.
     fn solve_by_leaves(&self, max_leaves: u64) -> Result<ExactTally, TooLarge>;
+    /// The same by merging states, if the model is stepped ([`Model::solve_by_states`]).
+    fn solve_by_states(&self, max_leaves: u64) -> Option<Result<ExactTally, TooLarge>>;
     /// A copy.
     fn clone_box(&self) -> Box<dyn Rules>;
     /// The concrete [`Resolved`], for a rule set's own commands.
@@ -217,6 +219,9 @@ impl<S: RuleSet + Debug> Rules for Resolved<S> {
     }
     fn solve_by_leaves(&self, max_leaves: u64) -> Result<ExactTally, TooLarge> {
         exact::enumerate(&self.model, max_leaves)
+    }
+    fn solve_by_states(&self, max_leaves: u64) -> Option<Result<ExactTally, TooLarge>> {
+        self.model.solve_by_states(max_leaves)
     }
     fn clone_box(&self) -> Box<dyn Rules> {
         Box::new(self.clone())

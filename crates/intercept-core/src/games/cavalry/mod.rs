@@ -337,6 +337,10 @@ impl Model for Cavalry {
     fn solve(&self, max_leaves: u64) -> Result<ExactTally, TooLarge> {
         crate::exact::states::solve(self, max_leaves)
     }
+
+    fn solve_by_states(&self, max_leaves: u64) -> Option<Result<ExactTally, TooLarge>> {
+        Some(crate::exact::states::solve(self, max_leaves))
+    }
 }
 
 impl Stepped for Cavalry {

@@ -34,6 +34,13 @@ impl Naval {
             mission_factors: cfg.mission.factors as u16,
             tracks_factors: cfg.combat.model == CombatModel::Strength || super::metrics::losses_possible(cfg),
             levels: by_level(&groups),
+            roll_order: roll_order(&by_level(&groups)),
+            stages: super::play::stages(
+                roll_order(&by_level(&groups)).len(),
+                resolve_order.len(),
+                cfg.delayed.retarget,
+                return_order.len(),
+            ),
             aimed_at: (0..groups.len())
                 .map(|j| out_leg(&groups) & mask(&groups, |g| g.target == Force::Group(j)))
                 .collect(),
@@ -160,6 +167,11 @@ fn by_level(groups: &[Group]) -> Vec<Level> {
         Level { members, targets }
     };
     (1..=deepest).map(level).collect()
+}
+
+/// Every out-leg group with its level's index, in the order the levels roll (N-10.1, N-11.1).
+fn roll_order(levels: &[Level]) -> Vec<(usize, usize)> {
+    levels.iter().enumerate().flat_map(|(l, level)| each_bit(level.members).map(move |i| (i, l))).collect()
 }
 
 fn out_leg(groups: &[Group]) -> u32 {

@@ -1,6 +1,7 @@
 //! The way home (N-17): forces beaten, turned back or aborting (or, under `way_home.after = "any"`, every
 //! force that was at sea) go home, may be attacked from the air on the way (N-13.1), and may be intercepted
-//! at up to `way_home.max_interceptions` hexes by the groups with `leg = "return"` (N-17.2, N-17.4, A-20).
+//! at up to `way_home.max_interceptions` hexes by the groups with `leg = "return"` (N-17.2, N-17.4, A-20):
+//! first the air attacks, then the return-leg interceptions hex by hex, each a step of the trial.
 
 use super::play::{Encounter, Trial, each};
 use super::{Force, Naval};
@@ -8,27 +9,25 @@ use crate::chance::Chance;
 use crate::metrics::Recorder;
 
 impl Naval {
-    /// Phase 3: air attacks on the forces going home, then the return-leg interceptions, hex by hex.
-    pub(super) fn homeward<C: Chance, R: Recorder>(&self, t: &mut Trial, chance: &mut C, rec: &mut R) {
-        self.air_going_home(t, chance);
-        for &k in &self.return_order {
-            let m = &self.meetings[k];
-            if !self.going_home(t, m.place.force) {
-                continue;
-            }
-            for i in each(m.members) {
-                self.roll_group(t, i, chance, rec);
-            }
-            let arrivals = m.members & t.there & t.alive;
-            if arrivals != 0 {
-                self.meet(t, m, arrivals, Encounter::Home, chance, rec);
-            }
+    /// Phase 3, one hex at a time: the return-leg interception at meeting `k`, if the force it waits for is
+    /// going home (N-17.2, N-17.4).
+    pub(super) fn home_one<C: Chance, R: Recorder>(&self, t: &mut Trial, k: usize, chance: &mut C, rec: &mut R) {
+        let m = &self.meetings[k];
+        if !self.going_home(t, m.place.force) {
+            return;
+        }
+        for i in each(m.members) {
+            self.roll_group(t, i, chance, rec);
+        }
+        let arrivals = m.members & t.there & t.alive;
+        if arrivals != 0 {
+            self.meet(t, m, arrivals, Encounter::Home, chance, rec);
         }
     }
 
     /// Each force going home whose way the tool follows (the mission, and the groups a return-leg group
     /// waits for) may be attacked from the air once, losing `air.losses_percent` of its factors (N-13.1).
-    fn air_going_home<C: Chance>(&self, t: &mut Trial, chance: &mut C) {
+    pub(super) fn air_going_home<C: Chance>(&self, t: &mut Trial, chance: &mut C) {
         if self.going_home(t, Force::Mission) && chance.happens(&self.nodes.air_home) {
             t.mission_attacked_going_home = true;
             self.lose(t, Force::Mission, self.nodes.air_losses);

@@ -9,14 +9,47 @@
 //! A trial's state is a [`Trial`]: one bit per group for each yes/no fact (rolled, reached, alive, fought,
 //! ...), so "did any group of this combat reach?" or "who won?" is a mask operation rather than a loop, and
 //! a trial zeroes a few hundred bytes and allocates nothing.
+//!
+//! The trial is [`Stepped`](crate::model::Stepped): a [`NavalState`] is a [`Trial`] and the [`Stage`] it is
+//! at, and a step is one group's first roll, one planned combat, the retargeting, the air attacks on the way
+//! home, one way-home interception, or the report, so the exact interpreter merges trials that reach equal
+//! states between them (issue 37). The steps make the picks of the sequence of play in its order.
 
 use super::{Force, MAX_GROUPS, Naval};
 use crate::chance::Chance;
 use crate::games::naval::config::HomeAfter;
 use crate::metrics::Recorder;
+use crate::model::Flow;
+
+/// Where a trial is in the sequence of play: the step it takes next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Stage {
+    /// The first roll of the `n`-th group in rolling order (level by level, N-10.1).
+    Roll(u8),
+    /// The `n`-th planned combat, deepest first (N-12).
+    Resolve(u8),
+    /// A-9's further hex.
+    Retarget,
+    /// Air attacks on the forces going home (N-13.1).
+    AirHome,
+    /// The `n`-th interception on the way home (N-17).
+    Home(u8),
+    Report,
+}
+
+/// A trial between two steps.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct NavalState {
+    /// The next step, an index into [`Naval::stages`].
+    at: u16,
+    /// While a level rolls, its groups that may roll: settled as its first group's turn comes, since no
+    /// roll of a level changes who else in it may roll; 0 between levels.
+    free: u32,
+    t: Trial,
+}
 
 /// A trial's state: bit `i` of each mask is group `i`.
-#[derive(Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub(super) struct Trial {
     pub rolled: u32,
     /// Reached its hex with a roll of its own: its first roll, or for a counter-interceptor waiting on a
@@ -106,25 +139,75 @@ impl Iterator for Each {
 }
 
 impl Naval {
-    /// Plays one trial.
-    pub(super) fn play<C: Chance, R: Recorder>(&self, chance: &mut C, rec: &mut R) {
+    /// The state a trial starts in.
+    pub(super) fn start(&self) -> NavalState {
         let mut t = Trial { mission_factors: self.mission_factors, ..Trial::default() };
         if self.tracks_factors {
             for (i, g) in self.groups.iter().enumerate() {
                 t.factors[i] = g.factors;
             }
         }
-        self.roll(&mut t, chance, rec);
-        self.resolve(&mut t, chance, rec);
-        self.retarget(&mut t, chance, rec);
-        self.homeward(&mut t, chance, rec);
-        self.report(&t, rec);
+        NavalState { at: 0, free: 0, t }
     }
 
-    /// Phase 1: every level rolls, shallowest first; a group rolls only if its target is at sea (N-10.5),
-    /// and a counter-interceptor whose target fell short waits for its delayed rolls (N-15.3).
-    fn roll<C: Chance, R: Recorder>(&self, t: &mut Trial, chance: &mut C, rec: &mut R) {
+    /// One trial for the sampler: the steps of [`Naval::take_step`] in the order of [`stages`], called
+    /// straight through. Going through the step dispatcher cost the sampler an eighth of a trial on
+    /// grand-armada (criterion `naval_rules_every_trial`); the exact interpreter, which takes the steps one
+    /// by one, is checked against the leaf walk of this function (tests/states.rs), so the two orders cannot
+    /// drift apart.
+    pub(super) fn play<C: Chance, R: Recorder>(&self, chance: &mut C, rec: &mut R) {
+        let mut s = self.start();
+        let t = &mut s.t;
+        // The rolls of `first_roll`, level by level as `roll_order` lists them (N-10.1).
         self.roll_among(t, u32::MAX, chance, rec);
+        for &k in &self.resolve_order {
+            self.resolve_one(t, k, Encounter::Planned, |_| true, chance, rec);
+        }
+        if self.readings.retarget {
+            self.retarget(t, chance, rec);
+        }
+        self.air_going_home(t, chance);
+        for &k in &self.return_order {
+            self.home_one(t, k, chance, rec);
+        }
+        self.report(t, rec);
+    }
+
+    /// Takes the step `s` is at, and moves it on to the next.
+    pub(super) fn take_step<C: Chance, R: Recorder>(&self, s: &mut NavalState, chance: &mut C, rec: &mut R) -> Flow {
+        let t = &mut s.t;
+        match self.stages[usize::from(s.at)] {
+            Stage::Roll(n) => self.first_roll(t, &mut s.free, usize::from(n), chance, rec),
+            Stage::Resolve(n) => {
+                self.resolve_one(t, self.resolve_order[usize::from(n)], Encounter::Planned, |_| true, chance, rec)
+            }
+            Stage::Retarget => self.retarget(t, chance, rec),
+            Stage::AirHome => self.air_going_home(t, chance),
+            Stage::Home(n) => self.home_one(t, self.return_order[usize::from(n)], chance, rec),
+            Stage::Report => {
+                self.report(t, rec);
+                return Flow::End;
+            }
+        }
+        s.at += 1;
+        Flow::Go
+    }
+
+    /// Phase 1, one group at a time: every level rolls, shallowest first; a group rolls only if its target
+    /// is at sea (N-10.5), and a counter-interceptor whose target fell short waits for its delayed rolls
+    /// (N-15.3). Who in a level may roll is settled as its first group's turn comes (`free`).
+    fn first_roll<C: Chance, R: Recorder>(&self, t: &mut Trial, free: &mut u32, n: usize, chance: &mut C, rec: &mut R) {
+        let (i, l) = self.roll_order[n];
+        let level = &self.levels[l];
+        if n == 0 || self.roll_order[n - 1].1 != l {
+            *free = level.members & self.free_to_roll(t, level.targets);
+        }
+        if has(*free, i) {
+            self.roll_group(t, i, chance, rec);
+        }
+        if self.roll_order.get(n + 1).is_none_or(|&(_, next)| next != l) {
+            *free = 0;
+        }
     }
 
     /// The groups of `among` roll level by level, each if its target is at sea and it does not wait. Within a
@@ -220,28 +303,35 @@ impl Naval {
         }
     }
 
-    /// Phase 2: combats deepest first (N-12).
-    fn resolve<C: Chance, R: Recorder>(&self, t: &mut Trial, chance: &mut C, rec: &mut R) {
-        self.resolve_among(t, &self.resolve_order, Encounter::Planned, |_| true, chance, rec);
-    }
-
-    /// The meetings of `order` whose place `at` accepts, deepest first: each where a member is there and
-    /// the force it meets is present.
+    /// The meetings of `order` whose place `at` accepts, deepest first (N-12).
     pub(super) fn resolve_among<C: Chance, R: Recorder>(
         &self,
         t: &mut Trial,
         order: &[usize],
         kind: Encounter,
-        at: impl Fn(Force) -> bool,
+        at: impl Fn(Force) -> bool + Copy,
         chance: &mut C,
         rec: &mut R,
     ) {
         for &k in order {
-            let m = &self.meetings[k];
-            let arrivals = m.members & t.there & t.alive;
-            if at(m.place.force) && arrivals != 0 && self.present(t, m.place.force) {
-                self.meet(t, m, arrivals, kind, chance, rec);
-            }
+            self.resolve_one(t, k, kind, at, chance, rec);
+        }
+    }
+
+    /// Meeting `k`, if its place `at` accepts, a member is there and the force it meets is present.
+    fn resolve_one<C: Chance, R: Recorder>(
+        &self,
+        t: &mut Trial,
+        k: usize,
+        kind: Encounter,
+        at: impl Fn(Force) -> bool,
+        chance: &mut C,
+        rec: &mut R,
+    ) {
+        let m = &self.meetings[k];
+        let arrivals = m.members & t.there & t.alive;
+        if at(m.place.force) && arrivals != 0 && self.present(t, m.place.force) {
+            self.meet(t, m, arrivals, kind, chance, rec);
         }
     }
 
@@ -268,6 +358,18 @@ impl Naval {
             }
         }
     }
+}
+
+/// The steps of every trial of a scenario, in order: they do not depend on what happens.
+pub(super) fn stages(rolls: usize, resolves: usize, retarget: bool, homes: usize) -> Vec<Stage> {
+    let index = |n: usize| u8::try_from(n).expect("at most 32 groups and their meetings");
+    let mut out: Vec<Stage> = (0..rolls).map(|n| Stage::Roll(index(n))).collect();
+    out.extend((0..resolves).map(|n| Stage::Resolve(index(n))));
+    out.extend(retarget.then_some(Stage::Retarget));
+    out.push(Stage::AirHome);
+    out.extend((0..homes).map(|n| Stage::Home(index(n))));
+    out.push(Stage::Report);
+    out
 }
 
 fn flag<R: Recorder>(rec: &mut R, metric: Option<crate::metrics::Metric>, yes: bool) {
