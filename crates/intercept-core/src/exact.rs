@@ -89,9 +89,9 @@ fn too_large(e: &TooLarge) -> String {
     } else if e.states {
         format!(
             "solving it exactly takes more than run.max_exact_leaves = {limit} allows: its steps have more than \
-             {limit} leaves from the states they merge, or its distributions more than {} additions; solve it by \
-             sampling (`run`){raise}",
-            limit.saturating_mul(PICKS_PER_LEAF).max(LEAST_PICKS)
+             {limit} leaves from the states they merge, or need more than {} units of work; solve it by sampling \
+             (`run`){raise}",
+            limit.saturating_mul(states::WORK_PER_LEAF).max(states::LEAST_WORK)
         )
     } else {
         format!(
@@ -238,6 +238,22 @@ fn far_too_large<M: Model>(model: &M, max_leaves: u64, max_picks: u64) -> bool {
         leaves >= OVER * max_leaves as f64 || picks >= OVER * max_picks as f64
     });
     over.count() as u32 > DESCENTS / 2
+}
+
+/// Whether [`DESCENTS`] random descents put the picks of walking the whole tree (its leaves times their
+/// paths) under `picks` on average (Knuth's estimator, unbiased: a single descent's estimate is often far
+/// below a lopsided tree's size, the mean much less so): a tree the leaf walk finishes faster than the
+/// state enumerator ([`states::solve_or_walk`]).
+pub(crate) fn small_tree<M: Model>(model: &M, picks: f64) -> bool {
+    let mut descent = Descent { state: 0x5EED, width: 1.0, picks: 0 };
+    let total: f64 = (0..DESCENTS)
+        .map(|_| {
+            (descent.width, descent.picks) = (1.0, 0);
+            model.trial(&mut descent, &mut crate::metrics::Ignore);
+            descent.width * (descent.picks as f64 + 1.0)
+        })
+        .sum();
+    total / f64::from(DESCENTS) < picks
 }
 
 /// A chance source that picks uniformly among the live outcomes of each node and multiplies their numbers.

@@ -16,6 +16,7 @@
 //! `exact` still says how many leaves the tree has, however many it did not need to visit.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use num_bigint::{BigInt, BigUint};
 use num_integer::Integer;
@@ -24,7 +25,13 @@ use num_traits::{One, Zero};
 
 use super::limbs::{Limbs, add_mul, add_mul_wide, from_big, to_big};
 use super::sums::{Leaf, Path};
-use super::{ExactTally, HALT, LEAST_PICKS, Node, PICKS_PER_LEAF, Replay, TooLarge, advance, tally};
+use super::{ExactTally, HALT, Node, Replay, TooLarge, advance, tally};
+
+/// Units of work a solve may spend per leaf of its budget ([`Budget`]).
+pub const WORK_PER_LEAF: u64 = 4;
+
+/// The fewest units of work a solve may spend, whatever its budget.
+pub const LEAST_WORK: u64 = 1 << 22;
 use crate::metrics::SlotLog;
 use crate::model::{Accumulated, Accumulators, Flow, Stepped};
 
@@ -163,18 +170,114 @@ impl Sums {
     }
 }
 
+/// The hash of states and moves: rustc's FxHash, a multiply and a rotate per word. Every leaf of every step
+/// hashes the state it leads to, and SipHash, built to resist keys chosen by an attacker, was a tenth of a
+/// solve; keys are compared in full all the same, so a collision costs time, never a wrong merge.
+#[derive(Clone, Copy, Default)]
+struct Fx(u64);
+
+impl Fx {
+    #[inline]
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl Hasher for Fx {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut words = bytes.chunks_exact(8);
+        for word in &mut words {
+            self.add(u64::from_le_bytes(word.try_into().expect("eight bytes")));
+        }
+        for &byte in words.remainder() {
+            self.add(u64::from(byte));
+        }
+    }
+
+    fn write_u8(&mut self, n: u8) {
+        self.add(u64::from(n));
+    }
+
+    fn write_u16(&mut self, n: u16) {
+        self.add(u64::from(n));
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.add(u64::from(n));
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.add(n);
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.add(n as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<Fx>>;
+
 /// What one step does from one state: where its leaves lead, with what probability and how many leaves,
 /// and the probability of each slot it reports.
 struct Moves<S> {
-    to: HashMap<(Option<S>, Accumulated), (BigRational, u128)>,
-    reports: HashMap<usize, BigRational>,
+    to: FxMap<(Option<S>, Accumulated), (Prob, u128)>,
+    reports: FxMap<usize, Prob>,
+}
+
+/// [`Moves`] with each probability made one fraction.
+struct Step<S> {
+    to: Vec<(Option<S>, Accumulated, BigRational, u128)>,
+    reports: Vec<(usize, BigRational)>,
+}
+
+impl<S> Moves<S> {
+    fn step(self) -> Step<S> {
+        let to = self.to.into_iter().map(|((to, delta), (p, count))| (to, delta, p.fraction(), count)).collect();
+        Step { to, reports: self.reports.into_iter().map(|(slot, p)| (slot, p.fraction())).collect() }
+    }
+}
+
+/// A sum of leaf probabilities: numerators added per denominator, as the leaf walk's sums are (a step's
+/// leaves have few denominators), and made one fraction once the step is walked.
+#[derive(Default)]
+struct Prob {
+    by_den: Vec<(u128, u128)>,
+    /// Leaves whose denominator outgrew `u128`.
+    big: Option<BigRational>,
+}
+
+impl Prob {
+    fn add(&mut self, leaf: &Leaf) {
+        match leaf {
+            Leaf::Small { num, den } => match self.by_den.iter_mut().find(|(d, _)| d == den) {
+                // Numerators over one denominator add up to at most it: the leaves' probabilities sum to 1.
+                Some((_, sum)) => *sum += num,
+                None => self.by_den.push((*den, *num)),
+            },
+            Leaf::Big { num, den } => {
+                let p = BigRational::new(num.clone().into(), den.clone().into());
+                self.big = Some(self.big.take().map_or(p.clone(), |b| b + p));
+            }
+            Leaf::TooLong => unreachable!("a walk stops at a leaf too long to multiply out"),
+        }
+    }
+
+    fn fraction(&self) -> BigRational {
+        let small = self.by_den.iter().map(|&(den, num)| BigRational::new(num.into(), den.into()));
+        small.chain(self.big.clone()).fold(BigRational::zero(), |a, b| a + b)
+    }
 }
 
 /// What a solve may spend: the leaves of steps it walks (a step of `s` states with `l` leaves each is
-/// `s * l`), at most `max_leaves`, and its work in all, picks and additions of numerators alike, at most
-/// [`PICKS_PER_LEAF`] times that (at least [`LEAST_PICKS`]), the leaf walk's pick budget: a state space that
-/// is small but carries long distributions (thousands of interceptors, each adding to a count) is refused
-/// within about a second as a deep tree is.
+/// `s * l`), at most `max_leaves`, and its work in all, picks, states copied and additions of numerators
+/// alike, at most [`WORK_PER_LEAF`] times that (at least [`LEAST_WORK`]): a state space that is small but
+/// carries long distributions (thousands of interceptors, each adding to a count), or one that is simply too
+/// large (`benches/data/grand-armada.toml`), is refused within about a second. The shipped scenarios use
+/// at most 900,000 units.
 struct Budget {
     leaves: u64,
     work: u64,
@@ -184,14 +287,16 @@ struct Budget {
 
 impl Budget {
     fn new(max_leaves: u64) -> Budget {
-        let most_work = max_leaves.saturating_mul(PICKS_PER_LEAF).max(LEAST_PICKS);
+        let most_work = max_leaves.saturating_mul(WORK_PER_LEAF).max(LEAST_WORK);
         Budget { leaves: 0, work: 0, most_leaves: max_leaves, most_work }
     }
 
-    /// Spends one leaf of `picks` picks; false once over budget.
-    fn leaf(&mut self, picks: usize) -> bool {
+    /// Spends one leaf of `picks` picks that copied and hashed a state of `bytes` bytes; false once over
+    /// budget. A pick and 32 bytes of state cost about as much: a state of 340 bytes costs more to carry
+    /// than its few picks, and counting only picks let a refusal take two seconds.
+    fn leaf(&mut self, picks: usize, bytes: usize) -> bool {
         self.leaves += 1;
-        self.spend(picks as u64 + 1) && self.leaves <= self.most_leaves
+        self.spend(picks as u64 + 1 + bytes as u64 / 32) && self.leaves <= self.most_leaves
     }
 
     /// Spends `units` of work; false once over budget.
@@ -216,18 +321,24 @@ pub fn solve<M: Stepped>(model: &M, max_leaves: u64) -> Result<ExactTally, TooLa
             if halt.as_ref().is_some_and(|h| h.load(std::sync::atomic::Ordering::Relaxed)) {
                 return Err(TooLarge { halted: true, ..too_large });
             }
-            let moves = walk(model, &state, &mut budget).ok_or(too_large)?;
+            let stopped = || halt.as_ref().is_some_and(|h| h.load(std::sync::atomic::Ordering::Relaxed));
+            let moves = walk(model, &state, &mut budget, halt.as_deref())
+                .ok_or_else(|| TooLarge { halted: stopped(), ..too_large })?;
             steps.push((entry, moves));
         }
-        let lcm = steps.iter().flat_map(|(_, m)| denominators(m)).fold(BigUint::one(), |l, d| l.lcm(&d));
+        // Most moves share a few denominators (powers of 6 and 10): the least common multiple of the distinct
+        // ones, not of every move's.
+        let distinct: std::collections::HashSet<BigUint, BuildHasherDefault<Fx>> =
+            steps.iter().flat_map(|(_, m)| denominators(m)).collect();
+        let lcm = distinct.iter().fold(BigUint::one(), |l, d| l.lcm(d));
         sums.next_step(&lcm);
-        let mut next: HashMap<M::State, Entry> = HashMap::new();
+        let mut next: FxMap<M::State, Entry> = FxMap::default();
         for (entry, moves) in steps {
             let mut cost = 0;
             for (slot, p) in moves.reports {
                 cost += sums.add(slot, &entry.weight, &Scale::of(&scaled(&p, &lcm)));
             }
-            for ((to, delta), (p, count)) in moves.to {
+            for (to, delta, p, count) in moves.to {
                 let n = Scale::of(&scaled(&p, &lcm));
                 cost += match to {
                     Some(state) => {
@@ -248,43 +359,76 @@ pub fn solve<M: Stepped>(model: &M, max_leaves: u64) -> Result<ExactTally, TooLa
     Ok(tally(model.metrics(), sums.fractions(), u64::try_from(leaves).unwrap_or(u64::MAX)))
 }
 
+/// The leaf walk below this many picks in all: on the shipped scenarios of a few thousand leaves it was two
+/// to four times faster than carrying states (the benches' exact groups), which pay for hashing and merging
+/// before they save anything.
+const SMALL_TREE: f64 = 200_000.0;
+
+/// An exact interpreter: the leaf walk or [`solve`].
+type Interpreter<M> = fn(&M, u64) -> Result<ExactTally, TooLarge>;
+
+/// The exact answer of a stepped model, by whichever interpreter suits its tree: the leaf walk first for a
+/// small tree ([`SMALL_TREE`], by the leaf walk's random descents), else [`solve`] first; where the first
+/// runs out, the other. A tree whose paths hardly ever meet again can be within the leaf walk's budget and
+/// not within this one's, since each of its states is carried step by step; a long thin tree the descents
+/// took for small can be the other way round. Both give the same fractions (tests/states.rs); a refusal is
+/// the first one's. What a stepped model's [`crate::model::Model::solve`] calls.
+pub fn solve_or_walk<M: Stepped>(model: &M, max_leaves: u64) -> Result<ExactTally, TooLarge> {
+    let (first, second): (Interpreter<M>, Interpreter<M>) =
+        if super::small_tree(model, SMALL_TREE) { (super::enumerate, solve) } else { (solve, super::enumerate) };
+    match first(model, max_leaves) {
+        Err(e) if !e.halted => second(model, max_leaves).map_err(|_| e),
+        answer => answer,
+    }
+}
+
 /// `p * lcm` as an integer: `lcm` is a multiple of `p`'s denominator.
 fn scaled(p: &BigRational, lcm: &BigUint) -> BigUint {
     let (num, den) = (p.numer().magnitude(), p.denom().magnitude());
     num * (lcm / den)
 }
 
-/// The denominators of every probability in `moves`.
-fn denominators<S>(moves: &Moves<S>) -> impl Iterator<Item = BigUint> + '_ {
-    let to = moves.to.values().map(|(p, _)| p);
-    to.chain(moves.reports.values()).map(|p| p.denom().magnitude().clone())
+/// The denominators of every probability of `step`.
+fn denominators<S>(step: &Step<S>) -> impl Iterator<Item = BigUint> + '_ {
+    let to = step.to.iter().map(|(_, _, p, _)| p);
+    to.chain(step.reports.iter().map(|(_, p)| p)).map(|p| p.denom().magnitude().clone())
 }
 
 /// Walks every leaf of one step from `state`, grouping the leaves by where they lead. `None` once over
 /// `budget`, or a leaf's path is too long to multiply out.
-fn walk<M: Stepped>(model: &M, state: &M::State, budget: &mut Budget) -> Option<Moves<M::State>> {
-    let mut moves = Moves { to: HashMap::new(), reports: HashMap::new() };
+fn walk<M: Stepped>(
+    model: &M,
+    state: &M::State,
+    budget: &mut Budget,
+    halt: Option<&std::sync::atomic::AtomicBool>,
+) -> Option<Step<M::State>> {
+    let mut moves = Moves { to: FxMap::default(), reports: FxMap::default() };
     let (mut path, mut products, mut slots) = (Vec::new(), Path::default(), Vec::new());
     loop {
-        let (next, delta, flow) = run_step(model, state, &mut path, &mut slots);
-        if !budget.leaf(path.len()) {
+        // A step can have many leaves: a solve stopped from outside stops within one, not one step.
+        if halt.is_some_and(|h| h.load(std::sync::atomic::Ordering::Relaxed)) {
             return None;
         }
-        let p = match products.leaf(&path) {
-            Leaf::Small { num, den } => BigRational::new(num.into(), den.into()),
-            Leaf::Big { num, den } => BigRational::new(num.into(), den.into()),
-            Leaf::TooLong => return None,
-        };
+        let (next, delta, flow) = run_step(model, state, &mut path, &mut slots);
+        if !budget.leaf(path.len(), std::mem::size_of::<M::State>()) {
+            return None;
+        }
+        let leaf = products.leaf(&path);
+        if matches!(leaf, Leaf::TooLong) {
+            return None;
+        }
         for &slot in &slots {
-            *moves.reports.entry(slot).or_insert_with(BigRational::zero) += &p;
+            moves.reports.entry(slot).or_default().add(&leaf);
         }
         slots.clear();
         let to = (flow == Flow::Go).then_some(next);
-        let (sum, count) = moves.to.entry((to, delta)).or_insert_with(|| (BigRational::zero(), 0));
-        *sum += p;
+        let (sum, count) = moves.to.entry((to, delta)).or_default();
+        sum.add(&leaf);
         *count += 1;
         if !advance(&mut path) {
-            return Some(moves);
+            // Each move is made a fraction and merged: about as much work as a leaf of eight picks.
+            let moves_made = (moves.to.len() + moves.reports.len()) as u64;
+            return budget.spend(8 * moves_made).then(|| moves.step());
         }
         products.forget_from(path.len() - 1);
     }

@@ -335,7 +335,7 @@ impl Model for Cavalry {
     }
 
     fn solve(&self, max_leaves: u64) -> Result<ExactTally, TooLarge> {
-        crate::exact::states::solve(self, max_leaves)
+        crate::exact::states::solve_or_walk(self, max_leaves)
     }
 
     fn solve_by_states(&self, max_leaves: u64) -> Option<Result<ExactTally, TooLarge>> {

@@ -190,7 +190,74 @@ impl Naval {
             }
         }
         s.at += 1;
+        self.forget(s);
         Flow::Go
+    }
+
+    /// Clears what no later step of `s` reads, so that trials that differ only there merge (issue 37): what
+    /// a group moved and has still to go once its combat is fought, what the report does not read once
+    /// only the report is left. The sampler never calls it; the exact interpreter's agreement with the
+    /// leaf walk, which never forgets, is what checks it (tests/states.rs).
+    fn forget(&self, s: &mut NavalState) {
+        let t = &mut s.t;
+        let done = match self.stages[usize::from(s.at) - 1] {
+            // Only a group that defers reads how far its first roll took it (N-14.3): `left` says the rest.
+            Stage::Roll(n) => {
+                let (i, _) = self.roll_order[usize::from(n)];
+                if self.groups[i].defer.is_none() {
+                    t.moved[i] = 0;
+                }
+                0
+            }
+            // A planned combat fought: its groups close in no more.
+            Stage::Resolve(n) => self.meetings[self.resolve_order[usize::from(n)]].members,
+            _ => 0,
+        };
+        for i in each(done) {
+            (t.left[i], t.moved[i], t.defer_moved[i], t.delayed_rolls[i]) = (0, 0, 0, 0);
+        }
+        match self.stages[usize::from(s.at)] {
+            Stage::AirHome => self.forget_the_way_out(t),
+            Stage::Report => self.forget_all_but_the_report(t),
+            _ => {}
+        }
+    }
+
+    /// Entering the way home: the out-leg combats are over. Only the return-leg groups and the forces they
+    /// wait for sail again, so only their factors and places are read.
+    fn forget_the_way_out(&self, t: &mut Trial) {
+        let returning = self.return_order.iter().fold(0, |m, &k| m | self.meetings[k].members);
+        for i in 0..self.groups.len() {
+            (t.left[i], t.moved[i], t.defer_moved[i], t.delayed_rolls[i]) = (0, 0, 0, 0);
+            if !has(returning | self.waited_for, i) {
+                t.factors[i] = 0;
+            }
+        }
+        t.there &= returning;
+        t.deferred = 0;
+    }
+
+    /// Entering the report: keep what it reads.
+    fn forget_all_but_the_report(&self, t: &mut Trial) {
+        let kept = Trial {
+            reached: t.reached,
+            fought: t.fought,
+            won: t.won,
+            joined_late: t.joined_late,
+            joined_deferred: t.joined_deferred,
+            abandoned: t.abandoned,
+            // Reported only as part of "inverted": fought, or found its target gone, and not withheld.
+            target_gone: t.target_gone & !t.fought & !self.withheld,
+            mission_factors: if self.m.factors_left.is_some() { t.mission_factors } else { 0 },
+            mission_gone: t.mission_gone,
+            mission_engaged: t.mission_engaged,
+            mission_caught_going_home: t.mission_caught_going_home,
+            mission_caught_further_on: t.mission_caught_further_on,
+            mission_attacked_going_home: t.mission_attacked_going_home,
+            rounds: t.rounds,
+            ..Trial::default()
+        };
+        *t = kept;
     }
 
     /// Phase 1, one group at a time: every level rolls, shallowest first; a group rolls only if its target
