@@ -377,7 +377,8 @@ pub fn solve_or_walk<M: Stepped>(model: &M, max_leaves: u64) -> Result<ExactTall
     let (first, second): (Interpreter<M>, Interpreter<M>) =
         if super::small_tree(model, SMALL_TREE) { (super::enumerate, solve) } else { (solve, super::enumerate) };
     match first(model, max_leaves) {
-        Err(e) if !e.halted => second(model, max_leaves).map_err(|_| e),
+        // A refusal is the first one's, unless the second was stopped from outside.
+        Err(e) if !e.halted => second(model, max_leaves).map_err(|later| if later.halted { later } else { e }),
         answer => answer,
     }
 }
