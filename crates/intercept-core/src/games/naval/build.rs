@@ -28,15 +28,15 @@ impl Naval {
             Force::Group(j) => mask | 1 << j,
             Force::Mission => mask,
         });
+        let levels = by_level(&groups);
         Naval {
             metrics,
             mission_name: cfg.mission.name.clone(),
             mission_factors: cfg.mission.factors as u16,
             tracks_factors: cfg.combat.model == CombatModel::Strength || super::metrics::losses_possible(cfg),
-            levels: by_level(&groups),
-            roll_order: roll_order(&by_level(&groups)),
+            roll_order: roll_order(&levels),
             stages: super::play::stages(
-                roll_order(&by_level(&groups)).len(),
+                roll_order(&levels).len(),
                 resolve_order.len(),
                 cfg.delayed.retarget,
                 return_order.len(),
@@ -55,6 +55,7 @@ impl Naval {
             mission_fellows: mask(&groups, |g| g.aim == mission_out && !g.submarine),
             closes_in: mask(&groups, |g| g.on_fail == OnFail::CloseIn),
             waits,
+            levels,
             submarines: mask(&groups, |g| g.submarine),
             withheld: mask(&groups, |g| g.withheld),
             facts: GroupFacts::new(&groups.iter().map(|g| g.m).collect::<Vec<_>>()),
