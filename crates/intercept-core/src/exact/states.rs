@@ -317,11 +317,9 @@ pub fn solve<M: Stepped>(model: &M, max_leaves: u64) -> Result<ExactTally, TooLa
     let mut budget = Budget::new(max_leaves);
     while !frontier.is_empty() {
         let mut steps = Vec::with_capacity(frontier.len());
+        let stopped = || halt.as_ref().is_some_and(|h| h.load(std::sync::atomic::Ordering::Relaxed));
         for (state, entry) in frontier {
-            if halt.as_ref().is_some_and(|h| h.load(std::sync::atomic::Ordering::Relaxed)) {
-                return Err(TooLarge { halted: true, ..too_large });
-            }
-            let stopped = || halt.as_ref().is_some_and(|h| h.load(std::sync::atomic::Ordering::Relaxed));
+            // `walk` checks the flag at every leaf; whether it stopped for that or for the budget is told here.
             let moves = walk(model, &state, &mut budget, halt.as_deref())
                 .ok_or_else(|| TooLarge { halted: stopped(), ..too_large })?;
             steps.push((entry, moves));

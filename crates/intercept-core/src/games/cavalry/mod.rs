@@ -210,19 +210,20 @@ impl Cavalry {
         let morale_check = (0..=10).map(|pass| Dist::bernoulli(pass, 10)).collect();
         let reaction_hits = fire::hits(cfg.fire.hits(target.kind), target.formation, cfg.fire.shaken_hits);
         let reaction_hits_out_of_order = fire::hits(cfg.fire.hits(target.kind), Formation::Normal, 0);
-        // In the order of the constants INTERCEPTIONS.. and FIRED..: the rules add to them by index.
+        // Registered through `count` and `flag`, which hold the limits of `Accumulated`, at the indices of
+        // the constants INTERCEPTIONS.. and FIRED..: the rules add to them by index.
         let most_hits = (cfg.interceptor.len() * fire::most_hits(&cfg.fire.cavalry)) as u32;
-        let accumulators = Accumulators {
-            counts: vec![(m.interceptions, n), (m.morale_loss, n), (m.fire_hits, most_hits)],
-            flags: vec![
-                m.reaction_fire,
-                m.hedgehog_attempted,
-                m.facing_changed,
-                m.withdrew,
-                m.morale_checked,
-                m.morale_failed,
-            ],
-        };
+        let mut accumulators = Accumulators::default();
+        for (i, (metric, max)) in
+            [(m.interceptions, n), (m.morale_loss, n), (m.fire_hits, most_hits)].into_iter().enumerate()
+        {
+            assert_eq!(accumulators.count(metric, max), i);
+        }
+        let flags =
+            [m.reaction_fire, m.hedgehog_attempted, m.facing_changed, m.withdrew, m.morale_checked, m.morale_failed];
+        for (i, metric) in flags.into_iter().enumerate() {
+            assert_eq!(accumulators.flag(metric), i);
+        }
         Cavalry {
             metrics,
             units,
