@@ -158,7 +158,7 @@ impl Accumulated {
 }
 
 /// One trial of a stepped model: its steps in order, then its accumulated values. What a [`Stepped`]
-/// model's `trial` is, unless it calls the same steps straight through for speed (naval), which the exact
+/// model's `trial` is, unless it calls the same steps straight through for speed, which the exact
 /// interpreters' agreement checks (tests/states.rs).
 #[inline]
 pub fn play_steps<M: Stepped, C: Chance, R: Recorder>(model: &M, chance: &mut C, rec: &mut R) {
