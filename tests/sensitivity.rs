@@ -129,9 +129,12 @@ fn sampled_changes_agree_with_exact_ones() {
         moved += usize::from(e.change.abs() > 0.01);
     }
     assert!(moved >= 10, "the check must cover real changes, found {moved}");
-    // Shared random numbers: the slow-ships step's interval is far narrower than two independent runs'.
+    // Shared random numbers: the slow-ships step's interval is far narrower than two independent runs'
+    // (about 0.0044 at 10^5 trials). Since 0.4.0 a roll that falls short draws how far only when a rule
+    // reads it, so a change of dice that turns a miss into a reach shifts the later draws of that trial: the
+    // half-width, under 0.0015 before, is 0.0017.
     let slow = find(&sampled, "naval.rules.slow_ships", "down", "mission.completed");
-    assert!((slow.high - slow.low) / 2.0 < 0.0015, "{slow:?}");
+    assert!((slow.high - slow.low) / 2.0 < 0.002, "{slow:?}");
 }
 
 /// Reproducibility: the same seed gives the same bytes whatever the thread count.

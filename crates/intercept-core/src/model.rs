@@ -73,6 +73,10 @@ pub trait Stepped: Model {
     /// The state a trial starts in.
     fn start(&self) -> Self::State;
 
+    /// How far a trial in `state` has got: every step must increase it. The enumerator steps the least
+    /// advanced states first, so that paths that reach one state after different numbers of steps merge.
+    fn progress(&self, state: &Self::State) -> u64;
+
     /// One step: reads `state`, picks through `chance`, reports to `rec` or adds to `acc`, and updates
     /// `state`. Must depend on nothing but `state` and the picks.
     fn step<C: Chance, R: Recorder>(

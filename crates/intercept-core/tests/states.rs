@@ -101,21 +101,23 @@ fn cavalry() -> impl Strategy<Value = String> {
     })
 }
 
-/// A random naval scenario: up to five groups over up to three levels, some on the way home, under any
-/// combat model, air, abandon, counter-interception, retarget and way-home reading. Configs the rules refuse
-/// are skipped.
+/// A random naval scenario: up to five groups over up to three levels, some on the way home, some deferring
+/// to a fellow, under any combat model, air, abandon, counter-interception, retarget, placement and way-home
+/// reading. Configs the rules refuse are skipped.
 fn naval() -> impl Strategy<Value = String> {
     let group = (0..4usize, 0..6u32, 4..16u32, 0..6usize);
+    // A group `d` that defers to `a`, both aimed at the mission, which `h` counter-intercepts (N-14).
+    let deferral = prop::option::of((0..5u32, 1..6u32, 1..3u32, 0..4u32));
     let tables = (0..2usize, 1..4u32, prop::bool::ANY, prop::bool::ANY, 0..3usize, prop::bool::ANY, prop::bool::ANY);
-    let more = (prop::bool::ANY, prop::bool::ANY, 8..20u32, 0..3usize);
-    (prop::collection::vec(group, 1..6), tables, more).prop_map(|(groups, tables, more)| {
+    let more = (prop::bool::ANY, prop::bool::ANY, 8..20u32, 0..3usize, 0..3usize);
+    (prop::collection::vec(group, 1..5), tables, more, deferral).prop_map(|(groups, tables, more, deferral)| {
         let (model, rounds, air, air_home, abandon, before, retarget) = tables;
-        let (any, pacific, factors, activity) = more;
+        let (any, pacific, factors, activity, placement) = more;
         let mut text = format!(
             "[naval]\ntheater = \"{}\"\n[naval.combat]\nmodel = \"{}\"\nmax_rounds = {rounds}\n\
              [naval.air]\np_attack_en_route = {}\np_turn_back = 0.5\np_attack_going_home = {}\nlosses_percent = 10\n\
              [naval.delayed]\nabandon = \"{}\"\ncounter_interception = \"{}\"\nretarget = {retarget}\n\
-             [naval.way_home]\nafter = \"{}\"\n\
+             [naval.way_home]\nafter = \"{}\"\n[naval.deferral]\nplacement = \"{}\"\n\
              [naval.mission]\nname = \"m\"\nactivity = \"{}\"\nfactors = {factors}\n",
             if pacific { "pacific" } else { "europe" },
             ["fixed", "strength"][model],
@@ -124,19 +126,28 @@ fn naval() -> impl Strategy<Value = String> {
             ["never", "after_rolls", "once_decided"][abandon],
             if before { "before_combat" } else { "after_each_roll" },
             if any { "any" } else { "defeat_or_abort" },
+            ["closest", "furthest", "fixed"][placement],
             ["raider", "base_change", "sea_transport"][activity],
         );
         for (i, (target, distance, factors, kind)) in groups.iter().enumerate() {
             let target = if *target == 0 || i == 0 { "m".to_owned() } else { format!("g{}", target.min(&i) - 1) };
             let extra = match kind {
-                1 => "on_fail = \"abort\"\n",
-                2 => "leg = \"return\"\n",
-                3 if target != "m" => "at_interception_hex = true\n",
-                4 => "slow_ships = true\n",
-                _ => "",
+                1 => "on_fail = \"abort\"\n".to_owned(),
+                2 => "leg = \"return\"\n".to_owned(),
+                3 if target != "m" => "at_interception_hex = true\n".to_owned(),
+                4 => "slow_ships = true\n".to_owned(),
+                _ => String::new(),
             };
             text += &format!(
                 "[[naval.group]]\nname = \"g{i}\"\ntarget = \"{target}\"\ndistance = {distance}\nfactors = {factors}\n{extra}"
+            );
+        }
+        if let Some((a, d, off, h)) = deferral {
+            text += &format!(
+                "[[naval.group]]\nname = \"a\"\ntarget = \"m\"\ndistance = {a}\nfactors = 6\n\
+                 [[naval.group]]\nname = \"d\"\ntarget = \"m\"\ndistance = {d}\nfactors = 5\ndefer_to = \"a\"\n\
+                 defer_distance = {off}\n\
+                 [[naval.group]]\nname = \"h\"\ntarget = \"a\"\ndistance = {h}\nfactors = 7\n"
             );
         }
         text

@@ -15,7 +15,7 @@
 //! The leaf count is kept exactly as the leaf walk counts it (paths multiply and add like weights), so
 //! `exact` still says how many leaves the tree has, however many it did not need to visit.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
 
 use num_bigint::{BigInt, BigUint};
@@ -112,61 +112,114 @@ impl Entry {
         cost
     }
 
-    /// Adds what the paths of `from` that ended with a move of scaled weight `n`, adding `delta`, report
-    /// at the end: their counts and flags. Returns its cost.
-    fn finish(&self, delta: &Accumulated, n: &Scale, acc: &Accumulators, sums: &mut Sums) -> u64 {
+    /// Multiplies every weight by `up`. Returns its cost.
+    fn rescale(&mut self, up: &Scale) -> u64 {
+        let mut cost = 0;
+        let all = std::iter::once(&mut self.weight).chain(self.counts.iter_mut().flatten()).chain(&mut self.flags);
+        for w in all.filter(|w| !w.is_empty()) {
+            let mut out = Limbs::new();
+            cost += up.add_to(&mut out, w);
+            *w = out;
+        }
+        cost
+    }
+
+    /// Adds what the paths of `from` that ended with a move of scaled weight `n` over denominator `den`,
+    /// adding `delta`, report at the end: their counts and flags. Returns its cost.
+    fn finish(&self, delta: &Accumulated, n: &Scale, den: u32, acc: &Accumulators, sums: &mut Sums) -> u64 {
         let mut cost = 0;
         for (i, (&(m, max), values)) in acc.counts.iter().zip(&self.counts).enumerate() {
             for (v, w) in values.iter().enumerate().filter(|(_, w)| !w.is_empty()) {
                 let value = (v as u64 + u64::from(delta.counts[i])).min(u64::from(max)) as usize;
                 if value > 0 {
-                    cost += sums.add(m.slot() + value, w, n);
+                    cost += sums.add(m.slot() + value, den, w, n);
                 }
             }
         }
         for (i, (&m, w)) in acc.flags.iter().zip(&self.flags).enumerate() {
             let set = delta.flags >> i & 1 != 0;
-            cost += sums.add(m.slot(), if set { &self.weight } else { w }, n);
+            cost += sums.add(m.slot(), den, if set { &self.weight } else { w }, n);
         }
         cost
     }
 }
 
-/// Per-slot sums of probability, each over the denominator of the step it was last added at: a slot is
-/// brought up to the present step's denominator only when it is added to again, so a step costs nothing for
-/// the slots it does not report.
+/// Per-slot sums of probability, each kept as numerators per denominator: the denominators are few (each
+/// bucket's, times its step's least common multiple), and are registered once, so adding to a slot is adding
+/// integers, and fractions are formed once, at the end.
 struct Sums {
-    /// For each slot, its numerator and the step whose denominator it is over.
-    slots: Vec<(Limbs, usize)>,
-    /// `denominators[k]`: the frontier's denominator once step `k` has been taken (`[0]` is 1).
+    /// For each slot, its numerators by denominator id.
+    slots: Vec<Vec<(u32, Limbs)>>,
     denominators: Vec<BigUint>,
+    ids: FxMap<BigUint, u32>,
 }
 
 impl Sums {
     fn new(slots: usize) -> Sums {
-        Sums { slots: vec![(Limbs::new(), 0); slots], denominators: vec![BigUint::one()] }
+        Sums { slots: vec![Vec::new(); slots], denominators: Vec::new(), ids: FxMap::default() }
     }
 
-    /// Moves on to the next step, whose probabilities are over `lcm`.
-    fn next_step(&mut self, lcm: &BigUint) {
-        let d = self.denominators.last().expect("the first denominator") * lcm;
-        self.denominators.push(d);
-    }
-
-    /// `slot += x * n` over the present step's denominator. Returns its cost.
-    fn add(&mut self, slot: usize, x: &[u64], n: &Scale) -> u64 {
-        let now = self.denominators.len() - 1;
-        let (num, at) = &mut self.slots[slot];
-        if *at != now && !num.is_empty() {
-            *num = from_big(&(to_big(num) * (&self.denominators[now] / &self.denominators[*at])));
+    /// The id of denominator `d`.
+    fn denominator(&mut self, d: &BigUint) -> u32 {
+        if let Some(&id) = self.ids.get(d) {
+            return id;
         }
-        *at = now;
-        n.add_to(num, x)
+        let id = u32::try_from(self.denominators.len()).expect("fewer denominators than buckets");
+        self.denominators.push(d.clone());
+        self.ids.insert(d.clone(), id);
+        id
+    }
+
+    /// `slot += x * n / denominator[den]`. Returns its cost.
+    fn add(&mut self, slot: usize, den: u32, x: &[u64], n: &Scale) -> u64 {
+        let sums = &mut self.slots[slot];
+        // The latest denominator is the likeliest: search from the end.
+        let at = match sums.iter().rposition(|(d, _)| *d == den) {
+            Some(at) => at,
+            None => {
+                sums.push((den, Limbs::new()));
+                sums.len() - 1
+            }
+        };
+        n.add_to(&mut sums[at].1, x)
     }
 
     fn fractions(self) -> Vec<BigRational> {
-        let den = |at: usize| BigInt::from(self.denominators[at].clone());
-        self.slots.iter().map(|(num, at)| BigRational::new(BigInt::from(to_big(num)), den(*at))).collect()
+        let dens = &self.denominators;
+        let fraction = |(d, num): &(u32, Limbs)| {
+            BigRational::new(BigInt::from(to_big(num)), BigInt::from(dens[*d as usize].clone()))
+        };
+        self.slots.iter().map(|sums| sums.iter().map(fraction).fold(BigRational::zero(), |a, b| a + b)).collect()
+    }
+}
+
+/// The states a trial can be in at one point of its progress ([`Stepped::progress`]), every weight over
+/// one denominator.
+struct Bucket<S> {
+    den: BigUint,
+    states: FxMap<S, Entry>,
+}
+
+impl<S> Bucket<S> {
+    /// Brings the bucket to a denominator that `incoming` divides, and returns what a weight over
+    /// `incoming` must be multiplied by to be over it; with the cost of rescaling.
+    fn common(&mut self, incoming: &BigUint) -> (BigUint, u64) {
+        if self.states.is_empty() {
+            self.den = incoming.clone();
+        }
+        if &self.den == incoming {
+            return (BigUint::one(), 0);
+        }
+        let common = self.den.lcm(incoming);
+        let mut cost = 0;
+        if common != self.den {
+            let up = Scale::of(&(&common / &self.den));
+            for entry in self.states.values_mut() {
+                cost += entry.rescale(&up);
+            }
+            self.den = common.clone();
+        }
+        (&common / incoming, cost)
     }
 }
 
@@ -307,18 +360,25 @@ impl Budget {
 }
 
 /// The exact probability of every slot of a stepped `model`, within the [`Budget`] of `max_leaves`.
+///
+/// States wait in buckets by their progress and the least advanced bucket is taken first, so a state is
+/// stepped only once every path to it has arrived, however many steps each took: a combat that lasts one
+/// round and one that lasts three lead to states that merge.
 pub fn solve<M: Stepped>(model: &M, max_leaves: u64) -> Result<ExactTally, TooLarge> {
     let too_large = TooLarge { limit: max_leaves, unbounded: false, halted: false, states: true };
     let halt = HALT.with(|h| h.borrow().clone());
     let acc = model.accumulators();
     let mut sums = Sums::new(model.metrics().slots());
-    let mut frontier = vec![(model.start(), Entry::start(acc))];
+    let start = model.start();
+    let mut pending: BTreeMap<u64, Bucket<M::State>> = BTreeMap::new();
+    let first = Bucket { den: BigUint::one(), states: std::iter::once((start.clone(), Entry::start(acc))).collect() };
+    pending.insert(model.progress(&start), first);
     let mut leaves = 0u128;
     let mut budget = Budget::new(max_leaves);
-    while !frontier.is_empty() {
-        let mut steps = Vec::with_capacity(frontier.len());
-        let stopped = || halt.as_ref().is_some_and(|h| h.load(std::sync::atomic::Ordering::Relaxed));
-        for (state, entry) in frontier {
+    let stopped = || halt.as_ref().is_some_and(|h| h.load(std::sync::atomic::Ordering::Relaxed));
+    while let Some((at, bucket)) = pending.pop_first() {
+        let mut steps = Vec::with_capacity(bucket.states.len());
+        for (state, entry) in bucket.states {
             // `walk` checks the flag at every leaf; whether it stopped for that or for the budget is told here.
             let moves = walk(model, &state, &mut budget, halt.as_deref())
                 .ok_or_else(|| TooLarge { halted: stopped(), ..too_large })?;
@@ -329,22 +389,35 @@ pub fn solve<M: Stepped>(model: &M, max_leaves: u64) -> Result<ExactTally, TooLa
         let distinct: std::collections::HashSet<BigUint, BuildHasherDefault<Fx>> =
             steps.iter().flat_map(|(_, m)| denominators(m)).collect();
         let lcm = distinct.iter().fold(BigUint::one(), |l, d| l.lcm(d));
-        sums.next_step(&lcm);
-        let mut next: FxMap<M::State, Entry> = FxMap::default();
+        let den = &bucket.den * &lcm;
+        let den_id = sums.denominator(&den);
+        // What a move's weight is multiplied by to join each bucket it leads to.
+        let mut factors: FxMap<u64, BigUint> = FxMap::default();
         for (entry, moves) in steps {
             let mut cost = 0;
             for (slot, p) in moves.reports {
-                cost += sums.add(slot, &entry.weight, &Scale::of(&scaled(&p, &lcm)));
+                cost += sums.add(slot, den_id, &entry.weight, &Scale::of(&scaled(&p, &lcm)));
             }
             for (to, delta, p, count) in moves.to {
-                let n = Scale::of(&scaled(&p, &lcm));
+                let n = scaled(&p, &lcm);
                 cost += match to {
                     Some(state) => {
-                        next.entry(state).or_insert_with(|| Entry::empty(acc)).absorb(&entry, &delta, &n, count, acc)
+                        let key = model.progress(&state);
+                        debug_assert!(key > at, "a step moves a trial on: {at} to {key}");
+                        let target =
+                            pending.entry(key).or_insert_with(|| Bucket { den: den.clone(), states: FxMap::default() });
+                        let factor = factors.entry(key).or_insert_with(|| {
+                            let (f, rescaled) = target.common(&den);
+                            cost += rescaled;
+                            f
+                        });
+                        let n = if factor.is_one() { Scale::of(&n) } else { Scale::of(&(n * &*factor)) };
+                        let e = target.states.entry(state).or_insert_with(|| Entry::empty(acc));
+                        e.absorb(&entry, &delta, &n, count, acc)
                     }
                     None => {
                         leaves = leaves.saturating_add(entry.paths.saturating_mul(count));
-                        entry.finish(&delta, &n, acc, &mut sums)
+                        entry.finish(&delta, &Scale::of(&n), den_id, acc, &mut sums)
                     }
                 };
             }
@@ -352,7 +425,6 @@ pub fn solve<M: Stepped>(model: &M, max_leaves: u64) -> Result<ExactTally, TooLa
                 return Err(too_large);
             }
         }
-        frontier = next.into_iter().collect();
     }
     Ok(tally(model.metrics(), sums.fractions(), u64::try_from(leaves).unwrap_or(u64::MAX)))
 }

@@ -351,6 +351,10 @@ impl Stepped for Cavalry {
         CavalryState { next: 0, stopped: false, target: self.target.start() }
     }
 
+    fn progress(&self, s: &CavalryState) -> u64 {
+        s.next as u64
+    }
+
     /// The next interceptor rolls and, if it succeeds, intercepts; after the last, the target's state is
     /// reported.
     fn step<C: Chance, R: Recorder>(

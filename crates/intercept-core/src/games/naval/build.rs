@@ -29,6 +29,15 @@ impl Naval {
             Force::Mission => mask,
         });
         let levels = by_level(&groups);
+        // Once its combat is fought, a group that has rolled is done, unless a force going home waits for it
+        // (N-17) or it may retarget a hex further on.
+        let mission_meeting = meetings.iter().position(|m| m.place == mission_out);
+        let report_after: Vec<u32> = (0..meetings.len())
+            .map(|k| {
+                let retargets = cfg.delayed.retarget && Some(k) == mission_meeting;
+                if retargets { 0 } else { meetings[k].members & !waited_for }
+            })
+            .collect();
         Naval {
             metrics,
             mission_name: cfg.mission.name.clone(),
@@ -37,17 +46,20 @@ impl Naval {
             roll_order: roll_order(&levels),
             stages: super::play::stages(
                 roll_order(&levels).len(),
-                resolve_order.len(),
+                &resolve_order,
                 cfg.delayed.retarget,
-                return_order.len(),
+                &return_order,
+                &report_after,
+                groups.len(),
             ),
+            report_after,
             aimed_at: (0..groups.len())
                 .map(|j| out_leg(&groups) & mask(&groups, |g| g.target == Force::Group(j)))
                 .collect(),
             mission_aimed: out_leg(&groups) & mask(&groups, |g| g.target == Force::Mission),
             below: (0..groups.len()).map(|j| below(&groups, j)).collect(),
             met_at,
-            mission_meeting: meetings.iter().position(|m| m.place == mission_out),
+            mission_meeting,
             waited_for,
             meetings,
             resolve_order,
@@ -98,10 +110,7 @@ impl Group {
                 off: g.defer_distance as u32,
             }),
             first_move,
-            retarget: cfg
-                .delayed
-                .retarget
-                .then(|| (movement(cfg, i, levels[i], target_factors, retarget_distance), retarget_distance)),
+            retarget: cfg.delayed.retarget.then(|| movement(cfg, i, levels[i], target_factors, retarget_distance)),
             fellows: 0,
             m: GroupMetrics::new(cfg, i, waits, metrics),
         }
@@ -114,7 +123,7 @@ fn movement(cfg: &NavalConfig, i: usize, level: usize, factors: i64, distance: u
     let g = &cfg.group[i];
     let node = |f: i64| dice::first_move(cfg, g, dice::dice_count(cfg, g, level, f).dice, distance);
     let small = (factors >= cfg.rules.small_force_threshold && super::metrics::losses_possible(cfg)).then(|| node(0));
-    Move { dist: node(factors), small }
+    Move::new(node(factors), small)
 }
 
 fn home_hex(cfg: &NavalConfig, i: usize) -> u8 {

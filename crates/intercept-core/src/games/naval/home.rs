@@ -3,6 +3,7 @@
 //! at up to `way_home.max_interceptions` hexes by the groups with `leg = "return"` (N-17.2, N-17.4, A-20):
 //! first the air attacks, then the return-leg interceptions hex by hex, each a step of the trial.
 
+use super::combat::Battle;
 use super::play::{Encounter, Trial, each};
 use super::{Force, Naval};
 use crate::chance::Chance;
@@ -12,17 +13,29 @@ impl Naval {
     /// Phase 3, one hex at a time: the return-leg interception at meeting `k`, if the force it waits for is
     /// going home (N-17.2, N-17.4).
     pub(super) fn home_one<C: Chance, R: Recorder>(&self, t: &mut Trial, k: usize, chance: &mut C, rec: &mut R) {
+        if let Some(battle) = self.home_begin(t, k, chance, rec) {
+            self.fight(t, battle, chance, rec);
+        }
+    }
+
+    /// The return-leg groups of meeting `k` roll, if the force they wait for is going home, and meet it if
+    /// any reach: returns the surface combat to fight, if there is one.
+    pub(super) fn home_begin<C: Chance, R: Recorder>(
+        &self,
+        t: &mut Trial,
+        k: usize,
+        chance: &mut C,
+        rec: &mut R,
+    ) -> Option<Battle> {
         let m = &self.meetings[k];
         if !self.going_home(t, m.place.force) {
-            return;
+            return None;
         }
         for i in each(m.members) {
             self.roll_group(t, i, chance, rec);
         }
         let arrivals = m.members & t.there & t.alive;
-        if arrivals != 0 {
-            self.meet(t, m, arrivals, Encounter::Home, chance, rec);
-        }
+        (arrivals != 0).then(|| self.begin(k, arrivals, Encounter::Home))
     }
 
     /// Each force going home whose way the tool follows (the mission, and the groups a return-leg group

@@ -8,42 +8,66 @@
 //! its first roll and the placement policy; from there it closes on the combat back along its path and then
 //! off it, and if the combat ends first it heads back to its path and on to its own hex.
 
+use super::combat::Battle;
 use super::config::{Abandon, Placement};
 use super::play::{Encounter, Trial, bit, each, has, set};
 use super::{Force, Meeting, Naval};
 use crate::chance::Chance;
 use crate::metrics::Recorder;
 
+/// What follows a delayed roll (N-15.3): the chain of counter-interceptors that reached fights, deepest first,
+/// then meets group `j`; then `j` joins the combat it closes on, if it `arrives`. Between two of the steps
+/// of the exact interpreter it is the combat `next` in the resolve order is looked at next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) struct Counter {
+    j: u8,
+    arrives: bool,
+    /// The counter-interceptors that reached and the chains below them: 0 if none reached.
+    pub chain: u32,
+    next: u8,
+}
+
+impl Counter {
+    /// How far the combats after the roll have got, counting `inner`, the one under way (of at most
+    /// `per_combat` progress), from 1 up.
+    pub(super) fn progress(&self, inner: Option<&Battle>, per_combat: u64) -> u64 {
+        1 + u64::from(self.next) * per_combat + inner.map_or(0, Battle::progress)
+    }
+}
+
 impl Naval {
-    /// After a round of the combat at `m`: every member of `closing` (those that fell short and close in,
-    /// not yet there) rolls one die (N-15.1); counter-interceptors waiting for it get their chance (N-15.3);
-    /// it joins from the next round if it arrives and is still afloat, and may give up if it does not.
-    #[inline(never)]
-    pub(super) fn delayed_rolls<C: Chance, R: Recorder>(
+    /// After a round of a combat: group `i`, one of those that fell short and close in, not yet there and
+    /// at sea, rolls one die (N-15.1), and the counter-interceptors waiting for it roll (N-15.3). Returns
+    /// what follows: the combats of those that reached, then [`Naval::closed_in`].
+    pub(super) fn delayed_roll<C: Chance, R: Recorder>(
         &self,
         t: &mut Trial,
-        closing: u32,
-        arrived: &mut u32,
+        i: usize,
         chance: &mut C,
         rec: &mut R,
-    ) {
-        for i in each(closing) {
-            if !self.at_sea(t, i) {
-                continue;
-            }
-            let arrives = self.close_in(&mut t.left[i], chance);
+    ) -> Counter {
+        self.drawn(t, i, chance, rec);
+        let arrives = self.close_in(&mut t.left[i], chance);
+        // Counted only where a rule reads the count, so that it splits no states where none does.
+        if self.readings.abandon == Abandon::AfterRolls {
             t.delayed_rolls[i] += 1;
-            self.counter_after_roll(t, i, chance, rec);
-            if !has(t.alive, i) {
-                continue;
-            }
-            if arrives {
-                t.joined_late |= bit(i);
-                *arrived |= bit(i);
-            } else if self.readings.abandon == Abandon::AfterRolls && t.delayed_rolls[i] >= self.readings.abandon_after
-            {
-                t.abandoned |= bit(i);
-            }
+        }
+        let chain = self.counter_rolls(t, i, chance, rec);
+        Counter { j: i as u8, arrives, chain, next: 0 }
+    }
+
+    /// After group `j`'s delayed roll and the combats it led to: it joins from the next round if it arrived
+    /// and is still afloat, and may give up if it did not (N-15.1).
+    pub(super) fn closed_in(&self, t: &mut Trial, c: &Counter, arrived: &mut u32) {
+        let i = usize::from(c.j);
+        if !has(t.alive, i) {
+            return;
+        }
+        if c.arrives {
+            t.joined_late |= bit(i);
+            *arrived |= bit(i);
+        } else if self.readings.abandon == Abandon::AfterRolls && t.delayed_rolls[i] >= self.readings.abandon_after {
+            t.abandoned |= bit(i);
         }
     }
 
@@ -69,10 +93,10 @@ impl Naval {
     }
 
     /// After a delayed roll of group `j`: the counter-interceptors waiting for it that have not yet fought
-    /// roll afresh; the chains below those that reach roll and fight, and then the combat with `j` is fought
-    /// at once (N-15.3).
-    fn counter_after_roll<C: Chance, R: Recorder>(&self, t: &mut Trial, j: usize, chance: &mut C, rec: &mut R) {
-        let Some(k) = self.met_at[j] else { return };
+    /// roll afresh, and the chains below those that reach roll (N-15.3). Returns those groups, the chain that
+    /// fights at once ([`Naval::counter_on`]).
+    fn counter_rolls<C: Chance, R: Recorder>(&self, t: &mut Trial, j: usize, chance: &mut C, rec: &mut R) -> u32 {
+        let Some(k) = self.met_at[j] else { return 0 };
         let m = &self.meetings[k];
         let mut reached = 0;
         for c in each(m.members & self.waits & !t.fought & (t.alive | !t.rolled)) {
@@ -81,29 +105,52 @@ impl Naval {
             }
         }
         if reached == 0 {
-            return;
+            return 0;
         }
         let under = each(reached).fold(0, |u, c| u | self.below[c]);
         self.roll_among(t, under, chance, rec);
-        let chain = under | reached;
-        let in_chain = |force: Force| matches!(force, Force::Group(x) if has(chain, x));
-        self.resolve_among(t, &self.resolve_order, Encounter::Delayed, in_chain, chance, rec);
-        let arrivals = m.members & (reached | under) & t.there & t.alive;
-        if arrivals != 0 && self.present(t, Force::Group(j)) {
-            self.meet(t, m, arrivals, Encounter::Delayed, chance, rec);
+        under | reached
+    }
+
+    /// The next combat of `c`'s chain, deepest first, and then the combat with group `j` itself, each fought
+    /// at once (N-15.3); `None` once they are all fought.
+    pub(super) fn counter_on(&self, t: &Trial, c: &mut Counter) -> Option<Battle> {
+        let in_chain = |force: Force| matches!(force, Force::Group(x) if has(c.chain, x));
+        while let Some(&k) = self.resolve_order.get(usize::from(c.next)) {
+            c.next += 1;
+            if let Some(battle) = self.resolve_begin(t, k, Encounter::Delayed, in_chain) {
+                return Some(battle);
+            }
         }
+        if usize::from(c.next) > self.resolve_order.len() {
+            return None;
+        }
+        c.next += 1;
+        let j = usize::from(c.j);
+        let k = self.met_at[j]?;
+        let arrivals = self.meetings[k].members & c.chain & t.there & t.alive;
+        let meets = arrivals != 0 && self.present(t, Force::Group(j));
+        meets.then(|| self.begin(k, arrivals, Encounter::Delayed))
     }
 
     /// Groups deferring to the combat at `m` commit to it as it starts (N-14.1): each is placed on its path
     /// by its first roll, and joins at once if it stands on the combat's hex (N-14.2). Returns them. Inlined
     /// into [`Naval::meet`], its one caller, as is [`Naval::after_deferral`]: saves the calls (callgrind).
     #[inline(always)]
-    pub(super) fn defer_to(&self, t: &mut Trial, m: &Meeting, arrived: &mut u32) -> u32 {
+    pub(super) fn defer_to<C: Chance, R: Recorder>(
+        &self,
+        t: &mut Trial,
+        m: &Meeting,
+        arrived: &mut u32,
+        chance: &mut C,
+        rec: &mut R,
+    ) -> u32 {
         let mut deferring = 0;
         for i in each(m.deferring & t.alive & !t.deferred & !t.fought) {
             if !self.at_sea(t, i) {
                 continue;
             }
+            self.drawn(t, i, chance, rec);
             deferring |= bit(i);
             t.there &= !bit(i);
             if self.to_combat(t, i) == 0 {
@@ -135,13 +182,22 @@ impl Naval {
     /// as a delayed interception, unless it gives up once the combat is decided (N-15.1). Under the fixed
     /// placement it carries on as if it had never deferred.
     #[inline(always)]
-    pub(super) fn after_deferral(&self, t: &mut Trial, deferring: u32) {
+    pub(super) fn after_deferral<C: Chance, R: Recorder>(
+        &self,
+        t: &mut Trial,
+        deferring: u32,
+        chance: &mut C,
+        rec: &mut R,
+    ) {
         for i in each(deferring) {
             let g = &self.groups[i];
             let fellow = match g.defer.map(|d| d.place.force) {
                 Some(Force::Group(f)) => f,
                 _ => continue,
             };
+            if has(t.joined_deferred, i) && self.readings.placement != Placement::Fixed {
+                self.drawn(t, fellow, chance, rec);
+            }
             let left = if self.readings.placement == Placement::Fixed {
                 g.distance - u32::from(t.moved[i])
             } else if has(t.joined_deferred, i) {
@@ -201,19 +257,20 @@ impl Naval {
         if !self.readings.retarget || t.mission_gone || !t.mission_engaged {
             return;
         }
-        let Some(m) = self.mission_meeting.map(|k| &self.meetings[k]) else { return };
+        let Some(k) = self.mission_meeting else { return };
+        let m = &self.meetings[k];
         let late = m.members & !t.there & !t.joined_late & t.alive & !t.abandoned & !self.submarines;
         let mut reached = 0;
         for i in each(late) {
             if !self.at_sea(t, i) {
                 continue;
             }
-            let Some((node, distance)) = &self.groups[i].retarget else { continue };
-            let node = node.against(|| t.mission_factors, self.readings.small_force_threshold);
-            reached |= u32::from(chance.pick(node) as u32 == *distance) << i;
+            let Some(node) = &self.groups[i].retarget else { continue };
+            let small = node.small_against(|| t.mission_factors, self.readings.small_force_threshold);
+            reached |= u32::from(chance.happens(&node.split(small).reach)) << i;
         }
         if reached != 0 {
-            self.meet(t, m, reached, Encounter::Further, chance, rec);
+            self.meet(t, k, reached, Encounter::Further, chance, rec);
         }
     }
 }

@@ -61,16 +61,47 @@ impl Place {
 #[derive(Clone, Debug)]
 pub struct Move {
     pub dist: Dist,
-    small: Option<Dist>,
+    split: Split,
+    small: Option<Split>,
+}
+
+/// One move drawn late (issue 37): whether it reaches the hex is drawn as it is rolled, and how far short it
+/// fell only when a rule first reads it (a delayed roll, a deferral, the report of `movement`), so that the
+/// exact interpreter carries one state for every way of falling short until then.
+#[derive(Clone, Debug)]
+pub struct Split {
+    /// Reaches the hex (outcome 1) or not.
+    pub reach: Dist,
+    /// Hexes moved, given that it fell short: `None` where it cannot.
+    short: Option<Dist>,
+}
+
+impl Split {
+    /// `dist`'s last outcome against the others, and the others by themselves.
+    fn of(dist: &Dist) -> Split {
+        let last = dist.len() - 1;
+        let weights: Vec<u64> = (0..last).map(|m| dist.weight(m)).collect();
+        let short = weights.iter().any(|&w| w > 0).then(|| Dist::from_weights(&weights));
+        Split { reach: Dist::bernoulli(dist.weight(last), dist.total()), short }
+    }
 }
 
 impl Move {
-    /// The node to roll against a target whose factors now are `factors()`: read only where losses could
-    /// have made it small.
-    fn against(&self, factors: impl FnOnce() -> u16, threshold: u16) -> &Dist {
+    pub fn new(dist: Dist, small: Option<Dist>) -> Move {
+        Move { split: Split::of(&dist), small: small.as_ref().map(Split::of), dist }
+    }
+
+    /// Whether to roll the small-force move against a target whose factors now are `factors()`: read only
+    /// where losses could have made it small.
+    fn small_against(&self, factors: impl FnOnce() -> u16, threshold: u16) -> bool {
+        self.small.is_some() && factors() < threshold
+    }
+
+    /// The move as split, small-force or not.
+    fn split(&self, small: bool) -> &Split {
         match &self.small {
-            Some(small) if factors() < threshold => small,
-            _ => &self.dist,
+            Some(s) if small => s,
+            _ => &self.split,
         }
     }
 }
@@ -106,7 +137,7 @@ pub struct Group {
     /// First-round movement: hexes moved, capped at the distance.
     pub first_move: Move,
     /// With `naval.delayed.retarget`: its roll for a hex further along its target's route.
-    pub retarget: Option<(Move, u32)>,
+    pub retarget: Option<Move>,
     /// The non-submarine groups with the same aim: if any of them reaches, the target is intercepted (N-8.6).
     fellows: u32,
     m: GroupMetrics,
@@ -180,6 +211,9 @@ pub struct Naval {
     roll_order: Vec<(usize, usize)>,
     /// The steps of a trial ([`play::Stage`]).
     stages: Vec<play::Stage>,
+    /// `report_after[k]`: the groups whose part is over once meeting `k` is fought, if they have rolled
+    /// ([`play::Stage::ReportGroup`]).
+    report_after: Vec<u32>,
     /// `aimed_at[j]`: the out-leg groups whose target is group `j`.
     aimed_at: Vec<u32>,
     /// The out-leg groups whose target is the mission.
@@ -265,6 +299,10 @@ impl Stepped for Naval {
 
     fn start(&self) -> play::NavalState {
         Naval::start(self)
+    }
+
+    fn progress(&self, state: &play::NavalState) -> u64 {
+        self.progress_of(state)
     }
 
     fn step<C: Chance, R: Recorder>(

@@ -15,6 +15,8 @@
 //! home, one way-home interception, or the report, so the exact interpreter merges trials that reach equal
 //! states between them (issue 37). The steps make the picks of the sequence of play in its order.
 
+use super::combat::{Battle, Next};
+use super::late::Counter;
 use super::{Force, MAX_GROUPS, Naval};
 use crate::chance::Chance;
 use crate::games::naval::config::HomeAfter;
@@ -34,6 +36,10 @@ pub enum Stage {
     AirHome,
     /// The `n`-th interception on the way home (N-17).
     Home(u8),
+    /// Group `n`'s part is over, if it has rolled: its facts are reported, and how far its first roll fell
+    /// short drawn if nothing has read it yet ([`Naval::report_groups`]). After its combat, and for every
+    /// group before the report.
+    ReportGroup(u8),
     Report,
 }
 
@@ -45,6 +51,11 @@ pub struct NavalState {
     /// While a level rolls, its groups that may roll: settled as its first group's turn comes, since no
     /// roll of a level changes who else in it may roll; 0 between levels.
     free: u32,
+    /// The combat under way at this stage, if any.
+    battle: Option<Battle>,
+    /// In that combat, the combats after a delayed roll (N-15.3), and the one of them under way.
+    counter: Option<Counter>,
+    inner: Option<Battle>,
     t: Trial,
 }
 
@@ -71,9 +82,17 @@ pub(super) struct Trial {
     pub abandoned: u32,
     /// Reached its hex, but the force it was after had turned back (N-18.1b).
     pub target_gone: u32,
-    /// Hexes moved with its first roll; meaningful once rolled.
+    /// Fell short with its last roll, and how far is not drawn yet ([`Naval::drawn`]).
+    pub undrawn: u32,
+    /// Of those, the ones whose roll was the first, whose `movement` is still to report.
+    pub unreported: u32,
+    /// Of those, the ones that rolled the small-force move (N-5.8).
+    pub small: u32,
+    /// Groups whose facts are reported: their part is over ([`Naval::report_groups`]).
+    pub reported: u32,
+    /// Hexes moved with its first roll; meaningful once drawn.
     pub moved: [u8; MAX_GROUPS],
-    /// Hexes still to go to its interception hex (N-15).
+    /// Hexes still to go to its interception hex (N-15); meaningful once drawn.
     pub left: [u8; MAX_GROUPS],
     /// Hexes closed toward the combat a group defers to (N-14.3).
     pub defer_moved: [u8; MAX_GROUPS],
@@ -92,7 +111,7 @@ pub(super) struct Trial {
 
 /// Why forces meet: the planned combats of the resolution phase, a combat fought at once after a delayed
 /// roll (N-15.3), a retargeted interception further on, or an interception on the way home (N-17.2).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(super) enum Encounter {
     Planned,
     Delayed,
@@ -147,7 +166,7 @@ impl Naval {
                 t.factors[i] = g.factors;
             }
         }
-        NavalState { at: 0, free: 0, t }
+        NavalState { at: 0, free: 0, battle: None, counter: None, inner: None, t }
     }
 
     /// One trial for the sampler: the steps of [`Naval::take_step`] in the order of [`stages`], called
@@ -162,6 +181,7 @@ impl Naval {
         self.roll_among(t, u32::MAX, chance, rec);
         for &k in &self.resolve_order {
             self.resolve_one(t, k, Encounter::Planned, |_| true, chance, rec);
+            self.report_groups(t, self.report_after[k], chance, rec);
         }
         if self.readings.retarget {
             self.retarget(t, chance, rec);
@@ -169,29 +189,81 @@ impl Naval {
         self.air_going_home(t, chance);
         for &k in &self.return_order {
             self.home_one(t, k, chance, rec);
+            self.report_groups(t, self.report_after[k], chance, rec);
         }
+        self.report_groups(t, u32::MAX, chance, rec);
         self.report(t, rec);
     }
 
-    /// Takes the step `s` is at, and moves it on to the next.
+    /// How far a trial in `s` has got: its stage; within a combat, its round and what it does next
+    /// ([`Battle::progress`]); within the combats after a delayed roll, which and how far
+    /// ([`Counter::progress`]).
+    pub(super) fn progress_of(&self, s: &NavalState) -> u64 {
+        let per_combat = Battle::most_progress(self.nodes.max_rounds) + 1;
+        let per_counter = (self.resolve_order.len() as u64 + 2) * per_combat + 1;
+        let counter = s.counter.map_or(0, |c| c.progress(s.inner.as_ref(), per_combat));
+        let battle = s.battle.map_or(0, |b| b.progress());
+        (u64::from(s.at) * per_combat + battle) * per_counter + counter
+    }
+
+    /// Takes the step `s` is at, and moves it on to the next. A planned combat or one on the way home is a
+    /// step to its start and one for each group sailing to it, each round and each delayed roll; the combats
+    /// a delayed roll leads to are steps of their own ([`Counter`]). The stage moves on once it is over.
     pub(super) fn take_step<C: Chance, R: Recorder>(&self, s: &mut NavalState, chance: &mut C, rec: &mut R) -> Flow {
         let t = &mut s.t;
+        if let Some(mut inner) = s.inner.take() {
+            if let Next::On = self.fight_on(t, &mut inner, chance, rec) {
+                s.inner = Some(inner);
+            } else {
+                self.counter_next(s);
+            }
+            return Flow::Go;
+        }
+        if let Some(mut battle) = s.battle.take() {
+            match self.fight_on(t, &mut battle, chance, rec) {
+                Next::On => s.battle = Some(battle),
+                Next::Counter(c) => {
+                    (s.battle, s.counter) = (Some(battle), Some(c));
+                    self.counter_next(s);
+                }
+                Next::Over => {
+                    s.at += 1;
+                    self.forget(s);
+                }
+            }
+            return Flow::Go;
+        }
         match self.stages[usize::from(s.at)] {
             Stage::Roll(n) => self.first_roll(t, &mut s.free, usize::from(n), chance, rec),
             Stage::Resolve(n) => {
-                self.resolve_one(t, self.resolve_order[usize::from(n)], Encounter::Planned, |_| true, chance, rec)
+                let k = self.resolve_order[usize::from(n)];
+                s.battle = self.resolve_begin(t, k, Encounter::Planned, |_| true);
             }
             Stage::Retarget => self.retarget(t, chance, rec),
             Stage::AirHome => self.air_going_home(t, chance),
-            Stage::Home(n) => self.home_one(t, self.return_order[usize::from(n)], chance, rec),
+            Stage::Home(n) => s.battle = self.home_begin(t, self.return_order[usize::from(n)], chance, rec),
+            Stage::ReportGroup(i) => self.report_groups(t, bit(usize::from(i)), chance, rec),
             Stage::Report => {
                 self.report(t, rec);
                 return Flow::End;
             }
         }
-        s.at += 1;
-        self.forget(s);
+        if s.battle.is_none() {
+            s.at += 1;
+            self.forget(s);
+        }
         Flow::Go
+    }
+
+    /// The next of the combats after a delayed roll, if any is left; else the combat it was made in goes on.
+    fn counter_next(&self, s: &mut NavalState) {
+        let (Some(mut c), Some(battle)) = (s.counter.take(), s.battle.as_mut()) else {
+            unreachable!("the combats after a delayed roll belong to a combat")
+        };
+        match self.counter_on(&s.t, &mut c) {
+            Some(inner) => (s.inner, s.counter) = (Some(inner), Some(c)),
+            None => self.countered(&mut s.t, battle, &c),
+        }
     }
 
     /// Clears what no later step of `s` reads, so that trials that differ only there merge (issue 37): what
@@ -201,16 +273,38 @@ impl Naval {
     fn forget(&self, s: &mut NavalState) {
         let t = &mut s.t;
         let done = match self.stages[usize::from(s.at) - 1] {
-            // Only a group that defers reads how far its first roll took it (N-14.3): `left` says the rest.
-            Stage::Roll(n) => {
-                let (i, _) = self.roll_order[usize::from(n)];
-                if self.groups[i].defer.is_none() {
-                    t.moved[i] = 0;
+            // A planned combat fought: its groups close in no more, and the groups that deferred to it know
+            // where they stand (N-14.3).
+            Stage::Resolve(n) => {
+                let m = &self.meetings[self.resolve_order[usize::from(n)]];
+                for i in each(m.deferring) {
+                    (t.moved[i], t.defer_moved[i]) = (0, 0);
                 }
-                0
+                t.deferred &= !m.deferring;
+                m.members
             }
-            // A planned combat fought: its groups close in no more.
-            Stage::Resolve(n) => self.meetings[self.resolve_order[usize::from(n)]].members,
+            // A group reported: no later step reads its facts or where it stands, only whether it reached,
+            // while a fellow's closing in (N-9.1) or the mission's report may still read that.
+            Stage::ReportGroup(i) if has(t.reported, usize::from(i)) => {
+                let i = usize::from(i);
+                let read = has(self.mission_fellows, i) || self.groups[i].fellows & !bit(i) & !t.reported != 0;
+                let mut gone = !bit(i);
+                for mask in [&mut t.fought, &mut t.won, &mut t.alive, &mut t.joined_late, &mut t.joined_deferred] {
+                    *mask &= gone;
+                }
+                for mask in [&mut t.abandoned, &mut t.target_gone, &mut t.undrawn, &mut t.unreported, &mut t.small] {
+                    *mask &= gone;
+                }
+                t.there &= gone;
+                if read && !self.groups[i].submarine {
+                    gone = u32::MAX;
+                }
+                // Unread, it is as if it had never rolled: nothing will roll it again (its target reached, or it
+                // would have waited), and having rolled, it is not reported again.
+                (t.reached, t.rolled, t.reported) = (t.reached & gone, t.rolled & gone, t.reported & gone);
+                t.factors[i] = 0;
+                bit(i)
+            }
             _ => 0,
         };
         for i in each(done) {
@@ -240,14 +334,7 @@ impl Naval {
     /// Entering the report: keep what it reads.
     fn forget_all_but_the_report(&self, t: &mut Trial) {
         let kept = Trial {
-            reached: t.reached,
-            fought: t.fought,
-            won: t.won,
-            joined_late: t.joined_late,
-            joined_deferred: t.joined_deferred,
-            abandoned: t.abandoned,
-            // Reported only as part of "inverted": fought, or found its target gone, and not withheld.
-            target_gone: t.target_gone & !t.fought & !self.withheld,
+            reached: t.reached & self.mission_fellows,
             mission_factors: if self.m.factors_left.is_some() { t.mission_factors } else { 0 },
             mission_gone: t.mission_gone,
             mission_engaged: t.mission_engaged,
@@ -303,8 +390,9 @@ impl Naval {
     }
 
     /// Group `i` rolls its move toward its hex (N-8), with the dice its target's present size gives
-    /// (N-5.8). Its first roll is the one `movement` counts. Returns whether it reached. Inlined: it is the
-    /// body of the rolling loops, and most of a call would be saving registers.
+    /// (N-5.8). Its first roll is the one `movement` counts. Whether it reached is drawn now, how far short
+    /// it fell when first read ([`Naval::drawn`]). Returns whether it reached. Inlined: it is the body of the
+    /// rolling loops, and most of a call would be saving registers.
     #[inline(always)]
     pub(super) fn roll_group<C: Chance, R: Recorder>(
         &self,
@@ -317,20 +405,79 @@ impl Naval {
         if !g.in_range {
             return false;
         }
-        let node = g.first_move.against(|| self.factors_of(t, g.target), self.readings.small_force_threshold);
-        let moved = chance.pick(node) as u32;
-        if !has(t.rolled, i) {
-            rec.hit(g.m.rolled);
-            rec.value(g.m.movement, moved);
-            t.moved[i] = moved as u8;
+        // A first roll not yet drawn is drawn before another roll takes its place, for the report.
+        if has(t.unreported, i) {
+            self.drawn(t, i, chance, rec);
         }
-        let reached = moved == g.distance;
+        let small = g.first_move.small_against(|| self.factors_of(t, g.target), self.readings.small_force_threshold);
+        let reached = chance.happens(&g.first_move.split(small).reach);
+        let first = !has(t.rolled, i);
+        if first {
+            rec.hit(g.m.rolled);
+            if reached {
+                rec.value(g.m.movement, g.distance);
+                t.moved[i] = self.kept_move(i, g.distance);
+            }
+        }
+        set(&mut t.undrawn, i, !reached);
+        set(&mut t.unreported, i, !reached && first);
+        set(&mut t.small, i, !reached && small);
         t.rolled |= bit(i);
         t.alive |= bit(i);
         set(&mut t.reached, i, reached);
         set(&mut t.there, i, reached);
-        t.left[i] = (g.distance - moved) as u8;
+        t.left[i] = 0;
         reached
+    }
+
+    /// What a trial keeps of group `i`'s first move of `moved` hexes: only a group that defers reads it
+    /// (N-14.3), so the others keep nothing that would split states.
+    fn kept_move(&self, i: usize, moved: u32) -> u8 {
+        if self.groups[i].defer.is_some() { moved as u8 } else { 0 }
+    }
+
+    /// Reports the facts of each group of `among` that has rolled and is not yet reported, drawing for
+    /// `movement` how far short its first roll fell where nothing has read it. Called where a group's part is
+    /// over, as soon as it is (a group that does not wait on a delayed target or sail again is done once its
+    /// combat is fought), so the exact interpreter need not carry its facts to the end; every group is
+    /// reported before the trial's report.
+    fn report_groups<C: Chance, R: Recorder>(&self, t: &mut Trial, among: u32, chance: &mut C, rec: &mut R) {
+        for i in each(among & t.rolled & !t.reported) {
+            if has(t.unreported, i) {
+                self.drawn(t, i, chance, rec);
+            }
+            // Back in port, units that fought, or reached a force that had turned back, are inverted unless
+            // withheld (N-18).
+            let inverted = (t.fought | t.target_gone) & !self.withheld;
+            let facts = [t.reached, t.fought, t.won, t.joined_late, t.joined_deferred, inverted, t.abandoned];
+            // Abandoned is last: a scenario that cannot abandon registers no metric for it, and never sets it.
+            for (mask, metrics) in facts.into_iter().zip(&self.facts.0) {
+                if has(mask, i) {
+                    rec.hit(metrics[i]);
+                }
+            }
+            t.reported |= bit(i);
+        }
+    }
+
+    /// Draws how far short group `i`'s last roll fell, if that is not drawn yet: its hexes still to go, and
+    /// for a first roll the `movement` it reports (N-8.4). Every rule that reads `left` or `moved` calls it
+    /// first.
+    pub(super) fn drawn<C: Chance, R: Recorder>(&self, t: &mut Trial, i: usize, chance: &mut C, rec: &mut R) {
+        if !has(t.undrawn, i) {
+            return;
+        }
+        let g = &self.groups[i];
+        let short = g.first_move.split(has(t.small, i)).short.as_ref().expect("a roll that fell short can fall short");
+        let moved = chance.pick(short) as u32;
+        t.left[i] = (g.distance - moved) as u8;
+        if has(t.unreported, i) {
+            rec.value(g.m.movement, moved);
+            t.moved[i] = self.kept_move(i, moved);
+        }
+        t.undrawn &= !bit(i);
+        t.unreported &= !bit(i);
+        t.small &= !bit(i);
     }
 
     /// The naval factors of `force` now.
@@ -370,21 +517,6 @@ impl Naval {
         }
     }
 
-    /// The meetings of `order` whose place `at` accepts, deepest first (N-12).
-    pub(super) fn resolve_among<C: Chance, R: Recorder>(
-        &self,
-        t: &mut Trial,
-        order: &[usize],
-        kind: Encounter,
-        at: impl Fn(Force) -> bool + Copy,
-        chance: &mut C,
-        rec: &mut R,
-    ) {
-        for &k in order {
-            self.resolve_one(t, k, kind, at, chance, rec);
-        }
-    }
-
     /// Meeting `k`, if its place `at` accepts, a member is there and the force it meets is present.
     fn resolve_one<C: Chance, R: Recorder>(
         &self,
@@ -395,11 +527,23 @@ impl Naval {
         chance: &mut C,
         rec: &mut R,
     ) {
+        if let Some(battle) = self.resolve_begin(t, k, kind, at) {
+            self.fight(t, battle, chance, rec);
+        }
+    }
+
+    /// The combat of [`Naval::resolve_one`], if there is one.
+    pub(super) fn resolve_begin(
+        &self,
+        t: &Trial,
+        k: usize,
+        kind: Encounter,
+        at: impl Fn(Force) -> bool,
+    ) -> Option<Battle> {
         let m = &self.meetings[k];
         let arrivals = m.members & t.there & t.alive;
-        if at(m.place.force) && arrivals != 0 && self.present(t, m.place.force) {
-            self.meet(t, m, arrivals, kind, chance, rec);
-        }
+        let meets = at(m.place.force) && arrivals != 0 && self.present(t, m.place.force);
+        meets.then(|| self.begin(k, arrivals, kind))
     }
 
     fn report<R: Recorder>(&self, t: &Trial, rec: &mut R) {
@@ -414,27 +558,34 @@ impl Naval {
         if let Some(m) = self.m.factors_left {
             rec.value(m, u32::from(t.mission_factors));
         }
-        // Back in port, units that fought, or reached a force that had turned back, are inverted unless
-        // withheld (N-18).
-        let inverted = (t.fought | t.target_gone) & !self.withheld;
-        let facts = [t.reached, t.fought, t.won, t.joined_late, t.joined_deferred, inverted, t.abandoned];
-        // Abandoned is last: a scenario that cannot abandon registers no metric for it, and never sets it.
-        for (mask, metrics) in facts.into_iter().zip(&self.facts.0) {
-            for i in each(mask) {
-                rec.hit(metrics[i]);
-            }
-        }
     }
 }
 
-/// The steps of every trial of a scenario, in order: they do not depend on what happens.
-pub(super) fn stages(rolls: usize, resolves: usize, retarget: bool, homes: usize) -> Vec<Stage> {
+/// The steps of every trial of a scenario, in order: they do not depend on what happens. `after[k]` are the
+/// groups reported once meeting `k` is fought, if they have rolled by then; every group is, if not yet,
+/// before the trial's report.
+pub(super) fn stages(
+    rolls: usize,
+    resolves: &[usize],
+    retarget: bool,
+    homes: &[usize],
+    after: &[u32],
+    groups: usize,
+) -> Vec<Stage> {
     let index = |n: usize| u8::try_from(n).expect("at most 32 groups and their meetings");
+    let report = |mask: u32| each(mask).map(move |i| Stage::ReportGroup(index(i)));
     let mut out: Vec<Stage> = (0..rolls).map(|n| Stage::Roll(index(n))).collect();
-    out.extend((0..resolves).map(|n| Stage::Resolve(index(n))));
+    for (n, &k) in resolves.iter().enumerate() {
+        out.push(Stage::Resolve(index(n)));
+        out.extend(report(after[k]));
+    }
     out.extend(retarget.then_some(Stage::Retarget));
     out.push(Stage::AirHome);
-    out.extend((0..homes).map(|n| Stage::Home(index(n))));
+    for (n, &k) in homes.iter().enumerate() {
+        out.push(Stage::Home(index(n)));
+        out.extend(report(after[k]));
+    }
+    out.extend((0..groups).map(|i| Stage::ReportGroup(index(i))));
     out.push(Stage::Report);
     out
 }
