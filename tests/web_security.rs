@@ -25,7 +25,7 @@ use web::{call, call_with, get, raw, start};
 
 const NAVAL: &str = "configs/naval/three-level-chain.toml";
 const CAVALRY: &str = "configs/cavalry/charge-on-pikes.toml";
-const DEEP: &str = "tests/web/deep-chain.toml";
+const DEEP: &str = "tests/web/beyond-exact.toml";
 
 fn configs_copy() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
@@ -139,7 +139,7 @@ fn another_site_starts_no_job_and_saves_nothing() {
     assert_eq!(call("DELETE", &job, b"").status, 200);
 }
 
-/// Starts `POST /api/exact` of the deep chain on a connection of its own and leaves after `after`.
+/// Starts `POST /api/exact` of the beyond-exact scenario on a connection of its own and leaves after `after`.
 fn abandoned_solve(base: &str, after: Duration) -> Instant {
     use std::io::Read;
     let text = read(DEEP);
@@ -150,7 +150,7 @@ fn abandoned_solve(base: &str, after: Duration) -> Instant {
     stream.set_read_timeout(Some(after)).unwrap();
     let mut nothing = [0u8; 1];
     let read = stream.read(&mut nothing);
-    assert!(read.is_err(), "the deep chain is not solved within {after:?}");
+    assert!(read.is_err(), "beyond-exact is not solved within {after:?}");
     drop(stream);
     Instant::now()
 }
@@ -183,7 +183,7 @@ fn a_solve_stops_at_the_time_limit_and_few_run_at_once() {
         ..Options::default()
     };
     let base = start(limits);
-    let url = format!("{base}/api/exact?name=deep-chain.toml");
+    let url = format!("{base}/api/exact?name=beyond-exact.toml");
     let first = std::thread::spawn(move || call("POST", &url, read(DEEP).as_bytes()));
     while status(&base)["exact"]["running"] != 1 {
         std::thread::sleep(Duration::from_millis(10));
@@ -201,7 +201,7 @@ fn a_solve_stops_at_the_time_limit_and_few_run_at_once() {
 #[test]
 fn the_start_page_never_waits_for_a_solve() {
     let dir = configs_copy();
-    std::fs::copy(DEEP, dir.path().join("naval/deep-chain.toml")).unwrap();
+    std::fs::copy(DEEP, dir.path().join("naval/beyond-exact.toml")).unwrap();
     let quick = Options { configs: dir.path().to_owned(), quick_time: Duration::from_secs(3), ..Options::default() };
     let base = start(quick);
     let mut times = Vec::new();
@@ -210,17 +210,18 @@ fn the_start_page_never_waits_for_a_solve() {
         let page = get(&format!("{base}/"));
         times.push(asked.elapsed());
         assert_eq!(page.status, 200);
-        assert!(page.body.contains("deep-chain.toml"), "{}", page.body);
+        assert!(page.body.contains("beyond-exact.toml"), "{}", page.body);
     }
     // The bound the review set is 200 ms (it answers in a few ms here); the median of five, so that one
     // scheduling hiccup on a busy machine does not decide it, and every one under a second.
     times.sort();
     assert!(times[2] < Duration::from_millis(200) && times[4] < Duration::from_secs(1), "GET / took {times:?}");
-    eprintln!("GET / with the deep chain in the folder: {times:?}");
+    eprintln!("GET / with beyond-exact in the folder: {times:?}");
     let start = Instant::now();
     let deep = loop {
         let list = get(&format!("{base}/api/scenarios")).json();
-        let deep = list["scenarios"].as_array().unwrap().iter().find(|s| s["path"] == "naval/deep-chain.toml").cloned();
+        let deep =
+            list["scenarios"].as_array().unwrap().iter().find(|s| s["path"] == "naval/beyond-exact.toml").cloned();
         let deep = deep.unwrap();
         if deep["answer_state"] != "solving" || start.elapsed() > Duration::from_secs(30) {
             break deep;

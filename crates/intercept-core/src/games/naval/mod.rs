@@ -282,9 +282,11 @@ impl Model for Naval {
         self.play(chance, rec);
     }
 
-    // `solve` stays the leaf walk for now: merging states solves operation-harpoon in 23 ms against 92 ms
-    // and the workbench tests' deep chain (8 x 10^10 leaves) in about a second, which those tests use as a
-    // solve that takes minutes; the switch waits for them to get a scenario too large for both.
+    /// By the leaf walk for a small tree, else by merging states (issue 37): operation-harpoon's 330,488
+    /// leaves solve in 16 ms against 133 ms, a chain of eight with 8 x 10^10 leaves in 2 ms.
+    fn solve(&self, max_leaves: u64) -> Result<ExactTally, TooLarge> {
+        crate::exact::states::solve_or_walk(self, max_leaves)
+    }
 
     fn solve_by_states(&self, max_leaves: u64) -> Option<Result<ExactTally, TooLarge>> {
         Some(crate::exact::states::solve(self, max_leaves))
