@@ -10,10 +10,15 @@
 //! ...), so "did any group of this combat reach?" or "who won?" is a mask operation rather than a loop, and
 //! a trial zeroes a few hundred bytes and allocates nothing.
 //!
-//! The trial is [`Stepped`](crate::model::Stepped): a [`NavalState`] is a [`Trial`] and the [`Stage`] it is
-//! at, and a step is one group's first roll, one planned combat, the retargeting, the air attacks on the way
-//! home, one way-home interception, or the report, so the exact interpreter merges trials that reach equal
-//! states between them (issue 37). The steps make the picks of the sequence of play in its order.
+//! The trial is [`Stepped`](crate::model::Stepped): a [`NavalState`] is a [`Trial`], the [`Stage`] it is at
+//! and the combat under way there ([`Battle`], and the combats after a delayed roll, [`Counter`]). A step is
+//! one group's first roll, one group sailing to a combat, one round, one delayed roll, one combat after it,
+//! the retargeting, the air attacks on the way home, one group's report, or the trial's, so the exact
+//! interpreter merges trials that reach equal states between them (issue 37). Three habits keep the states
+//! few: a roll draws whether it reaches first and how far short only when a rule reads it
+//! ([`Naval::drawn`]); a group is reported as soon as its part is over ([`Stage::ReportGroup`]); and
+//! [`Naval::forget`]s what no later step reads. The steps make the picks of the sequence of play in its order,
+//! and the sampler takes the same steps straight through ([`Naval::play`]).
 
 use super::combat::{Battle, Next};
 use super::late::Counter;
@@ -442,22 +447,25 @@ impl Naval {
     /// combat is fought), so the exact interpreter need not carry its facts to the end; every group is
     /// reported before the trial's report.
     fn report_groups<C: Chance, R: Recorder>(&self, t: &mut Trial, among: u32, chance: &mut C, rec: &mut R) {
-        for i in each(among & t.rolled & !t.reported) {
-            if has(t.unreported, i) {
-                self.drawn(t, i, chance, rec);
-            }
-            // Back in port, units that fought, or reached a force that had turned back, are inverted unless
-            // withheld (N-18).
-            let inverted = (t.fought | t.target_gone) & !self.withheld;
-            let facts = [t.reached, t.fought, t.won, t.joined_late, t.joined_deferred, inverted, t.abandoned];
-            // Abandoned is last: a scenario that cannot abandon registers no metric for it, and never sets it.
-            for (mask, metrics) in facts.into_iter().zip(&self.facts.0) {
-                if has(mask, i) {
-                    rec.hit(metrics[i]);
-                }
-            }
-            t.reported |= bit(i);
+        let done = among & t.rolled & !t.reported;
+        if done == 0 {
+            return;
         }
+        for i in each(done & t.unreported) {
+            self.drawn(t, i, chance, rec);
+        }
+        // Back in port, units that fought, or reached a force that had turned back, are inverted unless
+        // withheld (N-18).
+        let inverted = (t.fought | t.target_gone) & !self.withheld;
+        let facts = [t.reached, t.fought, t.won, t.joined_late, t.joined_deferred, inverted, t.abandoned];
+        // Fact by fact over the set bits: most facts of most groups are not set. Abandoned is last: a
+        // scenario that cannot abandon registers no metric for it, and never sets it.
+        for (mask, metrics) in facts.into_iter().zip(&self.facts.0) {
+            for i in each(mask & done) {
+                rec.hit(metrics[i]);
+            }
+        }
+        t.reported |= done;
     }
 
     /// Draws how far short group `i`'s last roll fell, if that is not drawn yet: its hexes still to go, and
