@@ -1,16 +1,19 @@
 //! The exact interpreter for [`Stepped`] models: a distribution over states, equal states merged after every
 //! step, so the work is distinct states times the branching of one step, not the leaves of the whole tree.
 //!
-//! The frontier maps each state a trial can be in after `k` steps to its [`Entry`]: the summed weight of the
-//! paths that lead there, how many paths those are, and the distribution of every accumulated value over
-//! them. One step of one state is walked leaf by leaf with the same odometer as the leaf walk
-//! ([`super::Replay`]); its leaves are grouped by where they lead (the next state, or the end) and what they
-//! added, so a state with a hundred leaves that lead to three states costs three merges.
+//! States wait in [`Bucket`]s by their progress ([`Stepped::progress`]), and the least advanced bucket is
+//! stepped first, so a state is stepped once every path to it has arrived, however many steps each took.
+//! A bucket maps each state to its [`Entry`]: the summed weight of the paths that lead there, how many paths
+//! those are, and the distribution of every accumulated value over them. One step of one state is walked
+//! leaf by leaf with the same odometer as the leaf walk ([`super::Replay`]); its leaves are grouped by where
+//! they lead (the next state, or the end) and what they added, so a state with a hundred leaves that lead to
+//! three states costs three merges.
 //!
-//! Every weight of the frontier is an integer over one denominator shared by the frontier, multiplied by
-//! the least common multiple of the step's probabilities at each step: merging two states is adding two
-//! integers, and no greatest common divisor is taken until the very end. The slots a step reports are added
-//! to per-slot sums over the same denominator.
+//! Every weight of a bucket is an integer over the bucket's one denominator: merging two states is adding
+//! two integers, and no greatest common divisor is taken until the very end. A step's moves are over the
+//! bucket's denominator times the least common multiple of the step's probabilities; a bucket they join
+//! that has another denominator is brought to the least common multiple of the two. The slots a step reports
+//! are added to per-slot sums kept by denominator ([`Sums`]).
 //!
 //! The leaf count is kept exactly as the leaf walk counts it (paths multiply and add like weights), so
 //! `exact` still says how many leaves the tree has, however many it did not need to visit.
