@@ -36,6 +36,8 @@ use sums::{Leaf, Path, Sums};
 
 mod limbs;
 pub mod states;
+#[cfg(debug_assertions)]
+mod suffix;
 mod sums;
 
 /// The probability of every counter slot: `fractions[s]` is the exact chance a trial reports slot `s`, and

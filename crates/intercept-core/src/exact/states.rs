@@ -48,6 +48,9 @@ struct Entry {
     counts: Vec<Vec<Limbs>>,
     /// `flags[i]`: the weight of those paths that have set flag `i`.
     flags: Vec<Limbs>,
+    /// The picks of one path that leads here, for the check of merged states ([`super::suffix`]).
+    #[cfg(debug_assertions)]
+    path: Vec<u32>,
 }
 
 /// A scaled probability: one limb in almost every step, any number in the rest.
@@ -82,6 +85,8 @@ impl Entry {
             paths: 0,
             counts: vec![Vec::new(); acc.counts.len()],
             flags: vec![Limbs::new(); acc.flags.len()],
+            #[cfg(debug_assertions)]
+            path: Vec::new(),
         }
     }
 
@@ -280,19 +285,32 @@ type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<Fx>>;
 /// What one step does from one state: where its leaves lead, with what probability and how many leaves,
 /// and the probability of each slot it reports.
 struct Moves<S> {
-    to: FxMap<(Option<S>, Accumulated), (Prob, u128)>,
+    to: FxMap<(Option<S>, Accumulated), (Prob, u128, Trace)>,
     reports: FxMap<usize, Prob>,
+}
+
+/// The picks of a move's first leaf in debug builds, for the check of merged states; nothing otherwise.
+#[cfg(debug_assertions)]
+type Trace = Vec<u32>;
+#[cfg(not(debug_assertions))]
+type Trace = ();
+
+fn trace(path: &[Node]) -> Trace {
+    #[cfg(debug_assertions)]
+    return path.iter().map(|n| n.choice).collect();
+    #[cfg(not(debug_assertions))]
+    let _ = path;
 }
 
 /// [`Moves`] with each probability made one fraction.
 struct Step<S> {
-    to: Vec<(Option<S>, Accumulated, BigRational, u128)>,
+    to: Vec<(Option<S>, Accumulated, BigRational, u128, Trace)>,
     reports: Vec<(usize, BigRational)>,
 }
 
 impl<S> Moves<S> {
     fn step(self) -> Step<S> {
-        let to = self.to.into_iter().map(|((to, delta), (p, count))| (to, delta, p.fraction(), count)).collect();
+        let to = self.to.into_iter().map(|((to, delta), (p, n, t))| (to, delta, p.fraction(), n, t)).collect();
         Step { to, reports: self.reports.into_iter().map(|(slot, p)| (slot, p.fraction())).collect() }
     }
 }
@@ -379,6 +397,8 @@ pub fn solve<M: Stepped>(model: &M, max_leaves: u64) -> Result<ExactTally, TooLa
     let mut leaves = 0u128;
     let mut budget = Budget::new(max_leaves);
     let stopped = || halt.as_ref().is_some_and(|h| h.load(std::sync::atomic::Ordering::Relaxed));
+    #[cfg(debug_assertions)]
+    let mut merges = 0u64;
     while let Some((at, bucket)) = pending.pop_first() {
         let mut steps = Vec::with_capacity(bucket.states.len());
         for (state, entry) in bucket.states {
@@ -401,7 +421,7 @@ pub fn solve<M: Stepped>(model: &M, max_leaves: u64) -> Result<ExactTally, TooLa
             for (slot, p) in moves.reports {
                 cost += sums.add(slot, den_id, &entry.weight, &Scale::of(&scaled(&p, &lcm)));
             }
-            for (to, delta, p, count) in moves.to {
+            for (to, delta, p, count, _trace) in moves.to {
                 let n = scaled(&p, &lcm);
                 cost += match to {
                     Some(state) => {
@@ -415,7 +435,11 @@ pub fn solve<M: Stepped>(model: &M, max_leaves: u64) -> Result<ExactTally, TooLa
                             f
                         });
                         let n = if factor.is_one() { Scale::of(&n) } else { Scale::of(&(n * &*factor)) };
+                        #[cfg(debug_assertions)]
+                        let merged = target.states.contains_key(&state);
                         let e = target.states.entry(state).or_insert_with(|| Entry::empty(acc));
+                        #[cfg(debug_assertions)]
+                        check_merge(model, acc, e, &entry.path, &_trace, merged, &mut merges);
                         e.absorb(&entry, &delta, &n, count, acc)
                     }
                     None => {
@@ -430,6 +454,29 @@ pub fn solve<M: Stepped>(model: &M, max_leaves: u64) -> Result<ExactTally, TooLa
         }
     }
     Ok(tally(model.metrics(), sums.fractions(), u64::try_from(leaves).unwrap_or(u64::MAX)))
+}
+
+/// In debug builds, gives a new entry its path, and checks a sample of merges: the first 20 of a solve and
+/// one in 50 up to the 7,500th ([`super::suffix`]).
+#[cfg(debug_assertions)]
+fn check_merge<M: Stepped>(
+    model: &M,
+    acc: &Accumulators,
+    e: &mut Entry,
+    from: &[u32],
+    step: &[u32],
+    merged: bool,
+    merges: &mut u64,
+) {
+    let path: Vec<u32> = from.iter().chain(step).copied().collect();
+    if !merged {
+        e.path = path;
+        return;
+    }
+    *merges += 1;
+    if *merges <= 20 || ((*merges).is_multiple_of(50) && *merges <= 7_500) {
+        super::suffix::same_future(model, acc, &e.path, &path);
+    }
 }
 
 /// The leaf walk below this many picks in all: on the shipped scenarios of a few thousand leaves it was two
@@ -464,7 +511,7 @@ fn scaled(p: &BigRational, lcm: &BigUint) -> BigUint {
 
 /// The denominators of every probability of `step`.
 fn denominators<S>(step: &Step<S>) -> impl Iterator<Item = BigUint> + '_ {
-    let to = step.to.iter().map(|(_, _, p, _)| p);
+    let to = step.to.iter().map(|(_, _, p, _, _)| p);
     to.chain(step.reports.iter().map(|(_, p)| p)).map(|p| p.denom().magnitude().clone())
 }
 
@@ -496,7 +543,7 @@ fn walk<M: Stepped>(
         }
         slots.clear();
         let to = (flow == Flow::Go).then_some(next);
-        let (sum, count) = moves.to.entry((to, delta)).or_default();
+        let (sum, count, _) = moves.to.entry((to, delta)).or_insert_with(|| (Prob::default(), 0, trace(&path)));
         sum.add(&leaf);
         *count += 1;
         if !advance(&mut path) {

@@ -451,9 +451,6 @@ impl Naval {
         if done == 0 {
             return;
         }
-        for i in each(done & t.unreported) {
-            self.drawn(t, i, chance, rec);
-        }
         // Back in port, units that fought, or reached a force that had turned back, are inverted unless
         // withheld (N-18).
         let inverted = (t.fought | t.target_gone) & !self.withheld;
@@ -464,6 +461,12 @@ impl Naval {
             for i in each(mask & done) {
                 rec.hit(metrics[i]);
             }
+        }
+        // The draws come after the facts, which they do not change: so a group's facts are reported before
+        // any draw of the groups reported with it, whether they are reported together (the sampler) or one
+        // by one (the exact interpreter), as the check of merged states compares (exact::suffix).
+        for i in each(done & t.unreported) {
+            self.drawn(t, i, chance, rec);
         }
         t.reported |= done;
     }
