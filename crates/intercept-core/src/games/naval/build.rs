@@ -62,6 +62,7 @@ impl Naval {
             mission_meeting,
             waited_for,
             meetings,
+            progress: super::play::Progress::new(cfg.combat.max_rounds as u32, resolve_order.len()),
             resolve_order,
             return_order,
             mission_fellows: mask(&groups, |g| g.aim == mission_out && !g.submarine),

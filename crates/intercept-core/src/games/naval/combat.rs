@@ -134,8 +134,8 @@ impl Naval {
     }
 
     /// One step of `battle`: one group sailing to it, the force it meets sailing, a round, or one delayed
-    /// roll or the deferring groups' rolls after a round. Returns whether the combat is over; if it was
-    /// fought, who won is settled.
+    /// roll or the deferring groups' rolls after a round. Returns what is left: nothing (and, if it was
+    /// fought, who won is settled), more steps, or first the combats a delayed roll led to.
     pub(super) fn fight_on<C: Chance, R: Recorder>(
         &self,
         t: &mut Trial,

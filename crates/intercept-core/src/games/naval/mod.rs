@@ -211,6 +211,8 @@ pub struct Naval {
     roll_order: Vec<(usize, usize)>,
     /// The steps of a trial ([`play::Stage`]).
     stages: Vec<play::Stage>,
+    /// The units of a trial's progress, for the exact interpreter ([`play::Progress`]).
+    progress: play::Progress,
     /// `report_after[k]`: the groups whose part is over once meeting `k` is fought, if they have rolled
     /// ([`play::Stage::ReportGroup`]).
     report_after: Vec<u32>,

@@ -28,6 +28,23 @@ use crate::games::naval::config::HomeAfter;
 use crate::metrics::Recorder;
 use crate::model::Flow;
 
+/// The units of [`Naval::progress_of`], settled with the scenario: the progress one combat can make, and
+/// the progress of a combat's delayed roll with the combats it leads to.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Progress {
+    per_combat: u64,
+    per_counter: u64,
+}
+
+impl Progress {
+    /// For combats of at most `max_rounds` rounds and `resolves` planned combats, each of which a delayed
+    /// roll's chain may fight at once, and the one with the group that rolled.
+    pub(super) fn new(max_rounds: u32, resolves: usize) -> Progress {
+        let per_combat = Battle::most_progress(max_rounds) + 1;
+        Progress { per_combat, per_counter: (resolves as u64 + 2) * per_combat + 1 }
+    }
+}
+
 /// Where a trial is in the sequence of play: the step it takes next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Stage {
@@ -204,8 +221,7 @@ impl Naval {
     /// ([`Battle::progress`]); within the combats after a delayed roll, which and how far
     /// ([`Counter::progress`]).
     pub(super) fn progress_of(&self, s: &NavalState) -> u64 {
-        let per_combat = Battle::most_progress(self.nodes.max_rounds) + 1;
-        let per_counter = (self.resolve_order.len() as u64 + 2) * per_combat + 1;
+        let Progress { per_combat, per_counter } = self.progress;
         let counter = s.counter.map_or(0, |c| c.progress(s.inner.as_ref(), per_combat));
         let battle = s.battle.map_or(0, |b| b.progress());
         (u64::from(s.at) * per_combat + battle) * per_counter + counter
@@ -292,21 +308,17 @@ impl Naval {
             // while a fellow's closing in (N-9.1) or the mission's report may still read that.
             Stage::ReportGroup(i) if has(t.reported, usize::from(i)) => {
                 let i = usize::from(i);
-                let read = has(self.mission_fellows, i) || self.groups[i].fellows & !bit(i) & !t.reported != 0;
-                let mut gone = !bit(i);
-                for mask in [&mut t.fought, &mut t.won, &mut t.alive, &mut t.joined_late, &mut t.joined_deferred] {
-                    *mask &= gone;
-                }
-                for mask in [&mut t.abandoned, &mut t.target_gone, &mut t.undrawn, &mut t.unreported, &mut t.small] {
-                    *mask &= gone;
-                }
-                t.there &= gone;
-                if read && !self.groups[i].submarine {
-                    gone = u32::MAX;
-                }
+                let gone = !bit(i);
+                let facts = [&mut t.fought, &mut t.won, &mut t.joined_late, &mut t.joined_deferred, &mut t.abandoned];
+                let places =
+                    [&mut t.alive, &mut t.there, &mut t.target_gone, &mut t.undrawn, &mut t.unreported, &mut t.small];
+                facts.into_iter().chain(places).for_each(|mask| *mask &= gone);
                 // Unread, it is as if it had never rolled: nothing will roll it again (its target reached, or it
                 // would have waited), and having rolled, it is not reported again.
-                (t.reached, t.rolled, t.reported) = (t.reached & gone, t.rolled & gone, t.reported & gone);
+                let read = has(self.mission_fellows, i) || self.groups[i].fellows & !bit(i) & !t.reported != 0;
+                if !read || self.groups[i].submarine {
+                    [&mut t.reached, &mut t.rolled, &mut t.reported].into_iter().for_each(|mask| *mask &= gone);
+                }
                 t.factors[i] = 0;
                 bit(i)
             }
