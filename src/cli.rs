@@ -3,35 +3,44 @@
 
 use std::path::PathBuf;
 
-use clap::builder::PossibleValuesParser;
 use clap::error::ErrorKind;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use intercept_sim::config::{Overrides, set};
-use intercept_sim::games::cavalry;
-use intercept_sim::games::step_race::race::{InterceptBox, Move, Square};
+use intercept_sim::games::{self, shipped};
 use intercept_sim::sensitivity;
 
-const EXAMPLES: &str = "\
-Examples:
-  intercept-sim validate configs/cavalry/charge-on-pikes.toml       check a config, show every default
-  intercept-sim exact configs/cavalry/charge-on-pikes.toml          exact odds, as fractions
-  intercept-sim run configs/cavalry/charge-on-pikes.toml            1,000,000 seeded trials -> reports/charge-on-pikes/
-  intercept-sim run CONFIG --trials 100000000 --seed 7 --json       more trials, another seed, JSON on stdout
-  intercept-sim odds naval --dice 4 --distance 7 --pacific          exact odds of one roll, no config file
-  intercept-sim odds cavalry --order charge --morale 7              the d10 table and a hedgehog morale check
-  intercept-sim sweep CONFIG --set naval.rules.slow_ships=-2,-1,0   one rule value over a grid, common seeds
-  intercept-sim sensitivity CONFIG --only naval.rules               which rule value moves the odds most
-  intercept-sim run --resume reports/three-level-chain              finish a run stopped with Ctrl-C
-  intercept-sim run CONFIG --shard 0/3 --out shards/0               one third of a run; then `merge` the shards
+use crate::tools;
 
+/// What the exit status says, as the top-level help ends.
+const EXIT_STATUS: &str = "\
 Exit status: 0 success, 1 the run failed (I/O, a tree too large to solve), 2 bad input (config, arguments, an
 output folder another run holds or that cannot be written, a manifest that cannot be trusted), 130
 interrupted by Ctrl-C or SIGTERM (a run or sweep writes its finished chunks as a partial result to resume; a
 sensitivity run keeps nothing and says so).";
 
+/// The order commands are listed in help: the derived ones, with the rule sets' tools among them.
+const ORDER: &[&str] = &[
+    "run",
+    "exact",
+    "validate",
+    "metrics",
+    "schema",
+    "reach-table",
+    "sweep",
+    "sensitivity",
+    "merge",
+    "replay",
+    "check",
+    "odds",
+    "init",
+    "serve",
+    "completions",
+    "man",
+];
+
 /// Odds of interception rules: seeded Monte Carlo and exact enumeration from one rules implementation.
 #[derive(Parser, Debug)]
-#[command(name = "intercept-sim", version, about, long_about = None, after_help = EXAMPLES)]
+#[command(name = "intercept-sim", version, about, long_about = None)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -46,42 +55,20 @@ pub enum Command {
     /// Check a config and print the resolved scenario, with every default filled in.
     Validate(ExactArgs),
     /// List the scenario's metrics: what each counts, with the rule IDs it follows; headline ones first.
-    #[command(after_help = "Example:\n  intercept-sim metrics configs/cavalry/charge-on-pikes.toml")]
     Metrics(TableArgs),
     /// Print the JSON Schema of a rule set's config (every key, its type, allowed values, default and help).
-    #[command(after_help = "Examples:\n  intercept-sim schema            the rule sets' tables\n  \
-        intercept-sim schema naval      the schema of a config with a [naval] table")]
     Schema(SchemaArgs),
-    /// Print the exact chance that n interception dice reach a hex d hexes away (naval rules N-8).
-    ReachTable(ReachArgs),
     /// Run the scenario over a grid of config values, every point on the same seed (common random numbers).
-    #[command(
-        after_help = "Example:\n  intercept-sim sweep configs/naval/three-level-chain.toml --set naval.rules.slow_ships=-2,-1,0"
-    )]
     Sweep(SweepArgs),
     /// Move every number of the rules one step down and up and rank how far each moves the odds.
-    #[command(after_help = "Examples:\n  intercept-sim sensitivity configs/naval/three-level-chain.toml\n  \
-        intercept-sim sensitivity configs/naval/three-level-chain.toml --only naval.rules --metric mission.completed")]
     Sensitivity(SensitivityArgs),
     /// Merge the shards of one run (`run --shard K/N`) into the files a single run writes.
     #[command(
         after_help = "Example:\n  intercept-sim merge shards/0 shards/1 shards/2 --out reports/three-level-chain"
     )]
     Merge(MergeArgs),
-    /// Play one game of a [board] self-play run again and print it turn by turn, with the board after each.
-    #[command(after_help = "Examples:\n  intercept-sim replay configs/board/mcts-vs-greedy.toml --game 3\n  \
-        intercept-sim replay configs/board/greedy-vs-random.toml --moves-only")]
-    Replay(ReplayArgs),
-    /// Answer one interception situation from the command line, no config file needed.
-    #[command(subcommand)]
-    Check(CheckCommand),
-    /// Exact odds of one interception from a few numbers, no config file needed.
-    #[command(subcommand)]
-    Odds(OddsCommand),
     /// Write a rule set's starter config: every key with its value and a comment on its meaning, allowed
     /// values, rules and default (read from the same schema as `schema`).
-    #[command(after_help = "Examples:\n  intercept-sim init cavalry                   writes cavalry.toml\n  \
-        intercept-sim init naval -o my-convoy.toml\n  intercept-sim init step-race -o -             to stdout")]
     Init(InitArgs),
     /// Serve the workbench: a local web page and JSON API over the configs folder, until Ctrl-C.
     #[command(after_help = "Examples:\n  intercept-sim serve                       http://127.0.0.1:8080/\n  \
@@ -102,7 +89,7 @@ pub enum Command {
 /// `init`: which rule set, and where to write.
 #[derive(Args, Debug)]
 pub struct InitArgs {
-    /// The rule set, by its config table (`intercept-sim schema` lists them); `step-race` is `step_race`.
+    /// The rule set, by its config table (`intercept-sim schema` lists them); `-` may stand for `_`.
     pub rule_set: String,
     /// The file to write [default: <rule-set>.toml]; - for stdout. The run is named after the file.
     #[arg(short, long, value_name = "FILE")]
@@ -160,126 +147,6 @@ pub struct ManArgs {
 pub struct SchemaArgs {
     /// The rule set's config table; without it, the tables are listed.
     pub table: Option<String>,
-}
-
-#[derive(Subcommand, Debug)]
-pub enum CheckCommand {
-    /// Can these units intercept this tactical move? The step race of GITM (rules G-1..G-13).
-    #[command(
-        after_help = "Example:\n  intercept-sim check step-race --interceptor 7-7 --box 7-7/3 --move 5-2,5-4,8-4"
-    )]
-    StepRace(StepRaceArgs),
-    /// Who may intercept this Move and Attack, and which rule rules out the rest? Sorcery's final-location
-    /// rule (S-1..S-19), for the situation a [card_game] config describes, at each final location it allows.
-    #[command(after_help = "Example:\n  intercept-sim check card-game configs/card-game/deterrent.toml")]
-    CardGame(ExactArgs),
-}
-
-#[derive(Args, Debug)]
-pub struct StepRaceArgs {
-    /// A unit with an interception order, by its square column-row (repeatable).
-    #[arg(long = "interceptor", required = true, value_name = "SQUARE")]
-    pub interceptors: Vec<Square>,
-    /// Its intercept box, centre/radius (G-2); one for each --interceptor, in order, or one for them all.
-    #[arg(long = "box", required = true, value_name = "CENTRE/RADIUS")]
-    pub boxes: Vec<InterceptBox>,
-    /// The move: start, an optional waypoint, and the destination, such as 5-2,5-4,8-4 (G-3).
-    #[arg(long = "move", value_name = "SQUARES", value_parser = parse_move)]
-    pub moves: Move,
-    /// What the box filters (G-8, G-A1): the interception point, the destination, or nothing.
-    #[arg(long, default_value = "point", value_parser = ["point", "destination", "none"])]
-    pub box_filter: String,
-    /// Print JSON on stdout instead of text.
-    #[arg(long)]
-    pub json: bool,
-}
-
-/// Two or three squares, start to end, with no leg of zero steps (a waypoint equal to the start is not a move).
-fn parse_move(s: &str) -> Result<Move, String> {
-    let points = s.split(',').map(str::parse::<Square>).collect::<Result<Vec<_>, _>>()?;
-    if !(2..=3).contains(&points.len()) {
-        return Err(format!("{s:?} has {} squares; allowed: start,end or start,waypoint,end", points.len()));
-    }
-    if let Some(w) = points.windows(2).find(|w| w[0] == w[1]) {
-        return Err(format!(
-            "{s:?} stays on {} for a whole leg; a waypoint must differ from the squares before and after it",
-            w[0]
-        ));
-    }
-    Ok(Move { points })
-}
-
-#[derive(Subcommand, Debug)]
-pub enum OddsCommand {
-    /// Can n interception dice reach a hex d hexes away? (naval rules N-7, N-8)
-    #[command(after_help = "Example:\n  intercept-sim odds naval --dice 4 --distance 7 --pacific")]
-    Naval(NavalOddsArgs),
-    /// Does a unit under this order intercept, how does the target react, and does it pass its hedgehog
-    /// morale check? (C-2, C-6, C-9)
-    #[command(after_help = "Examples:\n  intercept-sim odds cavalry --order charge --morale 7 --leader 1\n  \
-                            intercept-sim odds cavalry --order charge --morale 7 --facing front")]
-    Cavalry(CavalryOddsArgs),
-}
-
-#[derive(Args, Debug)]
-pub struct NavalOddsArgs {
-    /// Interception dice, after modifiers (0 to 8).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=8))]
-    pub dice: u32,
-    /// Hexes from the group's base to its interception hex (0 to 99).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=99))]
-    pub distance: u32,
-    /// Halve the dice total, rounding up, as in the Pacific (N-8.2).
-    #[arg(long)]
-    pub pacific: bool,
-    /// Read the highest die instead of the sum (the A-1 alternative).
-    #[arg(long)]
-    pub highest: bool,
-    #[command(flatten)]
-    pub format: Format,
-}
-
-#[derive(Args, Debug)]
-pub struct CavalryOddsArgs {
-    /// The interceptor's own order (C-2): its row of the d10 interception table.
-    #[arg(long, value_parser = PossibleValuesParser::new(cavalry::odds::ORDERS.iter().copied()))]
-    pub order: String,
-    /// The target's unit type: its row of the reaction table (C-6); only heavy infantry forms hedgehog (C-8.1).
-    #[arg(long, default_value = cavalry::odds::DEFAULT_TARGET,
-          value_parser = PossibleValuesParser::new(cavalry::odds::TARGETS.iter().copied()))]
-    pub target: String,
-    /// Where the interceptor ends, against the target's facing (C-6): horse in heavy infantry's rear forces a
-    /// hedgehog attempt (C-8.3).
-    #[arg(long, default_value = cavalry::odds::DEFAULT_FACING,
-          value_parser = PossibleValuesParser::new(cavalry::odds::FACINGS.iter().copied()))]
-    pub facing: String,
-    /// The target's morale (0 to 10): also show its hedgehog morale check (C-9).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=10))]
-    pub morale: Option<u32>,
-    /// The rating of the leader stacked with the target (0 to 9), subtracted from the roll (C-9.3).
-    #[arg(long, default_value_t = 0, requires = "morale", value_parser = clap::value_parser!(u32).range(0..=9))]
-    pub leader: u32,
-    /// Morale checks rolled at once (1 to 10): +1 to the roll for each beyond the first (C-9.2).
-    #[arg(long, default_value_t = 1, requires = "morale", value_parser = clap::value_parser!(u32).range(1..=10))]
-    pub checks: u32,
-    /// Print JSON on stdout instead of text.
-    #[arg(long)]
-    pub json: bool,
-}
-
-#[derive(Args, Debug)]
-pub struct ReachArgs {
-    /// Halve the dice total, rounding up, as in the Pacific (N-8.2).
-    #[arg(long)]
-    pub pacific: bool,
-    /// Read the highest die instead of the sum (the A-1 alternative).
-    #[arg(long)]
-    pub highest: bool,
-    /// Largest distance shown.
-    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(1..=60))]
-    pub max_distance: u32,
-    #[command(flatten)]
-    pub format: Format,
 }
 
 /// How a command whose answer is a table prints it: as text, JSON or CSV.
@@ -392,11 +259,6 @@ fn parse_threads(s: &str) -> Result<u64, String> {
     within(s, 1, 1024)
 }
 
-/// A game's number in a self-play run: from 0.
-fn parse_game(s: &str) -> Result<u64, String> {
-    whole(s, 0)
-}
-
 /// A port: 0 to 65535.
 fn parse_port(s: &str) -> Result<u16, String> {
     within(s, 0, u16::MAX.into()).map(|p| p as u16)
@@ -466,8 +328,8 @@ pub struct SweepArgs {
     /// The scenario config (TOML); not with --resume.
     #[arg(required_unless_present = "resume")]
     pub config: Option<PathBuf>,
-    /// A key by its dotted path and the values it takes: KEY=V1,V2,... Repeat for a grid. Tables in a list
-    /// are named: naval.group.<name>.distance, cavalry.interceptor.<name>.order.
+    /// A key by its dotted path and the values it takes: KEY=V1,V2,... Repeat for a grid. A table in a list
+    /// is named by its name key or its index: TABLE.LIST.<name>.KEY or TABLE.LIST[0].KEY.
     #[arg(long = "set", required_unless_present = "resume", value_parser = set::parse_list)]
     pub sets: Vec<(String, Vec<String>)>,
     /// Print (and show on the page) only this metric (repeatable) [default: print the rule set's headline
@@ -501,8 +363,8 @@ pub struct SweepArgs {
 pub struct SensitivityArgs {
     /// The scenario config (TOML).
     pub config: PathBuf,
-    /// Vary only keys under this dotted prefix (repeatable), such as naval.rules, cavalry.table or naval.group[0]
-    /// (a list's table by its index or its name).
+    /// Vary only keys under this dotted prefix (repeatable), such as TABLE.rules or TABLE.LIST[0] (a list's
+    /// table by its index or its name).
     #[arg(long)]
     pub only: Vec<String>,
     /// Print the ranked table of this metric (repeatable) [default: the rule set's headline metric].
@@ -531,24 +393,6 @@ fn parse_step(s: &str) -> Result<f64, String> {
     set::check_float_step(step)
 }
 
-#[derive(Args, Debug)]
-pub struct ReplayArgs {
-    /// The self-play config (TOML, with a [board] table).
-    pub config: PathBuf,
-    /// Which game of the run, numbered from 0: the same game `run` played as trial N.
-    #[arg(long, default_value_t = 0, value_name = "N", value_parser = parse_game)]
-    pub game: u64,
-    /// The run's seed, instead of the config's (as `run --seed`).
-    #[arg(short, long, value_parser = parse_seed)]
-    pub seed: Option<u64>,
-    /// Print the moves only, without the board after each turn.
-    #[arg(long)]
-    pub moves_only: bool,
-    /// Print JSON on stdout instead of text: every turn with its move in words, and the result.
-    #[arg(long)]
-    pub json: bool,
-}
-
 /// A command on a config whose answer is a table.
 #[derive(Args, Debug)]
 pub struct TableArgs {
@@ -567,13 +411,48 @@ pub struct ExactArgs {
     pub json: bool,
 }
 
+/// What the command line asks: one of the commands above, or a rule set's tool.
+pub enum Parsed {
+    Cli(Cli),
+    Tool(tools::Asked),
+}
+
+/// The whole command line: the commands above, every registered rule set's tools ([`tools::mount`]), and
+/// help examples from the registry.
+pub fn command() -> clap::Command {
+    let registry = shipped();
+    let mut command = tools::mount(Cli::command(), &registry);
+    command = command.after_help(format!("{}\n\n{EXIT_STATUS}", examples_of("")));
+    for name in ["metrics", "schema", "sweep", "sensitivity", "init"] {
+        command = command.mut_subcommand(name, |c| c.after_help(examples_of(name)));
+    }
+    for (n, name) in ORDER.iter().enumerate() {
+        command = command.mut_subcommand(name, |c| c.display_order(n));
+    }
+    command
+}
+
+/// The registry's examples for `command` (`""`: the top level), each command line with what it does beside
+/// it, in a column.
+fn examples_of(command: &str) -> String {
+    let lines: Vec<(&str, &str)> =
+        games::EXAMPLES.iter().filter(|(c, ..)| *c == command).map(|(_, line, words)| (*line, *words)).collect();
+    let width = lines.iter().map(|(l, _)| l.len()).max().unwrap_or(0);
+    let head = if lines.len() == 1 { "Example:" } else { "Examples:" };
+    let shown = lines.iter().map(|(l, w)| format!("  intercept-sim {l:<width$}   {w}").trim_end().to_owned());
+    std::iter::once(head.to_owned()).chain(shown).collect::<Vec<_>>().join("\n")
+}
+
 /// The command line parsed. An error is one line on stderr naming the command's help, with long values cut
 /// short, and exit status 2; help and the version print as usual.
-pub fn parse() -> Cli {
-    let matches = negative_numbers(Cli::command()).try_get_matches();
-    let parsed = matches.and_then(|mut m| Cli::from_arg_matches_mut(&mut m).map_err(|e| e.format(&mut Cli::command())));
+pub fn parse() -> Parsed {
+    let matches = negative_numbers(command()).try_get_matches();
+    let parsed = matches.and_then(|mut m| match tools::asked(&shipped(), &m) {
+        Some(asked) => Ok(Parsed::Tool(asked)),
+        None => Cli::from_arg_matches_mut(&mut m).map(Parsed::Cli).map_err(|e| e.format(&mut command())),
+    });
     match parsed {
-        Ok(cli) => cli,
+        Ok(parsed) => parsed,
         Err(e) if !e.use_stderr() || e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => e.exit(),
         Err(e) => {
             let command = named_command(&std::env::args_os().collect::<Vec<_>>());
@@ -620,9 +499,9 @@ pub fn one_line(rendered: &str, command: &str) -> String {
     intercept_sim::text::one_line(&format!("{message}; see '{command} --help'"))
 }
 
-/// The command the arguments name (`intercept-sim odds naval`): the subcommands they start with.
+/// The command the arguments name (`intercept-sim odds NAME`): the subcommands they start with.
 fn named_command(args: &[std::ffi::OsString]) -> String {
-    let mut command = Cli::command();
+    let mut command = command();
     let mut words = vec!["intercept-sim".to_owned()];
     for arg in args.iter().skip(1).map(|a| a.to_string_lossy()) {
         match command.find_subcommand(arg.as_ref()) {

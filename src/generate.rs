@@ -7,12 +7,11 @@ use std::fs::{self, File};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use clap::CommandFactory;
 use intercept_sim::config::starter;
 use intercept_sim::games::shipped;
 use intercept_sim::ruleset::Entry;
 
-use crate::cli::{Cli, CompletionsArgs, InitArgs, ManArgs};
+use crate::cli::{CompletionsArgs, InitArgs, ManArgs};
 use crate::{Failure, bad_input, emit, failed};
 
 /// Whether writing a file may replace one already there.
@@ -55,7 +54,7 @@ pub fn rule_set(name: &str) -> Result<&'static dyn Entry, Failure> {
 /// `completions SHELL`: the script on stdout.
 pub fn completions(a: CompletionsArgs) -> Result<(), Failure> {
     let mut script = Vec::new();
-    clap_complete::generate(a.shell, &mut Cli::command(), "intercept-sim", &mut script);
+    clap_complete::generate(a.shell, &mut crate::cli::command(), "intercept-sim", &mut script);
     let script = String::from_utf8(script).map_err(failed)?;
     emit(match a.shell {
         // clap_complete's bash script spells a subcommand's state `intercept__subcmd__sim__subcmd__run` in its
@@ -68,7 +67,7 @@ pub fn completions(a: CompletionsArgs) -> Result<(), Failure> {
 
 /// `man`: the main page on stdout, or every command's page into `--dir`.
 pub fn man(a: ManArgs) -> Result<(), Failure> {
-    let mut cli = Cli::command().disable_help_subcommand(true);
+    let mut cli = crate::cli::command().disable_help_subcommand(true);
     cli.build();
     let Some(dir) = a.dir else { return emit(String::from_utf8(page(&cli)).map_err(failed)?) };
     fs::create_dir_all(&dir).map_err(|e| bad_input(format!("--dir {}: {e}", dir.display())))?;

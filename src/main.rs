@@ -7,23 +7,20 @@ mod cli;
 mod generate;
 mod interrupt;
 mod progress;
+mod tools;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use cli::{
-    CavalryOddsArgs, CheckCommand, Command, ExactArgs, Format, MergeArgs, NavalOddsArgs, OddsCommand, ReachArgs,
-    ReplayArgs, RunArgs, SchemaArgs, SensitivityArgs, ServeArgs, StepRaceArgs, SweepArgs, TableArgs,
+    Command, ExactArgs, Format, MergeArgs, Parsed, RunArgs, SchemaArgs, SensitivityArgs, ServeArgs, SweepArgs,
+    TableArgs,
 };
 use intercept_sim::config::{self, ConfigError, Overrides, Scenario};
 use intercept_sim::export::ExportError;
 use intercept_sim::folder::{Folder, FolderError};
-use intercept_sim::games::cavalry::odds::CavalryQuestion;
-use intercept_sim::games::naval::odds::NavalQuestion;
-use intercept_sim::games::step_race::race::{self, BoxFilter, Interceptor};
-use intercept_sim::games::{board_game, card_game, cavalry, naval, shipped, step_race};
-use intercept_sim::odds::OddsError;
+use intercept_sim::games::shipped;
 use intercept_sim::outputs;
 use intercept_sim::partial::{self, PartialError};
 use intercept_sim::runner::{self, SampleOptions};
@@ -46,28 +43,29 @@ impl From<ConfigError> for Failure {
 }
 
 fn main() -> ExitCode {
-    let cli = cli::parse();
+    let cli = match cli::parse() {
+        Parsed::Cli(cli) => cli,
+        Parsed::Tool(asked) => return exit(tools::answer(asked)),
+    };
     progress::set_quiet(quiet(&cli.command));
-    let result = match cli.command {
+    exit(match cli.command {
         Command::Run(args) => run(args),
         Command::Exact(args) => exact(args),
         Command::Validate(args) => validate(args),
         Command::Metrics(args) => metrics(args),
         Command::Schema(args) => schema(args),
-        Command::ReachTable(args) => reach_table(args),
         Command::Sweep(args) => sweep(args),
         Command::Sensitivity(args) => sensitivity(args),
         Command::Merge(args) => merge(args),
-        Command::Replay(a) => replay(a),
-        Command::Check(CheckCommand::StepRace(a)) => check_step_race(a),
-        Command::Check(CheckCommand::CardGame(a)) => check_card_game(a),
-        Command::Odds(OddsCommand::Naval(a)) => naval_odds(a),
-        Command::Odds(OddsCommand::Cavalry(a)) => cavalry_odds(a),
         Command::Init(a) => generate::init(a),
         Command::Serve(a) => serve(a),
         Command::Completions(a) => generate::completions(a),
         Command::Man(a) => generate::man(a),
-    };
+    })
+}
+
+/// The exit code of a command's result, its error printed on one line.
+fn exit(result: Result<(), Failure>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(f) => {
@@ -285,76 +283,6 @@ fn sensitivity(args: SensitivityArgs) -> Result<(), Failure> {
                 + &show::sensitivity::footer(&s, &dir, written.len()),
         ),
     }
-}
-
-fn check_step_race(a: StepRaceArgs) -> Result<(), Failure> {
-    if a.boxes.len() != 1 && a.boxes.len() != a.interceptors.len() {
-        let (b, i) = (a.boxes.len(), a.interceptors.len());
-        return Err(bad_input(format!(
-            "--box: {b} boxes for {i} interceptors; give one for each, in order, or one for all"
-        )));
-    }
-    let boxed = |n: usize| a.boxes[n.min(a.boxes.len() - 1)];
-    let interceptors: Vec<Interceptor> =
-        a.interceptors.iter().enumerate().map(|(n, &at)| Interceptor { at, boxed: boxed(n) }).collect();
-    let filter = match a.box_filter.as_str() {
-        "destination" => BoxFilter::Destination,
-        "none" => BoxFilter::None,
-        _ => BoxFilter::Point,
-    };
-    let outcome = race::race_move(&a.moves, &interceptors, filter);
-    emit(match a.json {
-        true => step_race::check::step_race_json(&interceptors, &outcome),
-        false => step_race::check::step_race_text(&interceptors, filter, &outcome),
-    })
-}
-
-fn check_card_game(a: ExactArgs) -> Result<(), Failure> {
-    let scenario = config::load(&shipped(), &a.config, Overrides::default())?;
-    emit(card_game::check::answer(&scenario, a.json).map_err(bad_input)?)
-}
-
-fn replay(a: ReplayArgs) -> Result<(), Failure> {
-    let scenario = config::load(&shipped(), &a.config, Overrides { trials: None, seed: a.seed })?;
-    let text = board_game::replay::replay(&scenario, a.game, a.moves_only, a.json);
-    emit(text.map_err(bad_input)?)
-}
-
-fn naval_odds(a: NavalOddsArgs) -> Result<(), Failure> {
-    let q = NavalQuestion { dice: a.dice, distance: a.distance, pacific: a.pacific, highest: a.highest };
-    let answer = naval::odds::ask(&q).map_err(odds_failure)?;
-    emit(match a.format {
-        Format { json: true, .. } => naval::odds::naval_odds_json(&q, &answer),
-        Format { csv: true, .. } => naval::odds::naval_odds_csv(&q, &answer),
-        _ => naval::odds::naval_odds(&q, &answer),
-    })
-}
-
-fn reach_table(a: ReachArgs) -> Result<(), Failure> {
-    let table = naval::odds::ReachTable::new(a.pacific, a.highest, a.max_distance);
-    emit(match a.format {
-        Format { json: true, .. } => table.json(),
-        Format { csv: true, .. } => table.csv(),
-        _ => table.text(),
-    })
-}
-
-fn cavalry_odds(a: CavalryOddsArgs) -> Result<(), Failure> {
-    let q = CavalryQuestion {
-        order: a.order,
-        target: a.target,
-        facing: a.facing,
-        morale: a.morale,
-        leader: a.leader,
-        checks: a.checks,
-    };
-    let odds = cavalry::odds::CavalryOdds::of(&q).map_err(odds_failure)?;
-    emit(if a.json { odds.json() } else { odds.text() })
-}
-
-/// The arguments are range-checked by clap, so a question that does not resolve is a bug, not bad input.
-fn odds_failure(e: OddsError) -> Failure {
-    Failure { code: 1, message: format!("cannot answer: {e}") }
 }
 
 fn exact(args: ExactArgs) -> Result<(), Failure> {

@@ -156,9 +156,12 @@ fn replay_prints_the_board_after_each_turn() {
 #[test]
 fn replay_refuses_what_it_cannot_replay() {
     let cases: [(&[&str], &str); 3] = [
-        (&["replay", GREEDY, "--game", "400"], "--game 400: the run has 400 games, numbered 0 to 399"),
+        (
+            &["replay", GREEDY, "--game", "400"],
+            "--game: the run has 400 games, numbered 0 to 399, so there is no game 400",
+        ),
         (&["replay", "configs/cavalry/charge-on-pikes.toml"], "not a self-play config; replay needs a [board] table"),
-        (&["replay", GREEDY, "--game", "-1"], "\"-1\" is not a whole number; allowed: 0 to"),
+        (&["replay", GREEDY, "--game", "-1"], "--game: \"-1\" is not allowed; allowed: a whole number from 0 to"),
     ];
     for (args, says) in cases {
         let out = Command::cargo_bin("intercept-sim").unwrap().args(args).assert().code(2);

@@ -114,7 +114,10 @@ fn argument_errors_are_one_short_line() {
         (vec!["run", CHAIN, "--trils", "5"], "a similar argument exists: '--trials'; see 'intercept-sim run --help'"),
         (vec!["sweep", CHAIN, "--set", &spaced], "see 'intercept-sim sweep --help'"),
         (vec!["odds", "cavalry", "--order", "chrge"], "a similar value exists: 'charge'"),
-        (vec!["odds", "naval", "--dice", "-2", "--distance", "3"], "-2 is not in 0..=8"),
+        (
+            vec!["odds", "naval", "--dice", "-2", "--distance", "3"],
+            "--dice: \"-2\" is not allowed; allowed: a whole number from 0 to 8",
+        ),
         (vec!["run"], "were not provided: <CONFIG>"),
         (vec!["frobnicate"], "unrecognized subcommand 'frobnicate'; see 'intercept-sim --help'"),
     ];

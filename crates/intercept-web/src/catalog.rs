@@ -9,7 +9,7 @@ use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use intercept_output::config::starter;
 use intercept_output::games::shipped;
-use intercept_output::ruleset::{CalcError, Entry};
+use intercept_output::ruleset::{Entry, ToolError, answer_query};
 use serde_json::{Value as Json, json};
 
 use crate::error::{Answer, ApiError, json_text, off_runtime, parse_query};
@@ -131,9 +131,9 @@ pub async fn odds(Path(name): Path<String>, raw: RawQuery) -> Answer {
     let calculator = set.calculator().ok_or_else(none)?;
     let query = parse_query(raw.0.as_deref().unwrap_or(""))?;
     let answer = off_runtime(move || {
-        calculator.answer(&query).map_err(|e| match e {
-            CalcError::Param { .. } => ApiError::bad_request(e.to_string()),
-            CalcError::Failed(_) => ApiError::unprocessable(e.to_string()),
+        answer_query(calculator, &query).map_err(|e| match e {
+            ToolError::Param { .. } | ToolError::Input(_) => ApiError::bad_request(e.to_string()),
+            ToolError::Failed(_) => ApiError::unprocessable(e.to_string()),
         })
     })
     .await?;

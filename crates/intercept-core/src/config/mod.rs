@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 pub use self::path::{Invalid, KeyPath, in_range, probability};
-pub use self::run::{MOST_EXACT_LEAVES, RunConfig};
+pub use self::run::{MOST_EXACT_LEAVES, RunConfig, RunSettings};
 use crate::ruleset::{Parsed, Registry, Rules, has_table, parse_run_only};
 use crate::text::{ReadError, one_line, read_capped};
 
@@ -72,17 +72,6 @@ impl<'de> serde::de::Visitor<'de> for RawVisitor {
         let (table, body) = table.ok_or_else(|| serde::de::Error::custom("no rule set's table"))?;
         Ok(RawConfig { run: run.unwrap_or_default(), table, body })
     }
-}
-
-/// The run settings, validated.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct RunSettings {
-    pub name: String,
-    pub trials: u64,
-    pub seed: u64,
-    pub chunk_size: u64,
-    pub max_exact_leaves: u64,
-    pub draws: crate::chance::Draws,
 }
 
 /// A resolved scenario: everything a run needs, checked before any work starts.

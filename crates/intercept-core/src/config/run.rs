@@ -34,6 +34,17 @@ pub struct RunConfig {
     pub draws: Draws,
 }
 
+/// The run settings, validated.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RunSettings {
+    pub name: String,
+    pub trials: u64,
+    pub seed: u64,
+    pub chunk_size: u64,
+    pub max_exact_leaves: u64,
+    pub draws: Draws,
+}
+
 fn is_paired(d: &Draws) -> bool {
     *d == Draws::Paired
 }

@@ -23,3 +23,33 @@ pub fn shipped() -> Registry {
         &board_game::BoardGameRules,
     ])
 }
+
+/// Command lines that show the shipped rule sets at work, for the command line's help: which command's help
+/// shows it (`""` for the top level), the line as typed after `intercept-sim `, and what it does (may be empty).
+/// Each rule set's own tools carry their examples themselves ([`crate::ruleset::Tool::examples`]).
+pub const EXAMPLES: &[(&str, &str, &str)] = &[
+    ("", "validate configs/cavalry/charge-on-pikes.toml", "check a config, show every default"),
+    ("", "exact configs/cavalry/charge-on-pikes.toml", "exact odds, as fractions"),
+    ("", "run configs/cavalry/charge-on-pikes.toml", "1,000,000 seeded trials -> reports/charge-on-pikes/"),
+    ("", "run CONFIG --trials 100000000 --seed 7 --json", "more trials, another seed, JSON on stdout"),
+    ("", "odds naval --dice 4 --distance 7 --pacific", "exact odds of one roll, no config file"),
+    ("", "odds cavalry --order charge --morale 7", "the d10 table and a hedgehog morale check"),
+    ("", "sweep CONFIG --set naval.rules.slow_ships=-2,-1,0", "one rule value over a grid, common seeds"),
+    ("", "sensitivity CONFIG --only naval.rules", "which rule value moves the odds most"),
+    ("", "run --resume reports/three-level-chain", "finish a run stopped with Ctrl-C"),
+    ("", "run CONFIG --shard 0/3 --out shards/0", "one third of a run; then `merge` the shards"),
+    ("metrics", "metrics configs/cavalry/charge-on-pikes.toml", ""),
+    ("schema", "schema", "the rule sets' tables"),
+    ("schema", "schema naval", "the schema of a config with a [naval] table"),
+    ("sweep", "sweep configs/naval/three-level-chain.toml --set naval.rules.slow_ships=-2,-1,0", ""),
+    ("sweep", "sweep configs/naval/three-level-chain.toml --set naval.group.taranto.distance=3,4,5", ""),
+    ("sensitivity", "sensitivity configs/naval/three-level-chain.toml", ""),
+    (
+        "sensitivity",
+        "sensitivity configs/naval/three-level-chain.toml --only naval.rules --metric mission.completed",
+        "",
+    ),
+    ("init", "init cavalry", "writes cavalry.toml"),
+    ("init", "init naval -o my-convoy.toml", ""),
+    ("init", "init step-race -o -", "to stdout"),
+];

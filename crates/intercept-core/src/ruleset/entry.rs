@@ -1,13 +1,13 @@
 //! [`Entry`]: a registered rule set, object-safe, implemented once for every [`RuleSet`]. It parses the rule
 //! set's table out of a config file ([`Parsed`]), leaves it to be resolved ([`Unresolved`]), and gives the
-//! JSON Schema of a config holding it, and its quick odds calculator if it has one.
+//! JSON Schema of a config holding it, and its own commands ([`Tool`]).
 
 use std::fmt::Debug;
 
 use schemars::JsonSchema;
 
 use super::file::{Document, parse_file};
-use super::{Calculator, Play, Resolved, RuleSet, Rules};
+use super::{Mount, Play, Resolved, RuleSet, Rules, Tool};
 use crate::config::path::Invalid;
 use crate::config::run::RunConfig;
 
@@ -26,8 +26,12 @@ pub trait Entry: Send + Sync + Debug {
     fn schema(&self) -> serde_json::Value;
     /// [`RuleSet::STARTER`].
     fn starter(&self) -> Option<&'static str>;
-    /// [`RuleSet::CALCULATOR`].
-    fn calculator(&self) -> Option<&'static dyn Calculator>;
+    /// [`RuleSet::TOOLS`].
+    fn tools(&self) -> &'static [&'static dyn Tool];
+    /// Its quick odds calculator: the tool mounted as `odds <name>`, if it has one.
+    fn calculator(&self) -> Option<&'static dyn Tool> {
+        self.tools().iter().copied().find(|t| matches!(t.mount(), Mount::Odds(_)))
+    }
     /// [`RuleSet::PLAY`]: the rule set's game, played turn by turn from outside.
     fn play(&self) -> Option<&'static dyn Play>;
 }
@@ -76,8 +80,8 @@ impl<S: RuleSet + Debug> Entry for S {
     fn starter(&self) -> Option<&'static str> {
         S::STARTER
     }
-    fn calculator(&self) -> Option<&'static dyn Calculator> {
-        S::CALCULATOR
+    fn tools(&self) -> &'static [&'static dyn Tool] {
+        S::TOOLS
     }
     fn play(&self) -> Option<&'static dyn Play> {
         S::PLAY

@@ -10,13 +10,15 @@
 //! a [`Rules`] is a resolved one (a [`Resolved`] config and model). `Rules` runs the model under either
 //! interpreter, the sampler ([`crate::engine`]) and the enumerator ([`crate::exact`]), each call
 //! monomorphised for the model, so the only dynamic dispatch is one call per run, never per trial. A rule
-//! set may also have a quick odds [`Calculator`], reached through its `Entry`.
+//! set may also have commands of its own ([`Tool`]: quick odds, a situation checker, a replay), reached
+//! through its `Entry`.
 
-mod calculator;
 mod entry;
 mod file;
+mod params;
 mod play;
 mod registry;
+mod tool;
 
 use std::any::Any;
 use std::fmt::Debug;
@@ -25,11 +27,12 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-pub use self::calculator::{CalcError, Calculator, Param, ParamKind, Value, Values};
 pub use self::entry::{Entry, Parsed, Unresolved};
 pub use self::file::{Document, has_table, parse_file, parse_run_only};
+pub use self::params::{Param, ParamKind, ToolError, Value, Values};
 pub use self::play::{Advice, Edit, LegendEntry, Palette, PieceKind, Play, PlayError, SquareText, Status, TurnChoice};
 pub use self::registry::Registry;
+pub use self::tool::{Format, Given, Input, Mount, Tool, ToolAnswer, answer_query};
 use crate::config::path::Invalid;
 use crate::engine::{self, Plan, Ran, Slice, Span, TrialRows};
 use crate::exact::{self, ExactTally, TooLarge};
@@ -47,8 +50,8 @@ pub trait RuleSet: Send + Sync + 'static {
     /// A small scenario of these rules, as config text, that `intercept-sim init` writes out with every key
     /// and its comment ([`crate::config::starter`]); its opening comment says what it sets up.
     const STARTER: Option<&'static str> = None;
-    /// The rule set's quick odds calculator (its `odds` command), if it has one.
-    const CALCULATOR: Option<&'static dyn Calculator> = None;
+    /// The rule set's own commands ([`Tool`]): quick odds, a situation checker, a replay.
+    const TOOLS: &'static [&'static dyn Tool] = &[];
     /// The rule set's game played turn by turn from outside ([`Play`]), if it has one.
     const PLAY: Option<&'static dyn Play> = None;
     /// The table as written, every default filled in by serde; unknown keys refused. Its JSON Schema,

@@ -13,21 +13,72 @@ use super::position::{Colour, Position};
 use super::turns::Turn;
 use super::{BoardGame, BoardGameRules, Seat};
 use crate::chance::{Draws, PackedSampler, Sampler, Source};
-use crate::config::Scenario;
+use crate::ruleset::{Input, Mount, Param, ParamKind, Resolved, Tool, ToolAnswer, ToolError};
 
-/// `intercept-sim replay`: game `index` of the scenario's run as text (or JSON), with the board after each
-/// turn unless `moves_only`; refused when the scenario is not a self-play run or has no such game.
-pub fn replay(scenario: &Scenario, index: u64, moves_only: bool, json: bool) -> Result<String, String> {
-    let Some(resolved) = scenario.resolved::<BoardGameRules>() else {
-        return Err(format!("{}: not a self-play config; replay needs a [board] table", scenario.file.display()));
-    };
-    let run = &scenario.run;
-    if index >= run.trials {
-        return Err(format!("--game {index}: the run has {} games, numbered 0 to {}", run.trials, run.trials - 1));
+/// `intercept-sim replay`: one game of a self-play run, turn by turn.
+pub struct Replays;
+
+/// The largest game number or seed: what a config can hold (TOML integers are 64-bit signed).
+const MOST: u64 = i64::MAX as u64;
+
+impl Tool for Replays {
+    fn mount(&self) -> Mount {
+        Mount::Command("replay")
     }
-    let mut replay = Replay::of(&resolved.model, run.seed, run.chunk_size, index, run.draws);
-    replay.boards = !moves_only;
-    Ok(if json { replay.json() } else { replay.to_string() })
+
+    fn title(&self) -> &'static str {
+        "Play one game of a [board] self-play run again and print it turn by turn, with the board after each."
+    }
+
+    fn examples(&self) -> &'static [&'static str] {
+        &[
+            "replay configs/board/mcts-vs-greedy.toml --game 3",
+            "replay configs/board/greedy-vs-random.toml --moves-only",
+        ]
+    }
+
+    fn params(&self) -> Vec<Param> {
+        let param = |name, kind, default, help| Param { name, kind, default, required: false, requires: None, help };
+        let whole = ParamKind::Whole { least: 0, most: MOST };
+        vec![
+            param(
+                "game",
+                whole.clone(),
+                Some(json!(0)),
+                "Which game of the run, numbered from 0: the same game `run` played as trial N.",
+            ),
+            param("seed", whole, None, "The run's seed, instead of the config's (as `run --seed`)."),
+            param(
+                "moves_only",
+                ParamKind::Flag,
+                Some(json!(false)),
+                "Print the moves only, without the board after each turn.",
+            ),
+        ]
+    }
+
+    fn config(&self) -> Option<&'static str> {
+        Some("The self-play config (TOML, with a [board] table).")
+    }
+
+    fn answer(&self, input: &Input<'_>) -> Result<Box<dyn ToolAnswer>, ToolError> {
+        let given = input.config.ok_or_else(|| ToolError::Input("replay needs a config file".into()))?;
+        let Some(resolved) = given.rules.as_any().downcast_ref::<Resolved<BoardGameRules>>() else {
+            let file = given.file.display();
+            return Err(ToolError::Input(format!("{file}: not a self-play config; replay needs a [board] table")));
+        };
+        let (v, run) = (&input.values, given.run);
+        let index = v.whole("game").unwrap_or(0);
+        if index >= run.trials {
+            let (n, last) = (run.trials, run.trials - 1);
+            let message = format!("the run has {n} games, numbered 0 to {last}, so there is no game {index}");
+            return Err(ToolError::param("game", message));
+        }
+        let seed = v.whole("seed").unwrap_or(run.seed);
+        let mut replay = Replay::of(&resolved.model, seed, run.chunk_size, index, run.draws);
+        replay.boards = !v.flag("moves_only");
+        Ok(Box::new(replay))
+    }
 }
 
 /// A game of a run, turn by turn.
@@ -69,10 +120,14 @@ impl Replay {
     }
 }
 
-impl Replay {
+impl ToolAnswer for Replay {
+    fn text(&self) -> String {
+        self.to_string()
+    }
+
     /// `replay --json`: the players, each turn (side, move in words, and the board after it unless moves
     /// only), and the result.
-    pub fn json(&self) -> String {
+    fn json(&self) -> serde_json::Value {
         let [white, black] = self.seats.map(|s| s.describe());
         let turns = self.turns.iter().enumerate().map(|(i, (p, turn))| {
             let mut t = json!({ "turn": i + 1, "side": name(p.to_move), "move": p.notation(*turn) });
@@ -82,13 +137,12 @@ impl Replay {
             t
         });
         let [w, b] = self.game.steals;
-        let body = json!({
+        json!({
             "game": self.index, "white": white, "black": black, "first": name(self.first),
             "turns": turns.collect::<Vec<_>>(),
             "result": { "winner": self.game.winner.map(name), "turns": self.game.turns,
                 "steals": { "white": w, "black": b }, "text": self.result() },
-        });
-        serde_json::to_string_pretty(&body).expect("JSON")
+        })
     }
 }
 

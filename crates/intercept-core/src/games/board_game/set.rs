@@ -5,7 +5,7 @@ use super::BoardGame;
 use super::config::BoardConfig;
 use crate::config::Invalid;
 use crate::present::{Extra, Picture, how_often};
-use crate::ruleset::{Play, RuleSet};
+use crate::ruleset::{Play, RuleSet, Tool};
 use crate::summary::Summary;
 
 /// The rules of the `[board]` table.
@@ -16,6 +16,7 @@ impl RuleSet for BoardGameRules {
     const TABLE: &'static str = "board";
     const TITLE: &'static str = "the board game Intercept (self-play)";
     const STARTER: Option<&'static str> = Some(include_str!("starter.toml"));
+    const TOOLS: &'static [&'static dyn Tool] = &[&super::replay::Replays];
     const PLAY: Option<&'static dyn Play> = Some(&super::play::BoardPlay);
     type Config = BoardConfig;
     type Model = BoardGame;

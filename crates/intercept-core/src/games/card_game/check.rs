@@ -1,6 +1,6 @@
 //! `check card-game`: who may intercept, with the deciding rule, at each final location the config's move
 //! allows (S-1..S-19), and the fight that follows (S-11, S-12), as text or JSON; each later mover of the
-//! turn in the same way, as the board stands at the start of the turn (S-19).
+//! turn in the same way, as the board stands at the start of the turn (S-19). [`CardGameCheck`] is the tool.
 
 use std::fmt::Write;
 
@@ -8,24 +8,73 @@ use serde_json::json;
 
 use super::rules::{Location, Movement, Unit};
 use super::{CardGame, CardGameRules, Fought, Verdict};
-use crate::config::Scenario;
+use crate::ruleset::{Input, Mount, Param, Resolved, Tool, ToolAnswer, ToolError};
 
-/// The answer for a resolved scenario, as text or JSON; refused when the scenario is not a card game's.
-pub fn answer(scenario: &Scenario, json: bool) -> Result<String, String> {
-    let Some(game) = scenario.resolved::<CardGameRules>() else {
-        let file = scenario.file.display();
-        return Err(format!("{file}: not a card-game config; check card-game needs a [card_game] table"));
-    };
-    let config = &game.config;
-    let paths: Vec<Option<&[String]>> =
-        std::iter::once(&config.mover).chain(&config.then).map(|m| m.path.as_deref()).collect();
-    Ok(if json { card_game_json(&game.model, &paths) } else { card_game_text(&game.model, &paths) })
+/// `check card-game`: who may intercept the config's move, and why not the rest.
+pub struct CardGameCheck;
+
+impl Tool for CardGameCheck {
+    fn mount(&self) -> Mount {
+        Mount::Check("card-game")
+    }
+
+    fn title(&self) -> &'static str {
+        "Who may intercept this Move and Attack, and which rule rules out the rest? Sorcery's final-location rule \
+         (S-1..S-19), for the situation a [card_game] config describes, at each final location it allows."
+    }
+
+    fn examples(&self) -> &'static [&'static str] {
+        &["check card-game configs/card-game/deterrent.toml"]
+    }
+
+    fn params(&self) -> Vec<Param> {
+        Vec::new()
+    }
+
+    fn config(&self) -> Option<&'static str> {
+        Some("The situation's config (TOML, with a [card_game] table).")
+    }
+
+    fn answer(&self, input: &Input<'_>) -> Result<Box<dyn ToolAnswer>, ToolError> {
+        let given = input.config.ok_or_else(|| ToolError::Input("check card-game needs a config file".into()))?;
+        let Some(game) = given.rules.as_any().downcast_ref::<Resolved<CardGameRules>>() else {
+            let file = crate::text::shown_path(given.file);
+            return Err(ToolError::Input(format!(
+                "{file}: not a card-game config; check card-game needs a [card_game] table"
+            )));
+        };
+        let config = &game.config;
+        let paths = std::iter::once(&config.mover).chain(&config.then).map(|m| m.path.clone()).collect();
+        Ok(Box::new(Checked { game: game.model.clone(), paths }))
+    }
+}
+
+/// `check card-game`'s answer: the game and the movers' declared paths, in turn order.
+struct Checked {
+    game: CardGame,
+    paths: Vec<Option<Vec<String>>>,
+}
+
+impl Checked {
+    fn paths(&self) -> Vec<Option<&[String]>> {
+        self.paths.iter().map(Option::as_deref).collect()
+    }
+}
+
+impl ToolAnswer for Checked {
+    fn text(&self) -> String {
+        card_game_text(&self.game, &self.paths())
+    }
+
+    fn json(&self) -> serde_json::Value {
+        card_game_json(&self.game, &self.paths())
+    }
 }
 
 /// `check card-game`'s answer: each mover's move, then every final location it allows, with each unit's
 /// verdict if the mover does not attack there and the fight that follows, and who may defend if it does.
 /// `paths` are the movers' declared paths, in turn order.
-pub fn card_game_text(game: &CardGame, paths: &[Option<&[String]>]) -> String {
+fn card_game_text(game: &CardGame, paths: &[Option<&[String]>]) -> String {
     let mut out = String::new();
     for (j, path) in paths.iter().enumerate() {
         let then = if j == 0 { "" } else { "\nthen " };
@@ -123,13 +172,13 @@ fn card_game_move(game: &CardGame, j: usize, path: Option<&[String]>) -> String 
 /// `check card-game --json`: per final location, `no_attack` (who may intercept, why not for the rest, and
 /// the fight) when the mover may decline to attack, and `attack` (who may defend) when it may attack; the
 /// movers after the first under `then`.
-pub fn card_game_json(game: &CardGame, paths: &[Option<&[String]>]) -> String {
+fn card_game_json(game: &CardGame, paths: &[Option<&[String]>]) -> serde_json::Value {
     let mut body = mover_json(game, 0, paths[0]);
     let then: Vec<_> = (1..paths.len()).map(|j| mover_json(game, j, paths[j])).collect();
     if !then.is_empty() {
         body["then"] = then.into();
     }
-    serde_json::to_string_pretty(&body).expect("JSON")
+    body
 }
 
 fn mover_json(game: &CardGame, j: usize, path: Option<&[String]>) -> serde_json::Value {

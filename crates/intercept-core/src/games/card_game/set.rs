@@ -6,7 +6,7 @@ use super::config::CardGameConfig;
 use super::policy::{Intercept, Rule};
 use crate::config::Invalid;
 use crate::present::{Assumption, Extra, how_often};
-use crate::ruleset::RuleSet;
+use crate::ruleset::{RuleSet, Tool};
 use crate::summary::Summary;
 
 /// The rules of the `[card_game]` table.
@@ -17,6 +17,7 @@ impl RuleSet for CardGameRules {
     const TABLE: &'static str = "card_game";
     const TITLE: &'static str = "card-game intercept (Sorcery: Contested Realm)";
     const STARTER: Option<&'static str> = Some(include_str!("starter.toml"));
+    const TOOLS: &'static [&'static dyn Tool] = &[&super::check::CardGameCheck];
     type Config = CardGameConfig;
     type Model = CardGame;
 

@@ -1,7 +1,7 @@
 //! `odds cavalry`: the exact chance of intercepting under an order (C-2), the target's reaction by its unit
 //! type and where the interceptor ends against its facing (C-6), and the target's hedgehog morale check (C-8,
 //! C-9), answered by the cavalry rules themselves through a one-unit scenario ([`crate::odds`]), as
-//! [`CavalryOdds`], printed as text or JSON; the [`CavalryCalculator`] asks the same question from query pairs.
+//! [`CavalryOdds`], printed as text or JSON; [`CavalryOddsTool`] is the tool that asks it.
 
 use std::fmt::Write;
 
@@ -15,7 +15,7 @@ use super::react::Situation;
 use crate::fraction::{text, to_f64};
 use crate::odds::{Answer, INTERCEPTOR, OddsError, answer};
 use crate::present::{exact_text, how_often_exactly};
-use crate::ruleset::{CalcError, Calculator, Param, ParamKind, Registry, Values};
+use crate::ruleset::{Input, Mount, Param, ParamKind, Resolved, Tool, ToolAnswer, ToolError};
 
 /// "What are my odds of intercepting under this order, what does the target do, and does it pass its
 /// morale check?" (C-2, C-6, C-9).
@@ -46,19 +46,18 @@ pub const DEFAULT_TARGET: &str = "heavy_infantry";
 pub const DEFAULT_FACING: &str = "rear";
 
 impl CavalryQuestion {
-    /// The question as a scenario: one unit in reach, ending where the question says, next to the target.
-    pub fn config(&self) -> String {
-        format!(
-            "[run]\nname = \"odds\"\n\n[[cavalry.interceptor]]\nname = \"{INTERCEPTOR}\"\norder = \"{}\"\n\
-             distance = 2\nends_in = \"{}\"\n\n[cavalry.target]\nkind = \"{}\"\nmorale = {}\n\
-             leader = {}\nextra_checks = {}\n",
-            self.order,
-            self.facing,
-            self.target,
-            self.morale.unwrap_or(5),
-            self.leader,
-            self.checks.saturating_sub(1)
-        )
+    /// The question as a scenario's `[cavalry]` table: one unit in reach, ending where the question says,
+    /// next to the target.
+    pub fn table(&self) -> serde_json::Value {
+        json!({
+            "interceptor": [{ "name": INTERCEPTOR, "order": self.order, "distance": 2, "ends_in": self.facing }],
+            "target": {
+                "kind": self.target,
+                "morale": self.morale.unwrap_or(5),
+                "leader": self.leader,
+                "extra_checks": self.checks.saturating_sub(1),
+            },
+        })
     }
 
     /// The target and where the interceptor ends, in words: "heavy infantry, the interceptor in its rear".
@@ -69,7 +68,7 @@ impl CavalryQuestion {
 
 /// The answer to `q`, by the cavalry rules alone.
 pub fn ask(q: &CavalryQuestion) -> Result<Answer, OddsError> {
-    answer(&Registry::new(vec![&CavalryRules]), &q.config())
+    answer(&CavalryRules, q.table())
 }
 
 /// `odds cavalry`'s answer: P(intercept), the target's reaction, and its morale check when asked.
@@ -132,60 +131,6 @@ impl CavalryOdds {
         Ok(CavalryOdds { question: q.clone(), intercept, reaction: reaction(&a), morale })
     }
 
-    /// Why the hedgehog check is never rolled, when it is not.
-    fn never_rolled(&self) -> String {
-        let q = &self.question;
-        if q.order == "rally" {
-            return format!(
-                "never rolled under {} orders: with no interception, the target never has to attempt hedgehog",
-                q.order
-            );
-        }
-        if q.target != "heavy_infantry" {
-            return format!(
-                "never rolled: {} never forms hedgehog, only heavy infantry does (C-8.1)",
-                q.target.replace('_', " ")
-            );
-        }
-        format!(
-            "never rolled: with the interceptor in its {}, the target {}; only cavalry in its rear forces the \
-             attempt (C-8.3)",
-            q.facing,
-            self.reaction.words()
-        )
-    }
-
-    /// As text, saying in words why a check is never rolled.
-    pub fn text(&self) -> String {
-        let q = &self.question;
-        let mut out = format!("{} orders: P(intercept) = {}", q.order, exact_text(&self.intercept));
-        out.push('\n');
-        if q.order == "rally" {
-            let _ = writeln!(out, "  {NO_RALLY}");
-        } else {
-            let _ = writeln!(out, "reaction ({}): the target {}", q.place(), self.reaction.words());
-        }
-        let (Some(m), Some(morale)) = (&self.morale, q.morale) else { return out };
-        let checks = if q.checks == 1 { "1 check".to_owned() } else { format!("{} checks at once", q.checks) };
-        let _ = writeln!(out, "morale check (morale {morale}, leader {}, {checks}):", q.leader);
-        match m.rolled {
-            true => writeln!(out, "  P(pass) = {}", exact_text(&m.pass)),
-            false => writeln!(
-                out,
-                "  {}\n  P(pass) = {} if it were rolled ({})",
-                self.never_rolled(),
-                exact_text(&m.pass),
-                match q.order.as_str() {
-                    "rally" => "after an interception under another order",
-                    _ => "by heavy infantry with cavalry in its rear",
-                }
-            ),
-        }
-        .expect("writing to a String");
-        let _ = writeln!(out, "  P(intercepted, and the target forms hedgehog) = {}", exact_text(&m.formed));
-        out
-    }
-
     /// The answer in a sentence or two: "A unit under make ready orders intercepts 50.0% of the time (exactly
     /// 1/2). A target of morale 6 with a leader rated 1 passes its hedgehog morale check 80.0% of the time …".
     pub fn answer(&self) -> String {
@@ -231,14 +176,65 @@ impl CavalryOdds {
         }
     }
 
-    /// As JSON: the question, `p_intercept` and, for Rally, `can_intercept: false` with the rule; the morale
-    /// check with `rolled` saying whether it ever is, and `p_pass` the chance it passes when it is.
-    pub fn json(&self) -> String {
-        serde_json::to_string_pretty(&self.value()).expect("JSON")
+    /// Why the hedgehog check is never rolled, when it is not.
+    fn never_rolled(&self) -> String {
+        let q = &self.question;
+        if q.order == "rally" {
+            return format!(
+                "never rolled under {} orders: with no interception, the target never has to attempt hedgehog",
+                q.order
+            );
+        }
+        if q.target != "heavy_infantry" {
+            return format!(
+                "never rolled: {} never forms hedgehog, only heavy infantry does (C-8.1)",
+                q.target.replace('_', " ")
+            );
+        }
+        format!(
+            "never rolled: with the interceptor in its {}, the target {}; only cavalry in its rear forces the \
+             attempt (C-8.3)",
+            q.facing,
+            self.reaction.words()
+        )
+    }
+}
+
+impl ToolAnswer for CavalryOdds {
+    /// As text, saying in words why a check is never rolled.
+    fn text(&self) -> String {
+        let q = &self.question;
+        let mut out = format!("{} orders: P(intercept) = {}", q.order, exact_text(&self.intercept));
+        out.push('\n');
+        if q.order == "rally" {
+            let _ = writeln!(out, "  {NO_RALLY}");
+        } else {
+            let _ = writeln!(out, "reaction ({}): the target {}", q.place(), self.reaction.words());
+        }
+        let (Some(m), Some(morale)) = (&self.morale, q.morale) else { return out };
+        let checks = if q.checks == 1 { "1 check".to_owned() } else { format!("{} checks at once", q.checks) };
+        let _ = writeln!(out, "morale check (morale {morale}, leader {}, {checks}):", q.leader);
+        match m.rolled {
+            true => writeln!(out, "  P(pass) = {}", exact_text(&m.pass)),
+            false => writeln!(
+                out,
+                "  {}\n  P(pass) = {} if it were rolled ({})",
+                self.never_rolled(),
+                exact_text(&m.pass),
+                match q.order.as_str() {
+                    "rally" => "after an interception under another order",
+                    _ => "by heavy infantry with cavalry in its rear",
+                }
+            ),
+        }
+        .expect("writing to a String");
+        let _ = writeln!(out, "  P(intercepted, and the target forms hedgehog) = {}", exact_text(&m.formed));
+        out
     }
 
-    /// [`CavalryOdds::json`]'s document as a value.
-    pub fn value(&self) -> serde_json::Value {
+    /// As JSON: the question, `p_intercept` and, for Rally, `can_intercept: false` with the rule; the morale
+    /// check with `rolled` saying whether it ever is, and `p_pass` the chance it passes when it is.
+    fn json(&self) -> serde_json::Value {
         let q = &self.question;
         let mut body = json!({
             "answer": self.answer(),
@@ -268,13 +264,21 @@ impl CavalryOdds {
 /// The orders of the d10 interception table's rows, and Rally (C-2).
 pub const ORDERS: &[&str] = &["charge", "make_ready", "receive_charge", "rally"];
 
-/// `odds cavalry` as a [`Calculator`]: the same question and JSON, from query pairs.
-pub struct CavalryCalculator;
+/// `odds cavalry`: the order's chance, the target's reaction and its hedgehog morale check.
+pub struct CavalryOddsTool;
 
-impl Calculator for CavalryCalculator {
+impl Tool for CavalryOddsTool {
+    fn mount(&self) -> Mount {
+        Mount::Odds("cavalry")
+    }
+
     fn title(&self) -> &'static str {
         "Does a unit under this order intercept, how does the target react, and does it pass its hedgehog morale \
          check? (C-2, C-6, C-9)"
+    }
+
+    fn examples(&self) -> &'static [&'static str] {
+        &["odds cavalry --order charge --morale 7 --leader 1", "odds cavalry --order charge --morale 7 --facing front"]
     }
 
     fn params(&self) -> Vec<Param> {
@@ -294,7 +298,13 @@ impl Calculator for CavalryCalculator {
                 required: true,
                 ..param("order", ParamKind::Choice { allowed: ORDERS }, "The interceptor's own order (C-2).")
             },
-            choice("target", TARGETS, DEFAULT_TARGET, "The target's unit type: its row of the reaction table (C-6)."),
+            choice(
+                "target",
+                TARGETS,
+                DEFAULT_TARGET,
+                "The target's unit type: its row of the reaction table (C-6); only heavy infantry forms hedgehog \
+                 (C-8.1).",
+            ),
             choice(
                 "facing",
                 FACINGS,
@@ -303,30 +313,35 @@ impl Calculator for CavalryCalculator {
                  forces a hedgehog attempt (C-8.3).",
             ),
             param("morale", whole(0, 10), "The target's morale: also show its hedgehog morale check (C-9)."),
-            with_morale("leader", whole(0, 9), 0, "The rating of the leader stacked with the target (C-9.3)."),
+            with_morale(
+                "leader",
+                whole(0, 9),
+                0,
+                "The rating of the leader stacked with the target, subtracted from the roll (C-9.3).",
+            ),
             with_morale("checks", whole(1, 10), 1, "Morale checks rolled at once: +1 each beyond the first (C-9.2)."),
         ]
     }
 
-    fn answer(&self, query: &[(String, String)]) -> Result<serde_json::Value, CalcError> {
-        let v = Values::read(&self.params(), query)?;
+    fn answer(&self, input: &Input<'_>) -> Result<Box<dyn ToolAnswer>, ToolError> {
+        let v = &input.values;
         let q = CavalryQuestion {
             order: v.choice("order").unwrap_or("charge").to_owned(),
             target: v.choice("target").unwrap_or(DEFAULT_TARGET).to_owned(),
             facing: v.choice("facing").unwrap_or(DEFAULT_FACING).to_owned(),
-            morale: v.whole("morale"),
-            leader: v.whole("leader").unwrap_or(0),
-            checks: v.whole("checks").unwrap_or(1),
+            morale: v.whole("morale").map(|_| v.small("morale")),
+            leader: v.small("leader"),
+            checks: v.small("checks"),
         };
-        let odds = CavalryOdds::of(&q).map_err(|e| CalcError::Failed(e.to_string()))?;
-        Ok(odds.value())
+        Ok(Box::new(CavalryOdds::of(&q).map_err(|e| ToolError::Failed(e.to_string()))?))
     }
 }
 
 /// The target's reaction in answer `a`'s scenario: the one interceptor's, with the target as it starts (not
 /// in hedgehog, not broken), settled by the rules when the scenario resolved.
 fn reaction(a: &Answer) -> Response {
-    let model = &a.scenario.resolved::<CavalryRules>().expect("a cavalry question's scenario").model;
+    let resolved = a.rules.as_any().downcast_ref::<Resolved<CavalryRules>>();
+    let model = &resolved.expect("a cavalry question's scenario").model;
     let start = Situation { in_hedgehog: false, broken: false };
     model.units[0].responses[start.index()]
 }

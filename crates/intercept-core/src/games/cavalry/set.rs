@@ -5,7 +5,7 @@ use super::Cavalry;
 use super::config::CavalryConfig;
 use crate::config::Invalid;
 use crate::present::{Assumption, Picture, how_often};
-use crate::ruleset::{Calculator, RuleSet};
+use crate::ruleset::{RuleSet, Tool};
 use crate::summary::Summary;
 
 /// The rules of the `[cavalry]` table.
@@ -16,7 +16,7 @@ impl RuleSet for CavalryRules {
     const TABLE: &'static str = "cavalry";
     const TITLE: &'static str = "cavalry rules (Musket & Pike)";
     const STARTER: Option<&'static str> = Some(include_str!("starter.toml"));
-    const CALCULATOR: Option<&'static dyn Calculator> = Some(&super::odds::CavalryCalculator);
+    const TOOLS: &'static [&'static dyn Tool] = &[&super::odds::CavalryOddsTool];
     type Config = CavalryConfig;
     type Model = Cavalry;
 

@@ -1,7 +1,7 @@
-//! `odds naval` and `reach-table`: the exact chance that n interception dice reach a hex d hexes away
-//! (N-7, N-8), answered by the naval rules themselves through a one-group scenario ([`crate::odds`]); the
-//! [`ReachTable`] of every number of dice and distance. Each prints as text, CSV or JSON; the
-//! [`NavalCalculator`] asks the same question from query pairs.
+//! The naval rule set's two tools: `odds naval` ([`NavalOdds`]), the exact chance that n interception dice
+//! reach a hex d hexes away (N-7, N-8), answered by the naval rules themselves through a one-group scenario
+//! ([`crate::odds`]); and `reach-table` ([`ReachTables`]), the [`ReachTable`] of every number of dice and
+//! distance. Each answer prints as text, CSV or JSON.
 
 use std::fmt::Write;
 
@@ -11,7 +11,7 @@ use super::NavalRules;
 use super::config::MoveRule;
 use crate::odds::{Answer, INTERCEPTOR, OddsError, answer};
 use crate::present::{exact_text, how_often_exactly};
-use crate::ruleset::{CalcError, Calculator, Param, ParamKind, Registry, Values};
+use crate::ruleset::{Format, Input, Mount, Param, ParamKind, Tool, ToolAnswer, ToolError, Values};
 use crate::text::csv_line;
 
 /// "What are my odds with `dice` dice at `distance` hexes?" (N-7, N-8).
@@ -26,23 +26,24 @@ pub struct NavalQuestion {
 }
 
 impl NavalQuestion {
-    /// The question as a scenario: one group, its base dice set to `dice` and no modifiers apply.
-    pub fn config(&self) -> String {
-        let theater = if self.pacific { "pacific" } else { "europe" };
-        let movement = if self.highest { "highest" } else { "sum" };
-        format!(
-            "[run]\nname = \"odds\"\n\n[naval]\ntheater = \"{theater}\"\n\n[naval.mission]\nname = \"mission\"\n\
-             activity = \"sea_transport\"\nfactors = 20\n\n[[naval.group]]\nname = \"{INTERCEPTOR}\"\n\
-             target = \"mission\"\ndistance = {}\nfactors = 20\n\n[naval.rules]\nmovement = \"{movement}\"\n\n\
-             [naval.rules.base_dice]\nsea_transport = {}\n",
-            self.distance, self.dice
-        )
+    /// The question as a scenario's `[naval]` table: one group, its base dice set to `dice` and no modifiers
+    /// apply.
+    pub fn table(&self) -> serde_json::Value {
+        json!({
+            "theater": if self.pacific { "pacific" } else { "europe" },
+            "mission": { "name": "mission", "activity": "sea_transport", "factors": 20 },
+            "group": [{ "name": INTERCEPTOR, "target": "mission", "distance": self.distance, "factors": 20 }],
+            "rules": {
+                "movement": if self.highest { "highest" } else { "sum" },
+                "base_dice": { "sea_transport": self.dice },
+            },
+        })
     }
 }
 
 /// The answer to `q`, by the naval rules alone.
 pub fn ask(q: &NavalQuestion) -> Result<Answer, OddsError> {
-    answer(&Registry::new(vec![&NavalRules]), &q.config())
+    answer(&NavalRules, q.table())
 }
 
 /// `reach-table`: P(reach) by dice (rows, from 0) and distance in hexes (columns, from 1).
@@ -62,9 +63,11 @@ impl ReachTable {
     fn distances(&self) -> Vec<String> {
         (1..=self.rows[0].len()).map(|d| d.to_string()).collect()
     }
+}
 
+impl ToolAnswer for ReachTable {
     /// As a Markdown table, three decimals a cell.
-    pub fn text(&self) -> String {
+    fn text(&self) -> String {
         let mut out = String::new();
         let how = if self.highest { "highest die" } else { "sum of the dice" };
         let theater = if self.pacific { "Pacific (total halved, rounded up)" } else { "Europe" };
@@ -79,24 +82,23 @@ impl ReachTable {
     }
 
     /// As CSV, the same layout: a `dice` column, then one column per distance, every value in full.
-    pub fn csv(&self) -> String {
+    fn csv(&self) -> Option<String> {
         let mut out = csv_line(&[vec!["dice".to_owned()], self.distances()].concat());
         for (n, row) in self.rows.iter().enumerate() {
             out += &csv_line(&[vec![n.to_string()], row.iter().map(f64::to_string).collect()].concat());
         }
-        out
+        Some(out)
     }
 
     /// As JSON: the rules read, the distances, and each number of dice with its row of chances.
-    pub fn json(&self) -> String {
+    fn json(&self) -> serde_json::Value {
         let rows: Vec<_> = self.rows.iter().enumerate().map(|(n, r)| json!({ "dice": n, "p_reach": r })).collect();
-        let body = json!({
+        json!({
             "theater": if self.pacific { "pacific" } else { "europe" },
             "movement": if self.highest { "highest" } else { "sum" },
             "distances": (1..=self.rows[0].len()).collect::<Vec<_>>(),
             "rows": rows,
-        });
-        serde_json::to_string_pretty(&body).expect("JSON")
+        })
     }
 }
 
@@ -111,63 +113,70 @@ fn probability_cell(p: f64) -> String {
     }
 }
 
-/// `odds naval`: P(reach), then how far the group gets.
-pub fn naval_odds(q: &NavalQuestion, a: &Answer) -> String {
-    let mut out = String::new();
-    let theater = if q.pacific { "Pacific (total halved, rounding up)" } else { "Europe" };
-    let how = if q.highest { "highest die" } else { "sum of the dice" };
-    let _ = writeln!(out, "{} dice at {} hexes, {theater}, {how}", q.dice, q.distance);
-    let reach = a.fraction(&format!("group.{INTERCEPTOR}.reached")).unwrap_or_default();
-    let _ = writeln!(out, "P(reach) = {}\n", exact_text(&reach));
-    let _ = writeln!(out, "hexes moved    probability");
-    let moved = a.distribution_fractions(&format!("group.{INTERCEPTOR}.movement")).unwrap_or_default();
-    for (hexes, p) in moved.iter().enumerate() {
-        let label = if hexes as u32 == q.distance { format!("{hexes} (reached)") } else { hexes.to_string() };
-        let _ = writeln!(out, "{label:<14} {}", exact_text(p));
+/// `odds naval`'s answer: the question and its exact odds.
+pub struct NavalAnswer {
+    pub question: NavalQuestion,
+    pub answer: Answer,
+}
+
+impl NavalAnswer {
+    /// The chance the group moves 0, 1, 2, ... hexes.
+    fn moved(&self) -> Vec<f64> {
+        self.answer.distribution(&format!("group.{INTERCEPTOR}.movement")).unwrap_or_default()
     }
-    out
 }
 
-/// The chance the group moves 0, 1, 2, ... hexes.
-fn moved(a: &Answer) -> Vec<f64> {
-    a.distribution(&format!("group.{INTERCEPTOR}.movement")).unwrap_or_default()
-}
-
-/// `odds naval --csv`: the table of hexes moved, with whether that distance reaches the interception hex.
-pub fn naval_odds_csv(q: &NavalQuestion, a: &Answer) -> String {
-    let mut out = csv_line(&["hexes", "probability", "reached"]);
-    for (hexes, p) in moved(a).into_iter().enumerate() {
-        out += &csv_line(&[hexes.to_string(), p.to_string(), (hexes as u32 == q.distance).to_string()]);
+impl ToolAnswer for NavalAnswer {
+    /// P(reach), then how far the group gets.
+    fn text(&self) -> String {
+        let (q, a) = (&self.question, &self.answer);
+        let mut out = String::new();
+        let theater = if q.pacific { "Pacific (total halved, rounding up)" } else { "Europe" };
+        let how = if q.highest { "highest die" } else { "sum of the dice" };
+        let _ = writeln!(out, "{} dice at {} hexes, {theater}, {how}", q.dice, q.distance);
+        let reach = a.fraction(&format!("group.{INTERCEPTOR}.reached")).unwrap_or_default();
+        let _ = writeln!(out, "P(reach) = {}\n", exact_text(&reach));
+        let _ = writeln!(out, "hexes moved    probability");
+        let moved = a.distribution_fractions(&format!("group.{INTERCEPTOR}.movement")).unwrap_or_default();
+        for (hexes, p) in moved.iter().enumerate() {
+            let label = if hexes as u32 == q.distance { format!("{hexes} (reached)") } else { hexes.to_string() };
+            let _ = writeln!(out, "{label:<14} {}", exact_text(p));
+        }
+        out
     }
-    out
-}
 
-/// `odds naval --json`: the question, P(reach), and the chance of each number of hexes moved.
-pub fn naval_odds_json(q: &NavalQuestion, a: &Answer) -> String {
-    serde_json::to_string_pretty(&naval_odds_value(q, a)).expect("JSON")
-}
+    /// The table of hexes moved, with whether that distance reaches the interception hex.
+    fn csv(&self) -> Option<String> {
+        let mut out = csv_line(&["hexes", "probability", "reached"]);
+        for (hexes, p) in self.moved().into_iter().enumerate() {
+            out += &csv_line(&[hexes.to_string(), p.to_string(), (hexes as u32 == self.question.distance).to_string()]);
+        }
+        Some(out)
+    }
 
-/// [`naval_odds_json`]'s document as a value.
-pub fn naval_odds_value(q: &NavalQuestion, a: &Answer) -> serde_json::Value {
-    let fractions = a.distribution_fractions(&format!("group.{INTERCEPTOR}.movement")).unwrap_or_default();
-    let moved: Vec<_> = fractions
-        .iter()
-        .enumerate()
-        .map(|(hexes, p)| {
-            let (probability, fraction) = (crate::fraction::to_f64(p), crate::fraction::text(p));
-            json!({ "hexes": hexes, "probability": probability, "fraction": fraction, "reached": hexes as u32 == q.distance })
+    /// The question, P(reach), and the chance of each number of hexes moved.
+    fn json(&self) -> serde_json::Value {
+        let (q, a) = (&self.question, &self.answer);
+        let fractions = a.distribution_fractions(&format!("group.{INTERCEPTOR}.movement")).unwrap_or_default();
+        let moved: Vec<_> = fractions
+            .iter()
+            .enumerate()
+            .map(|(hexes, p)| {
+                let (probability, fraction) = (crate::fraction::to_f64(p), crate::fraction::text(p));
+                json!({ "hexes": hexes, "probability": probability, "fraction": fraction, "reached": hexes as u32 == q.distance })
+            })
+            .collect();
+        let reach = a.fraction(&format!("group.{INTERCEPTOR}.reached")).unwrap_or_default();
+        json!({
+            "answer": naval_answer(q, &reach),
+            "dice": q.dice, "distance": q.distance,
+            "theater": if q.pacific { "pacific" } else { "europe" },
+            "movement": if q.highest { "highest" } else { "sum" },
+            "p_reach": crate::fraction::to_f64(&reach),
+            "p_reach_fraction": crate::fraction::text(&reach),
+            "moved": moved,
         })
-        .collect();
-    let reach = a.fraction(&format!("group.{INTERCEPTOR}.reached")).unwrap_or_default();
-    json!({
-        "answer": naval_answer(q, &reach),
-        "dice": q.dice, "distance": q.distance,
-        "theater": if q.pacific { "pacific" } else { "europe" },
-        "movement": if q.highest { "highest" } else { "sum" },
-        "p_reach": crate::fraction::to_f64(&reach),
-        "p_reach_fraction": crate::fraction::text(&reach),
-        "moved": moved,
-    })
+    }
 }
 
 /// The answer in one sentence: "2 dice reach a hex 7 hexes away 58.3% of the time (exactly 7/12)."
@@ -183,36 +192,105 @@ fn naval_answer(q: &NavalQuestion, reach: &num_rational::BigRational) -> String 
     format!("{pacific}{highest}{dice} a hex {hexes} away {}.", how_often_exactly(reach))
 }
 
-/// `odds naval` as a [`Calculator`]: the same question and JSON, from query pairs.
-pub struct NavalCalculator;
+/// `odds naval`: the chance that n dice reach a hex d hexes away, and how far the group gets.
+pub struct NavalOdds;
 
-impl Calculator for NavalCalculator {
+/// The two switches both naval tools take.
+fn switches() -> [Param; 2] {
+    let flag = |name, help| Param {
+        name,
+        kind: ParamKind::Flag,
+        default: Some(json!(false)),
+        required: false,
+        requires: None,
+        help,
+    };
+    [
+        flag("pacific", "Halve the dice total, rounding up, as in the Pacific (N-8.2)."),
+        flag("highest", "Read the highest die instead of the sum (the A-1 alternative)."),
+    ]
+}
+
+impl Tool for NavalOdds {
+    fn mount(&self) -> Mount {
+        Mount::Odds("naval")
+    }
+
     fn title(&self) -> &'static str {
         "Can n interception dice reach a hex d hexes away? (N-7, N-8)"
     }
 
+    fn examples(&self) -> &'static [&'static str] {
+        &["odds naval --dice 4 --distance 7 --pacific"]
+    }
+
     fn params(&self) -> Vec<Param> {
-        let param = |name, kind, required, help| Param { name, kind, default: None, required, requires: None, help };
-        let flag = |name, help| Param { default: Some(json!(false)), ..param(name, ParamKind::Flag, false, help) };
-        vec![
-            param("dice", ParamKind::Whole { least: 0, most: 8 }, true, "Interception dice, after modifiers."),
+        let param = |name, kind, help| Param { name, kind, default: None, required: true, requires: None, help };
+        let mut params = vec![
+            param("dice", ParamKind::Whole { least: 0, most: 8 }, "Interception dice, after modifiers."),
             param(
                 "distance",
                 ParamKind::Whole { least: 0, most: 99 },
-                true,
                 "Hexes from the group's base to its interception hex.",
             ),
-            flag("pacific", "Halve the dice total, rounding up, as in the Pacific (N-8.2)."),
-            flag("highest", "Read the highest die instead of the sum (the A-1 alternative)."),
-        ]
+        ];
+        params.extend(switches());
+        params
     }
 
-    fn answer(&self, query: &[(String, String)]) -> Result<serde_json::Value, CalcError> {
-        let v = Values::read(&self.params(), query)?;
-        let (dice, distance) = (v.whole("dice").unwrap_or(0), v.whole("distance").unwrap_or(0));
-        let q = NavalQuestion { dice, distance, pacific: v.flag("pacific"), highest: v.flag("highest") };
-        let answer = ask(&q).map_err(|e| CalcError::Failed(e.to_string()))?;
-        Ok(naval_odds_value(&q, &answer))
+    fn formats(&self) -> &'static [Format] {
+        &[Format::Text, Format::Json, Format::Csv]
+    }
+
+    fn answer(&self, input: &Input<'_>) -> Result<Box<dyn ToolAnswer>, ToolError> {
+        let v = &input.values;
+        let q = NavalQuestion {
+            dice: v.small("dice"),
+            distance: v.small("distance"),
+            pacific: v.flag("pacific"),
+            highest: v.flag("highest"),
+        };
+        let answer = ask(&q).map_err(|e| ToolError::Failed(e.to_string()))?;
+        Ok(Box::new(NavalAnswer { question: q, answer }))
+    }
+}
+
+/// `reach-table`: P(reach) for every number of dice and distance.
+pub struct ReachTables;
+
+impl Tool for ReachTables {
+    fn mount(&self) -> Mount {
+        Mount::Command("reach-table")
+    }
+
+    fn title(&self) -> &'static str {
+        "Print the exact chance that n interception dice reach a hex d hexes away (naval rules N-8)."
+    }
+
+    fn examples(&self) -> &'static [&'static str] {
+        &["reach-table --pacific --max-distance 8"]
+    }
+
+    fn params(&self) -> Vec<Param> {
+        let mut params = switches().to_vec();
+        params.push(Param {
+            name: "max_distance",
+            kind: ParamKind::Whole { least: 1, most: 60 },
+            default: Some(json!(12)),
+            required: false,
+            requires: None,
+            help: "Largest distance shown.",
+        });
+        params
+    }
+
+    fn formats(&self) -> &'static [Format] {
+        &[Format::Text, Format::Json, Format::Csv]
+    }
+
+    fn answer(&self, input: &Input<'_>) -> Result<Box<dyn ToolAnswer>, ToolError> {
+        let v: &Values = &input.values;
+        Ok(Box::new(ReachTable::new(v.flag("pacific"), v.flag("highest"), v.small("max_distance"))))
     }
 }
 
@@ -240,7 +318,7 @@ mod tests {
     #[test]
     fn the_answer_is_a_sentence() {
         let q = NavalQuestion { dice: 2, distance: 7, pacific: false, highest: false };
-        let value = naval_odds_value(&q, &ask(&q).expect("answers"));
+        let value = NavalAnswer { question: q, answer: ask(&q).expect("answers") }.json();
         assert_eq!(value["answer"], "2 dice reach a hex 7 hexes away 58.3% of the time (exactly 7/12).");
     }
 }

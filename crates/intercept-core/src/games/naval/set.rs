@@ -5,7 +5,7 @@ use super::Naval;
 use super::config::{CombatModel, NavalConfig};
 use crate::config::Invalid;
 use crate::present::{Assumption, Picture, how_often};
-use crate::ruleset::{Calculator, RuleSet};
+use crate::ruleset::{RuleSet, Tool};
 use crate::summary::Summary;
 
 /// The rules of the `[naval]` table.
@@ -16,7 +16,7 @@ impl RuleSet for NavalRules {
     const TABLE: &'static str = "naval";
     const TITLE: &'static str = "naval rules (A World at War)";
     const STARTER: Option<&'static str> = Some(include_str!("starter.toml"));
-    const CALCULATOR: Option<&'static dyn Calculator> = Some(&super::odds::NavalCalculator);
+    const TOOLS: &'static [&'static dyn Tool] = &[&super::odds::NavalOdds, &super::odds::ReachTables];
     type Config = NavalConfig;
     type Model = Naval;
 

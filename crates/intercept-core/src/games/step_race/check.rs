@@ -1,14 +1,137 @@
-//! `check step-race`: one move raced against units with interception orders, leg by leg, with no config
-//! file: each leg's outcome and the verdict, as text or JSON.
+//! `check step-race` ([`StepRaceCheck`]): one move raced against units with interception orders, leg by leg,
+//! with no config file: each leg's outcome and the verdict ([`RaceAnswer`]), as text or JSON.
 
 use std::fmt::Write;
 
 use serde_json::json;
 
-use super::race::{BoxFilter, Immune, Interceptor, LegOutcome, caught};
+use super::race::{self, BoxFilter, Immune, InterceptBox, Interceptor, LegOutcome, Move, Square, caught};
+use crate::ruleset::{Input, Mount, Param, ParamKind, Tool, ToolAnswer, ToolError, Values};
 
-/// `check step-race`'s answer: each leg raced, then the verdict.
-pub fn step_race_text(interceptors: &[Interceptor], filter: BoxFilter, legs: &[LegOutcome]) -> String {
+/// `check step-race`: can these units intercept this move?
+pub struct StepRaceCheck;
+
+/// The box filters `--box-filter` allows, as `step_race.box_filter` writes them (G-8, G-A1).
+const FILTERS: &[&str] = &["point", "destination", "none"];
+
+impl Tool for StepRaceCheck {
+    fn mount(&self) -> Mount {
+        Mount::Check("step-race")
+    }
+
+    fn title(&self) -> &'static str {
+        "Can these units intercept this tactical move? The step race of GITM (rules G-1..G-13)."
+    }
+
+    fn examples(&self) -> &'static [&'static str] {
+        &["check step-race --interceptor 7-7 --box 7-7/3 --move 5-2,5-4,8-4"]
+    }
+
+    fn params(&self) -> Vec<Param> {
+        let text = |name, value_name, many, help| Param {
+            name,
+            kind: ParamKind::Text { value_name, many },
+            default: None,
+            required: true,
+            requires: None,
+            help,
+        };
+        vec![
+            text(
+                "interceptor",
+                "SQUARE",
+                true,
+                "A unit with an interception order, by its square column-row (repeatable).",
+            ),
+            text(
+                "box",
+                "CENTRE/RADIUS",
+                true,
+                "Its intercept box, centre/radius (G-2); one for each --interceptor, in order, or one for them all.",
+            ),
+            text(
+                "move",
+                "SQUARES",
+                false,
+                "The move: start, an optional waypoint, and the destination, such as 5-2,5-4,8-4 (G-3).",
+            ),
+            Param {
+                name: "box_filter",
+                kind: ParamKind::Choice { allowed: FILTERS },
+                default: Some(json!("point")),
+                required: false,
+                requires: None,
+                help: "What the box filters (G-8, G-A1): the interception point, the destination, or nothing.",
+            },
+        ]
+    }
+
+    fn answer(&self, input: &Input<'_>) -> Result<Box<dyn ToolAnswer>, ToolError> {
+        let v = &input.values;
+        let interceptors = interceptors(v)?;
+        let filter = match v.choice("box_filter") {
+            Some("destination") => BoxFilter::Destination,
+            Some("none") => BoxFilter::None,
+            _ => BoxFilter::Point,
+        };
+        let moves = v.texts("move").first().map_or("", String::as_str);
+        let moves = parse_move(moves).map_err(|e| ToolError::param("move", e))?;
+        let legs = race::race_move(&moves, &interceptors, filter);
+        Ok(Box::new(RaceAnswer { interceptors, filter, legs }))
+    }
+}
+
+/// The interceptors, each with its box: one box for each, or one for all.
+fn interceptors(v: &Values) -> Result<Vec<Interceptor>, ToolError> {
+    let squares = v.texts("interceptor").iter().map(|s| s.parse::<Square>());
+    let squares = squares.collect::<Result<Vec<_>, _>>().map_err(|e| ToolError::param("interceptor", e))?;
+    let boxes = v.texts("box").iter().map(|s| s.parse::<InterceptBox>());
+    let boxes = boxes.collect::<Result<Vec<_>, _>>().map_err(|e| ToolError::param("box", e))?;
+    if boxes.len() != 1 && boxes.len() != squares.len() {
+        let (b, i) = (boxes.len(), squares.len());
+        return Err(ToolError::param(
+            "box",
+            format!("{b} boxes for {i} interceptors; give one for each, in order, or one for all"),
+        ));
+    }
+    let boxed = |n: usize| boxes[n.min(boxes.len() - 1)];
+    Ok(squares.iter().enumerate().map(|(n, &at)| Interceptor { at, boxed: boxed(n) }).collect())
+}
+
+/// Two or three squares, start to end, with no leg of zero steps (a waypoint equal to the start is not a move).
+fn parse_move(s: &str) -> Result<Move, String> {
+    let points = s.split(',').map(str::parse::<Square>).collect::<Result<Vec<_>, _>>()?;
+    if !(2..=3).contains(&points.len()) {
+        return Err(format!("{s:?} has {} squares; allowed: start,end or start,waypoint,end", points.len()));
+    }
+    if let Some(w) = points.windows(2).find(|w| w[0] == w[1]) {
+        return Err(format!(
+            "{s:?} stays on {} for a whole leg; a waypoint must differ from the squares before and after it",
+            w[0]
+        ));
+    }
+    Ok(Move { points })
+}
+
+/// `check step-race`'s answer: the interceptors, and each leg raced.
+pub struct RaceAnswer {
+    pub interceptors: Vec<Interceptor>,
+    pub filter: BoxFilter,
+    pub legs: Vec<LegOutcome>,
+}
+
+impl ToolAnswer for RaceAnswer {
+    fn text(&self) -> String {
+        step_race_text(&self.interceptors, self.filter, &self.legs)
+    }
+
+    fn json(&self) -> serde_json::Value {
+        step_race_json(&self.interceptors, &self.legs)
+    }
+}
+
+/// Each leg raced, then the verdict.
+fn step_race_text(interceptors: &[Interceptor], filter: BoxFilter, legs: &[LegOutcome]) -> String {
     let mut out = String::new();
     let rule = match filter {
         BoxFilter::Point => "the interception point must lie in it",
@@ -48,8 +171,8 @@ fn verdict(interceptors: &[Interceptor], legs: &[LegOutcome]) -> String {
     }
 }
 
-/// `check step-race --json`.
-pub fn step_race_json(interceptors: &[Interceptor], legs: &[LegOutcome]) -> String {
+/// The verdict, and each leg with its result.
+fn step_race_json(interceptors: &[Interceptor], legs: &[LegOutcome]) -> serde_json::Value {
     let leg = |l: &LegOutcome| {
         let mut v = json!({ "from": l.leg.from.to_string(), "to": l.leg.to.to_string(), "steps": l.leg.steps() });
         v["result"] = match l.result {
@@ -67,6 +190,5 @@ pub fn step_race_json(interceptors: &[Interceptor], legs: &[LegOutcome]) -> Stri
         }
         None => json!({ "intercepted": false }),
     };
-    let body = json!({ "verdict": verdict, "legs": legs.iter().map(leg).collect::<Vec<_>>() });
-    serde_json::to_string_pretty(&body).expect("JSON")
+    json!({ "verdict": verdict, "legs": legs.iter().map(leg).collect::<Vec<_>>() })
 }

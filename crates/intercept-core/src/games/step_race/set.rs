@@ -5,7 +5,7 @@ use super::StepRace;
 use super::config::StepRaceConfig;
 use crate::config::Invalid;
 use crate::present::{Extra, Picture, how_often};
-use crate::ruleset::RuleSet;
+use crate::ruleset::{RuleSet, Tool};
 use crate::summary::Summary;
 
 /// The rules of the `[step_race]` table.
@@ -16,6 +16,7 @@ impl RuleSet for StepRaceRules {
     const TABLE: &'static str = "step_race";
     const TITLE: &'static str = "tactical step race (GITM)";
     const STARTER: Option<&'static str> = Some(include_str!("starter.toml"));
+    const TOOLS: &'static [&'static dyn Tool] = &[&super::check::StepRaceCheck];
     type Config = StepRaceConfig;
     type Model = StepRace;
 

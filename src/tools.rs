@@ -1,0 +1,194 @@
+//! The rule sets' own commands on the command line: every [`Tool`] of the registry becomes a subcommand
+//! (`odds <name>`, `check <name>` or a command of its own), its flags and help built from the tool's
+//! parameter descriptions, so a rule set with a new tool touches nothing here.
+//!
+//! Flags are read as the text given and handed to [`Values::read`], the same check a page's form goes
+//! through, so a value is refused in the same words wherever it was asked; clap adds what a terminal user
+//! expects on top (the choices in help, a "similar value" hint, `requires`).
+
+use std::path::PathBuf;
+
+use clap::builder::PossibleValuesParser;
+use clap::parser::ValueSource;
+use clap::{Arg, ArgAction, ArgMatches, Command};
+use intercept_sim::config::{self, Overrides};
+use intercept_sim::games::shipped;
+use intercept_sim::ruleset::{Format, Given, Input, Mount, Param, ParamKind, Registry, Tool, ToolError, Values};
+
+use crate::{Failure, bad_input, emit, failed};
+
+/// The groups tools are mounted under, with their help.
+const GROUPS: [(&str, &str); 2] = [
+    ("odds", "Exact odds of one interception from a few numbers, no config file needed."),
+    ("check", "Answer one interception situation under the rules: who may intercept, and why."),
+];
+
+/// `command` with every registered tool mounted.
+pub fn mount(mut command: Command, registry: &Registry) -> Command {
+    let tools: Vec<&'static dyn Tool> = registry.sets().iter().flat_map(|s| s.tools().iter().copied()).collect();
+    for (group, about) in GROUPS {
+        let members: Vec<Command> =
+            tools.iter().filter(|t| group_of(t.mount()) == Some(group)).map(|t| sub(*t)).collect();
+        if !members.is_empty() {
+            let grouped = Command::new(group).about(about).subcommand_required(true).subcommands(members);
+            command = command.subcommand(grouped);
+        }
+    }
+    for tool in tools.iter().filter(|t| matches!(t.mount(), Mount::Command(_))) {
+        command = command.subcommand(sub(*tool));
+    }
+    command
+}
+
+fn group_of(mount: Mount) -> Option<&'static str> {
+    match mount {
+        Mount::Odds(_) => Some("odds"),
+        Mount::Check(_) => Some("check"),
+        Mount::Command(_) => None,
+    }
+}
+
+/// The tool's subcommand: its config file, its parameters, and the formats it prints.
+fn sub(tool: &'static dyn Tool) -> Command {
+    let mut command = Command::new(tool.mount().name()).about(tool.title()).after_help(examples(tool.examples()));
+    if let Some(help) = tool.config() {
+        command = command.arg(Arg::new("config").value_name("CONFIG").required(true).help(help));
+    }
+    command = command.args(tool.params().iter().map(flag));
+    formats(command, tool.formats())
+}
+
+/// "Example:" and the command lines, as help ends.
+pub fn examples(lines: &[&str]) -> String {
+    let head = if lines.len() == 1 { "Example:" } else { "Examples:" };
+    lines.iter().fold(head.to_owned(), |text, line| format!("{text}\n  intercept-sim {line}"))
+}
+
+/// The flag of one parameter: `--max-distance` for `max_distance`.
+fn flag(p: &Param) -> Arg {
+    let mut arg = Arg::new(p.name).long(p.name.replace('_', "-")).help(p.help).required(p.required);
+    if let Some(other) = p.requires {
+        arg = arg.requires(other);
+    }
+    let default = p.default.as_ref().map(|d| d.as_str().map_or_else(|| d.to_string(), str::to_owned));
+    arg = match &p.kind {
+        ParamKind::Flag => return arg.action(ArgAction::SetTrue),
+        ParamKind::Whole { least, most } => {
+            arg.value_name("N").help(format!("{} [allowed: {least} to {most}]", p.help))
+        }
+        ParamKind::Choice { allowed } => {
+            arg.value_name(p.name.to_uppercase()).value_parser(PossibleValuesParser::new(allowed.iter().copied()))
+        }
+        ParamKind::Text { value_name, many } => {
+            arg.value_name(*value_name).action(if *many { ArgAction::Append } else { ArgAction::Set })
+        }
+    };
+    match default {
+        Some(d) => arg.default_value(d),
+        None => arg,
+    }
+}
+
+/// `--format`, and `--json` and `--csv` as its short forms, for a tool that prints more than text.
+fn formats(command: Command, offered: &[Format]) -> Command {
+    if offered.len() < 2 {
+        return command;
+    }
+    let names: Vec<&'static str> = offered.iter().map(|f| f.name()).collect();
+    let mut command = command
+        .arg(
+            Arg::new("format")
+                .long("format")
+                .value_name("FORMAT")
+                .value_parser(PossibleValuesParser::new(names))
+                .help("How to print the answer [default: text]"),
+        )
+        .arg(
+            Arg::new("json")
+                .long("json")
+                .action(ArgAction::SetTrue)
+                .conflicts_with("format")
+                .help("Print JSON on stdout instead of text (--format json)."),
+        );
+    if offered.contains(&Format::Csv) {
+        command = command.arg(
+            Arg::new("csv")
+                .long("csv")
+                .action(ArgAction::SetTrue)
+                .conflicts_with_all(["format", "json"])
+                .help("Print the table as CSV on stdout, a header line then one line per row (--format csv)."),
+        );
+    }
+    command
+}
+
+/// A tool asked on the command line: the tool, and its own arguments.
+pub struct Asked {
+    tool: &'static dyn Tool,
+    matches: ArgMatches,
+}
+
+/// The tool the parsed command line names, if it names one.
+pub fn asked(registry: &Registry, matches: &ArgMatches) -> Option<Asked> {
+    let (name, sub) = matches.subcommand()?;
+    let (group, name, matches) = match (name, sub.subcommand()) {
+        ("odds" | "check", Some((tool, m))) => (Some(name), tool, m),
+        _ => (None, name, sub),
+    };
+    let mut tools = registry.sets().iter().flat_map(|s| s.tools().iter().copied());
+    let tool = tools.find(|t| group_of(t.mount()) == group && t.mount().name() == name)?;
+    Some(Asked { tool, matches: matches.clone() })
+}
+
+/// Answers the tool and prints its answer in the format asked.
+pub fn answer(asked: Asked) -> Result<(), Failure> {
+    let Asked { tool, matches } = asked;
+    let params = tool.params();
+    let values = Values::read(&params, &given(&params, &matches)).map_err(tool_failure)?;
+    let file = matches.try_get_one::<String>("config").ok().flatten().map(PathBuf::from);
+    let scenario = file.map(|f| config::load(&shipped(), &f, Overrides::default())).transpose()?;
+    let config = scenario.as_ref().map(|s| Given { file: &s.file, run: &s.run, rules: s.rules.as_ref() });
+    let answer = tool.answer(&Input { values, config }).map_err(tool_failure)?;
+    match format(&matches) {
+        Format::Text => emit(answer.text()),
+        Format::Json => emit(serde_json::to_string_pretty(&answer.json()).map_err(failed)?),
+        Format::Csv => emit(answer.csv().ok_or_else(|| failed("this answer has no CSV form"))?),
+    }
+}
+
+/// The values given on the command line, as name and text pairs (defaults are left to [`Values::read`], so
+/// that `requires` counts only what was given).
+fn given(params: &[Param], matches: &ArgMatches) -> Vec<(String, String)> {
+    let typed = |p: &&Param| matches.value_source(p.name) == Some(ValueSource::CommandLine);
+    let mut pairs = Vec::new();
+    for p in params.iter().filter(typed) {
+        match p.kind {
+            ParamKind::Flag => pairs.push((p.name.to_owned(), matches.get_flag(p.name).to_string())),
+            _ => pairs.extend(
+                matches.get_many::<String>(p.name).into_iter().flatten().map(|v| (p.name.to_owned(), v.clone())),
+            ),
+        }
+    }
+    pairs
+}
+
+fn format(matches: &ArgMatches) -> Format {
+    let on = |flag: &str| matches.try_get_one::<bool>(flag).ok().flatten().copied().unwrap_or(false);
+    match matches.try_get_one::<String>("format").ok().flatten().map(String::as_str) {
+        Some("json") => Format::Json,
+        Some("csv") => Format::Csv,
+        Some(_) => Format::Text,
+        None if on("json") => Format::Json,
+        None if on("csv") => Format::Csv,
+        None => Format::Text,
+    }
+}
+
+/// A refused parameter is named by its flag; a question the rules cannot answer is a failed run.
+fn tool_failure(e: ToolError) -> Failure {
+    match e {
+        ToolError::Param { name, message } => bad_input(format!("--{}: {message}", name.replace('_', "-"))),
+        ToolError::Input(message) => bad_input(message),
+        ToolError::Failed(_) => Failure { code: 1, message: e.to_string() },
+    }
+}
