@@ -17,6 +17,10 @@
 //! mean), and a tree whose estimates are a hundred times over the budget in most descents is refused at
 //! once, so a scenario with thousands of units is not walked up to the limit first.
 //!
+//! [`Model`], the trait every rule set's trial implements, is defined here rather than in [`crate::model`]
+//! (which re-exports it): its default [`Model::solve`] is this walk, and the walk runs a `Model`, so the two
+//! live in one file and the walk reads nothing of [`crate::model`].
+//!
 //! A caller that may have to give up sooner (a server whose client left, a job past its time) runs the work
 //! inside [`halting`]: every walk it starts on that thread then stops at its next leaf once the flag is set,
 //! and answers [`TooLarge`] with `halted` set.
@@ -28,17 +32,54 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 
+use self::sums::{Leaf, Path, Sums};
 use crate::chance::{Chance, Dist};
 use crate::fraction::to_f64;
-use crate::metrics::{MetricDef, MetricKind, Metrics, SlotLog};
-use crate::model::Model;
-use sums::{Leaf, Path, Sums};
+use crate::metrics::{MetricDef, MetricKind, Metrics, Recorder, SlotLog};
 
 mod limbs;
 pub mod states;
 #[cfg(debug_assertions)]
 mod suffix;
 mod sums;
+
+/// A resolved rule set, ready to run trials.
+pub trait Model: Sync {
+    /// Whether the engine should walk a path memo instead of running the rules for every trial. It never
+    /// changes a result; a model whose chance nodes are wide (hundreds of equally likely squares) is faster
+    /// without it, since the memo's tape scans a wide node six outcomes at a time.
+    const PATH_MEMO: bool = true;
+
+    /// Whether the exact enumerator may walk the chance tree. False for self-play, whose tree holds every
+    /// choice of every turn of a game: `exact` reports it too large at once instead of walking its leaves.
+    const EXACT: bool = true;
+
+    /// The metrics the trial reports, registered at resolve time.
+    fn metrics(&self) -> &Metrics;
+
+    /// Plays one trial: every random event through `chance`, every outcome to `rec`.
+    fn trial<C: crate::chance::Chance, R: Recorder>(&self, chance: &mut C, rec: &mut R);
+
+    /// The exact probability of every slot: by default the leaf walk ([`crate::exact::enumerate`]) within
+    /// `max_leaves`; a [`Stepped`](crate::model::Stepped) model answers with
+    /// [`crate::exact::states::solve`].
+    fn solve(&self, max_leaves: u64) -> Result<ExactTally, TooLarge>
+    where
+        Self: Sized,
+    {
+        crate::exact::enumerate(self, max_leaves)
+    }
+
+    /// The exact probability of every slot by merging states ([`crate::exact::states::solve`]), if the
+    /// model is [`Stepped`](crate::model::Stepped): what tests check against the leaf walk, whichever
+    /// interpreter [`Model::solve`] picks.
+    fn solve_by_states(&self, _max_leaves: u64) -> Option<Result<ExactTally, TooLarge>>
+    where
+        Self: Sized,
+    {
+        None
+    }
+}
 
 /// The probability of every counter slot: `fractions[s]` is the exact chance a trial reports slot `s`, and
 /// `probs[s]` the nearest float to it.
@@ -57,6 +98,12 @@ pub const PICKS_PER_LEAF: u64 = 16;
 /// The fewest picks a walk may make, whatever the leaf budget: a small budget still lets a small but deep
 /// tree be walked, in well under a second.
 pub const LEAST_PICKS: u64 = 1 << 24;
+
+/// Units of work a solve by merging states ([`states::solve`]) may spend per leaf of its budget.
+pub const WORK_PER_LEAF: u64 = 4;
+
+/// The fewest units of work a solve by merging states may spend, whatever its budget.
+pub const LEAST_WORK: u64 = 1 << 22;
 
 /// How many random descents estimate a tree's size before it is walked.
 const DESCENTS: u32 = 32;
@@ -93,7 +140,7 @@ fn too_large(e: &TooLarge) -> String {
             "solving it exactly takes more than run.max_exact_leaves = {limit} allows: its steps have more than \
              {limit} leaves from the states they merge, or need more than {} units of work; solve it by sampling \
              (`run`){raise}",
-            limit.saturating_mul(states::WORK_PER_LEAF).max(states::LEAST_WORK)
+            limit.saturating_mul(WORK_PER_LEAF).max(LEAST_WORK)
         )
     } else {
         format!(

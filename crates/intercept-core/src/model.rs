@@ -1,7 +1,9 @@
 //! [`Model`]: a resolved rule set's trial, written once against [`crate::chance::Chance`] and reporting to a
 //! [`crate::metrics::Recorder`]. The sampler ([`crate::engine`]), the path memo ([`crate::memo`]) and the
 //! enumerator ([`crate::exact`]) each run it, monomorphised for their chance source, so the per-trial path
-//! has no dynamic dispatch.
+//! has no dynamic dispatch. The trait is defined in [`crate::exact`], beside the leaf walk its default
+//! [`Model::solve`] runs, so that the walk and this file do not import each other; it is re-exported here,
+//! where the rest of the crate names it, with [`play_trials`], which runs it on a sampler's streams.
 //!
 //! A model may also expose its trial as [`Stepped`]: steps over an explicit state, so that the exact
 //! interpreter can carry a distribution over states and merge equal ones ([`crate::exact::states`]) instead
@@ -10,46 +12,10 @@
 
 use std::hash::Hash;
 
+pub use crate::exact::Model;
+
 use crate::chance::{Chance, Source};
-use crate::exact::{ExactTally, TooLarge};
-use crate::metrics::{Metric, Metrics, Recorder};
-
-/// A resolved rule set, ready to run trials.
-pub trait Model: Sync {
-    /// Whether the engine should walk a path memo instead of running the rules for every trial. It never
-    /// changes a result; a model whose chance nodes are wide (hundreds of equally likely squares) is faster
-    /// without it, since the memo's tape scans a wide node six outcomes at a time.
-    const PATH_MEMO: bool = true;
-
-    /// Whether the exact enumerator may walk the chance tree. False for self-play, whose tree holds every
-    /// choice of every turn of a game: `exact` reports it too large at once instead of walking its leaves.
-    const EXACT: bool = true;
-
-    /// The metrics the trial reports, registered at resolve time.
-    fn metrics(&self) -> &Metrics;
-
-    /// Plays one trial: every random event through `chance`, every outcome to `rec`.
-    fn trial<C: crate::chance::Chance, R: Recorder>(&self, chance: &mut C, rec: &mut R);
-
-    /// The exact probability of every slot: by default the leaf walk ([`crate::exact::enumerate`]) within
-    /// `max_leaves`; a [`Stepped`] model answers with [`crate::exact::states::solve`].
-    fn solve(&self, max_leaves: u64) -> Result<ExactTally, TooLarge>
-    where
-        Self: Sized,
-    {
-        crate::exact::enumerate(self, max_leaves)
-    }
-
-    /// The exact probability of every slot by merging states ([`crate::exact::states::solve`]), if the
-    /// model is [`Stepped`]: what tests check against the leaf walk, whichever interpreter [`Model::solve`]
-    /// picks.
-    fn solve_by_states(&self, _max_leaves: u64) -> Option<Result<ExactTally, TooLarge>>
-    where
-        Self: Sized,
-    {
-        None
-    }
-}
+use crate::metrics::{Metric, Recorder};
 
 /// Whether a trial goes on after a step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

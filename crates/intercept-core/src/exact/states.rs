@@ -28,13 +28,7 @@ use num_traits::{One, Zero};
 
 use super::limbs::{Limbs, add_mul, add_mul_wide, from_big, to_big};
 use super::sums::{Leaf, Path};
-use super::{ExactTally, HALT, Node, Replay, TooLarge, advance, tally};
-
-/// Units of work a solve may spend per leaf of its budget ([`Budget`]).
-pub const WORK_PER_LEAF: u64 = 4;
-
-/// The fewest units of work a solve may spend, whatever its budget.
-pub const LEAST_WORK: u64 = 1 << 22;
+use super::{ExactTally, HALT, LEAST_WORK, Node, Replay, TooLarge, WORK_PER_LEAF, advance, tally};
 use crate::metrics::SlotLog;
 use crate::model::{Accumulated, Accumulators, Flow, Stepped};
 

@@ -10,9 +10,10 @@
 
 use std::cell::Cell;
 
+use super::Model;
 use crate::chance::{Chance, Dist};
 use crate::metrics::Recorder;
-use crate::model::{Accumulators, Model};
+use crate::model::Accumulators;
 
 /// Suffixes replayed from each merge checked.
 const SUFFIXES: u64 = 3;

@@ -8,7 +8,7 @@
 //! above and below. A square's byte is [`EMPTY`], [`OFF`] (off the board) or a piece: its top stack's size
 //! (bits 0-2) and colour (bit 3, Black), and the covered stack's size (bits 4-6, 0 none) and colour (bit 7).
 
-use super::position::{Colour, Piece, Stack};
+use super::types::{Colour, Piece, Stack};
 
 /// Board squares a row: 15 cells and the ring's one column.
 pub const STRIDE: usize = 16;

@@ -11,7 +11,7 @@
 
 use super::board::{self, CELL_OF, DIRECTIONS, EMPTY, OFF, SQUARES, Squares, covers, size};
 use super::position::{Cell, Colour, Position};
-use super::turns::{Action, Turn, Variant};
+use super::types::{Action, Turn, Variant};
 
 /// The board index standing for "none" (no ball, no goal): a ring square, never a cell.
 const NONE: usize = 0;

@@ -27,6 +27,7 @@ pub mod setup;
 
 pub use set::BoardGameRules;
 pub mod turns;
+mod types;
 pub mod wire;
 
 use serde::{Deserialize, Serialize};

@@ -4,8 +4,8 @@
 //! page, the same picture in words: each square's contents ([`square_texts`]) and the [`legend`] of its marks.
 
 use super::FirstPlayer;
-use super::play::side_name;
 use super::position::{Colour, Position, Stack, glyph};
+use super::wire::side_name;
 use crate::present::{Board, Disc, Extra, Picture, Placement, Square};
 use crate::ruleset::{LegendEntry, SquareText};
 

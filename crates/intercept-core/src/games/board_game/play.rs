@@ -12,7 +12,7 @@ use super::mcts::Mcts;
 use super::position::{Colour, Position};
 use super::replay::Replay;
 use super::turns::{Action, Turn};
-use super::wire::{Side, Wire};
+use super::wire::{Wire, side_name};
 use super::{BoardGameRules, FirstPlayer};
 use crate::chance::Sampler;
 use crate::config::Scenario;
@@ -159,8 +159,4 @@ fn id(p: &Position, t: Turn) -> String {
         Action::Pass => "pass".to_owned(),
     };
     t.ball_to.map_or(action.clone(), |to| format!("{action}>{}", p.name(to)))
-}
-
-pub(super) fn side_name(c: Colour) -> &'static str {
-    Side::of(c).name()
 }

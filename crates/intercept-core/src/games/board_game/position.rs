@@ -2,70 +2,20 @@
 //! board, the stacks on it, the ball and the goal cells, and whose turn it is.
 //!
 //! A [`Stack`] is one player's stones on a cell, its role set by its size (I-4); a [`Piece`] is what stands
-//! on a cell: a stack, possibly covering an enemy stack (I-19). Cells are numbered `col + size * row`,
-//! written algebraically (`a1` bottom left, C.1). [`Position::from_diagram`] reads the diagram strings of the
-//! seed's page (C.0), which is how the initial setup and the test positions are written.
+//! on a cell: a stack, possibly covering an enemy stack (I-19). Those, the side ([`Colour`]) and the [`Cell`]
+//! are defined in `types`, which the board's encoding reads too, and re-exported here. Cells are numbered
+//! `col + size * row`, written algebraically (`a1` bottom left, C.1). [`Position::from_diagram`] reads the
+//! diagram strings of the seed's page (C.0), which is how the initial setup and the test positions are
+//! written.
 
 use std::fmt;
 
-use super::board::{self, Board};
+pub use super::types::{Cell, Colour, Piece, Stack};
 
-/// A cell's number, `col + size * row`.
-pub type Cell = u8;
+use super::board::{self, Board};
 
 /// The ball's cell in a test position that has none (the jump examples): never a cell of the board.
 pub const NO_BALL: Cell = u8::MAX;
-
-/// A side. White starts on rows 1-2 and attacks upward (C.1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Colour {
-    White,
-    Black,
-}
-
-impl Colour {
-    pub fn other(self) -> Colour {
-        match self {
-            Colour::White => Colour::Black,
-            Colour::Black => Colour::White,
-        }
-    }
-
-    /// White 0, Black 1: the index of per-side arrays.
-    pub fn index(self) -> usize {
-        self as usize
-    }
-}
-
-/// One player's stones on a cell: 1 a passage stone, 2 a rest stone, 3 or 4 the double (I-4).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Stack {
-    pub colour: Colour,
-    pub size: u8,
-}
-
-impl Stack {
-    pub fn is_double(self) -> bool {
-        self.size >= 3
-    }
-
-    /// Passes the ball: a passage stone or a size-3 double (I-4, I-13).
-    pub fn is_passage_type(self) -> bool {
-        matches!(self.size, 1 | 3)
-    }
-
-    /// Receives the ball: a rest stone or a size-4 double (I-4, I-13).
-    pub fn is_rest_type(self) -> bool {
-        matches!(self.size, 2 | 4)
-    }
-}
-
-/// What stands on a cell: a stack, and the enemy stack it covers, if any (I-19, I-20).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Piece {
-    pub top: Stack,
-    pub under: Option<Stack>,
-}
 
 /// A position: the board, the ball, the goals, and the side to move. It is `Copy` (a few hundred bytes, no
 /// heap), so a search or a playout plays a turn on a copy, or in place, without allocating.

@@ -2,10 +2,9 @@
 //! side's passage stone, rest stone and doubles of 3 and 4, I-4, and the ball), one [`Edit`] at a time on a
 //! [`Wire`] position, and [`check`], which refuses a set-up no game can be played from, one line per reason.
 
-use super::play::side_name as name;
 use super::position::{Colour, Position};
 use super::turns::Variant;
-use super::wire::{Side, Wire, WireStack};
+use super::wire::{Side, Wire, WireStack, side_name as name};
 use crate::ruleset::{Edit, Palette, PieceKind};
 
 /// The palette's id of the ball; a stack's id is its side and size, `white-2`.

@@ -9,55 +9,14 @@
 //! transfer may end. The generator itself is [`super::generate`], on the position's fixed-size board ([`super::board`]). Two
 //! jump sequences that land on the same cell make the same move, since nothing is captured (I-6), and two
 //! transfer chains that leave the ball on the same cell make the same turn, so a turn is identified by its
-//! action and the ball's final cell.
+//! action and the ball's final cell. [`Turn`], [`Action`] and the rule [`Variant`]s are defined in `types`,
+//! which the generator reads too, and re-exported here.
 
-use serde::{Deserialize, Serialize};
+pub use super::types::{Action, Turn, Variant};
 
 use super::board::{self, Squares};
 use super::generate::Generator;
 use super::position::{Cell, Colour, Position};
-
-/// The turn's action (I-2).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Action {
-    /// A stack moves by a step or a jump sequence; `cover` when it lands on an enemy stack (I-19).
-    Move { from: Cell, to: Cell, cover: bool },
-    /// The double changes between size 3 and 4 (I-11).
-    Resize { at: Cell },
-    /// No action is possible (I-A2).
-    Pass,
-}
-
-/// A whole turn: the action, then the cell the transfer chain leaves the ball on, if any. Its six bytes are
-/// padded to eight so that the generator writes a turn as one word, not in three pieces.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[repr(align(8))]
-pub struct Turn {
-    pub action: Action,
-    pub ball_to: Option<Cell>,
-}
-
-/// Rule variants the open questions leave to a config (C.5): `[board.variant]`, each key defaulting to the
-/// rules file's reading.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(default, deny_unknown_fields)]
-pub struct Variant {
-    /// I-11, I-A4: whether a size change still allows the turn's transfer (false: the strict "whole turn"
-    /// reading).
-    pub size_change_allows_transfer: bool,
-    /// I-16, I-A7: whether a steal (the ball taken from an enemy stone) needs the passer or the receiver to
-    /// be the stack that moved this turn.
-    pub steal_requires_moved_piece: bool,
-    /// I-2, I-A2: whether a side with a legal action must take one; when false it may always pass (and still
-    /// transfer).
-    pub action_mandatory: bool,
-}
-
-impl Default for Variant {
-    fn default() -> Self {
-        Variant { size_change_allows_transfer: true, steal_requires_moved_piece: false, action_mandatory: true }
-    }
-}
 
 /// Where the stack on `from` may move (I-5..I-10), each destination once, with whether it covers.
 pub fn moves_from(p: &Position, from: Cell) -> Vec<(Cell, bool)> {

@@ -86,6 +86,10 @@ impl Side {
     }
 }
 
+pub(super) fn side_name(c: Colour) -> &'static str {
+    Side::of(c).name()
+}
+
 impl Wire {
     /// `p` as written, `turns_played` of `turn_limit` turns into the game.
     pub fn write(p: &Position, variant: Variant, turns_played: u32, turn_limit: u32) -> Wire {

@@ -382,7 +382,7 @@ impl TargetConfig {
         if self.kind == TargetKind::HeavyInfantry {
             return Ok(());
         }
-        let kind = super::words::kind_name(self.kind);
+        let kind = super::kind_name(self.kind);
         let article = if kind.starts_with('a') { "an" } else { "a" };
         let why = format!("only heavy infantry forms hedgehog (C-8.1), and this target is {article} {kind}");
         if self.reaction == Reaction::Hedgehog {

@@ -76,6 +76,16 @@ pub enum TargetKind {
     Leader,
 }
 
+fn kind_name(kind: TargetKind) -> &'static str {
+    match kind {
+        TargetKind::Artillery => "artillery unit",
+        TargetKind::LightInfantry => "light infantry unit",
+        TargetKind::HeavyInfantry => "heavy infantry unit",
+        TargetKind::Cavalry => "cavalry unit",
+        TargetKind::Leader => "leader",
+    }
+}
+
 /// One interceptor, resolved.
 #[derive(Clone, Debug)]
 pub struct Unit {

@@ -4,8 +4,8 @@
 //! table (C-2), read from the unit's resolved roll, or the rule that bars it (C-1).
 
 use super::config::{CavalryConfig, InterceptorConfig};
-use super::words::{facing_name, formation_words, kind_name, order_name};
-use super::{Cavalry, Facing, barred_by};
+use super::words::{facing_name, formation_words, order_name};
+use super::{Cavalry, Facing, barred_by, kind_name};
 use crate::games::words::{count, odds_of};
 use crate::present::{Arrow, Diagram, Node, Picture, Spot, Tone};
 

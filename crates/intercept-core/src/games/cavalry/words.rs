@@ -6,7 +6,7 @@
 
 use super::config::{Attempts, CavalryConfig, InterceptorConfig, LeaderSign, Reaction};
 use super::react::{Response, Situation};
-use super::{Cavalry, Facing, Formation, Order, TargetKind, Unit, barred_by};
+use super::{Cavalry, Facing, Formation, Order, TargetKind, Unit, barred_by, kind_name};
 use crate::games::words::{and_list, count, odds_of};
 
 impl Cavalry {
@@ -180,16 +180,6 @@ pub(super) fn order_name(order: Order) -> &'static str {
         Order::MakeReady => "Make Ready",
         Order::ReceiveCharge => "Receive Charge",
         Order::Rally => "Rally",
-    }
-}
-
-pub(super) fn kind_name(kind: TargetKind) -> &'static str {
-    match kind {
-        TargetKind::Artillery => "artillery unit",
-        TargetKind::LightInfantry => "light infantry unit",
-        TargetKind::HeavyInfantry => "heavy infantry unit",
-        TargetKind::Cavalry => "cavalry unit",
-        TargetKind::Leader => "leader",
     }
 }
 

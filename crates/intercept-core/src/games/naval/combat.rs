@@ -8,8 +8,7 @@
 
 use super::config::CombatModel;
 use super::config::combat::after_losses;
-use super::late::Counter;
-use super::play::{Encounter, Trial, bit, each};
+use super::trial::{Counter, Encounter, Trial, bit, each};
 use super::{Force, Meeting, Naval};
 use crate::chance::{Chance, Dist};
 use crate::metrics::Recorder;

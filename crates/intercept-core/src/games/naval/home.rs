@@ -4,7 +4,7 @@
 //! first the air attacks, then the return-leg interceptions hex by hex, each a step of the trial.
 
 use super::combat::Battle;
-use super::play::{Encounter, Trial, each};
+use super::trial::{Encounter, Trial, each};
 use super::{Force, Naval};
 use crate::chance::Chance;
 use crate::metrics::Recorder;

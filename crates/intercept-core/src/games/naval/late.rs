@@ -10,22 +10,10 @@
 
 use super::combat::Battle;
 use super::config::{Abandon, Placement};
-use super::play::{Encounter, Trial, bit, each, has, set};
+use super::trial::{Counter, Encounter, Trial, bit, each, has, set};
 use super::{Force, Meeting, Naval};
 use crate::chance::Chance;
 use crate::metrics::Recorder;
-
-/// What follows a delayed roll (N-15.3): the chain of counter-interceptors that reached fights, deepest first,
-/// then meets group `j`; then `j` joins the combat it closes on, if it `arrives`. Between two of the steps
-/// of the exact interpreter it is the combat `next` in the resolve order is looked at next.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(super) struct Counter {
-    j: u8,
-    arrives: bool,
-    /// The counter-interceptors that reached and the chains below them: 0 if none reached.
-    pub chain: u32,
-    next: u8,
-}
 
 impl Counter {
     /// How far the combats after the roll have got, counting `inner`, the one under way (of at most

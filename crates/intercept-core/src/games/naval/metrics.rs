@@ -25,7 +25,7 @@ pub(super) struct GroupMetrics {
 /// instead of asking every group about every fact. A table has an entry for every bit of a mask, so a hit
 /// needs no bounds check; entries past the last group repeat its metric and are never read.
 ///
-/// [`Trial`]: super::play::Trial
+/// [`Trial`]: super::trial::Trial
 #[derive(Clone, Debug)]
 pub(super) struct GroupFacts(pub Vec<[Metric; MAX_GROUPS]>);
 

@@ -4,9 +4,9 @@
 //! [`Naval`] model whose [`Group`]s carry everything settled before play: level and side (N-0), dice count
 //! (N-4..N-6, see [`dice`]), the movement nodes, and where the group fights ([`Place`]). Groups that fight at
 //! one place form a [`Meeting`], with its members, the groups deferring to it (N-14) and the side each
-//! fights on, as bit masks over the groups. The trial itself, the sequence of play, is in [`play`]; what
-//! happens where forces meet in [`combat`]; delayed interceptions, deferral and retargeting in [`late`]; the
-//! way home in [`home`].
+//! fights on, as bit masks over the groups. The trial itself, the sequence of play, is in [`play`], over the
+//! state all its files read ([`trial`]); what happens where forces meet in [`combat`]; delayed
+//! interceptions, deferral and retargeting in [`late`]; the way home in [`home`].
 
 mod build;
 mod combat;
@@ -19,6 +19,7 @@ pub mod odds;
 mod picture;
 mod play;
 mod set;
+mod trial;
 mod words;
 
 pub use set::NavalRules;
@@ -295,7 +296,7 @@ impl Model for Naval {
     }
 }
 
-/// A naval trial accumulates nothing beside its state: every fact it reports is in the [`play::Trial`].
+/// A naval trial accumulates nothing beside its state: every fact it reports is in the [`trial::Trial`].
 static NOTHING: Accumulators = Accumulators { counts: Vec::new(), flags: Vec::new() };
 
 impl Stepped for Naval {

@@ -104,7 +104,7 @@ impl Naval {
         if let Some(d) = g.defer {
             out.push(self.defer_words(cfg, d));
         }
-        if super::play::has(self.waits, i) {
+        if super::trial::has(self.waits, i) {
             out.push(format!(
                 "If {} falls short and closes in, it tries after each of that group's delayed rolls instead, and \
                  any combat is fought at once (N-15.3).",
