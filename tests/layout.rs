@@ -109,3 +109,56 @@ fn the_core_depends_on_no_polars_plotters_or_clap() {
         assert!(!tree.lines().any(|l| l.starts_with(heavy)), "intercept-core depends on {heavy}:\n{tree}");
     }
 }
+
+/// The files of the library crates and the binary that may parse TOML or JSON text, each with the text it
+/// reads: text that comes from outside the process (a file, a request, the program's own source). Anything
+/// made inside the process is handed on as a value; text written only to be parsed again is an interface
+/// spelt twice, and loses the types and the error's place on the way.
+const PARSING: &[(&str, &str)] = &[
+    ("crates/intercept-core/src/config/mod.rs", "a config file's text, as read"),
+    ("crates/intercept-core/src/config/locate.rs", "the same text again, to find the line an error is on"),
+    ("crates/intercept-core/src/config/starter.rs", "the starter configs compiled into the program"),
+    ("crates/intercept-core/src/seal.rs", "a manifest read back from a run folder"),
+    ("crates/intercept-web/src/config.rs", "a request's config text"),
+    ("crates/intercept-web/src/editor.rs", "a request's body"),
+    ("crates/intercept-web/src/play.rs", "a request's body"),
+    ("crates/intercept-web/src/patch.rs", "a config file's text and its edit, to check the edit changes one key"),
+];
+
+/// Calls that parse TOML or JSON text.
+const PARSERS: &[&str] = &[
+    "toml::from_str",
+    "serde_json::from_str",
+    "serde_json::from_slice",
+    "DeTable::parse",
+    "config::from_str",
+    "parse::<toml::Value>",
+    "parse::<toml::Table>",
+    "parse::<serde_json::Value>",
+];
+
+#[test]
+fn no_text_is_made_to_be_parsed_again() {
+    for file in all_sources() {
+        let text = std::fs::read_to_string(root().join(&file)).unwrap();
+        // A file's unit tests (after `#[cfg(test)]`) and its doc examples may parse what they write out.
+        let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+        let code: String = code.lines().filter(|l| !l.trim_start().starts_with("//")).collect::<Vec<_>>().join("\n");
+        let parses: Vec<&&str> = PARSERS.iter().filter(|p| code.contains(**p)).collect();
+        let allowed = PARSING.iter().any(|(f, _)| *f == file);
+        assert!(parses.is_empty() || allowed, "{file} parses text ({parses:?}); hand on the value instead");
+    }
+    for (file, _) in PARSING {
+        assert!(root().join(file).exists(), "{file} is listed but gone");
+    }
+}
+
+/// Every `.rs` file of the library crates and the binary, relative to the root.
+fn all_sources() -> Vec<String> {
+    let mut all = Vec::new();
+    sources(&root().join("src"), &mut all);
+    for krate in std::fs::read_dir(root().join("crates")).unwrap() {
+        sources(&krate.unwrap().path().join("src"), &mut all);
+    }
+    all.iter().map(|p| p.strip_prefix(root()).unwrap().to_string_lossy().into_owned()).collect()
+}

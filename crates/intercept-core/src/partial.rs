@@ -73,7 +73,7 @@ impl Stored {
     /// The scenario the run was made from, resolved again from the config it recorded, once the counts are
     /// checked against it.
     pub fn scenario(&self, registry: &Registry) -> Result<Scenario, PartialError> {
-        let scenario = recorded_scenario(registry, &self.config, &self.config_file, &self.dir)?;
+        let scenario = recorded_scenario(registry, &self.config, &self.config_file)?;
         self.verify(&scenario)?;
         Ok(scenario)
     }
@@ -173,17 +173,13 @@ pub(crate) fn unsealed<T: Sealed>(text: &str, dir: &Path, what: &str, key: Optio
     })
 }
 
-/// The scenario a manifest of the folder `dir` was made from, resolved again from the `config` it recorded
-/// (read from `file`).
+/// The scenario a manifest was made from, resolved again from the `config` it recorded (read from `file`).
 pub(crate) fn recorded_scenario(
     registry: &Registry,
     config: &crate::config::RawConfig,
     file: &str,
-    dir: &Path,
 ) -> Result<Scenario, PartialError> {
-    let refused = |message: String| PartialError::Refused { dir: dir.to_owned(), message };
-    let src = toml::to_string(config).map_err(|e| refused(format!("its config: {e}")))?;
-    Ok(config::from_str(registry, &src, Path::new(file), Overrides::default())?)
+    Ok(config::from_raw(registry, config, Path::new(file))?)
 }
 
 /// The most bytes a manifest may hold: far more than any run's counts and config take.

@@ -108,6 +108,11 @@ fn quantile_cells(q: Quantile, width: usize) -> String {
 
 /// `run --json`: the run's identity and every summary and distribution row.
 pub fn summary_json(record: &RunRecord) -> String {
+    serde_json::to_string_pretty(&summary_value(record)).expect("json")
+}
+
+/// [`summary_json`]'s document as a value: what the workbench serves.
+pub fn summary_value(record: &RunRecord) -> serde_json::Value {
     let mut value = json!({
         "name": record.config.run.name,
         "seed": record.seed,
@@ -118,7 +123,7 @@ pub fn summary_json(record: &RunRecord) -> String {
     if let Some(target) = record.precision {
         value["precision"] = json!({ "target": target, "reached": record.precision_reached });
     }
-    serde_json::to_string_pretty(&value).expect("json")
+    value
 }
 
 /// `exact`'s table: every metric's exact value, then every distribution value's probability.

@@ -95,6 +95,11 @@ impl Swept {
     pub fn json(&self) -> String {
         crate::show::sweep::json(&self.record, &self.points, &self.shown)
     }
+
+    /// The `sweep --json` document as a value: what the workbench serves.
+    pub fn value(&self) -> serde_json::Value {
+        crate::show::sweep::value(&self.record, &self.points, &self.shown)
+    }
 }
 
 /// The metrics a sweep prints: those named, each checked, or else the rule set's headline metrics.

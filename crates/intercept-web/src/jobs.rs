@@ -286,20 +286,17 @@ fn work(queue: &Queue, threads: usize) {
         let mut status = job.status();
         match (ended, status.stopping.take()) {
             (_, Some((state, reason))) => finish(&mut status, state, Some(reason)),
-            (Ok((folder, files, document)), None) => match serde_json::from_str(&document) {
-                Ok(result) => {
-                    (status.folder, status.files, status.result) = (folder, files, Some(result));
-                    finish(&mut status, State::Done, None);
-                }
-                Err(e) => finish(&mut status, State::Failed, Some(format!("its document does not read: {e}"))),
-            },
+            (Ok((folder, files, document)), None) => {
+                (status.folder, status.files, status.result) = (folder, files, Some(document));
+                finish(&mut status, State::Done, None);
+            }
             (Err(e), None) => finish(&mut status, State::Failed, Some(e)),
         }
     }
 }
 
 /// What a finished job leaves: the folder of its files (if it wrote any), their names, and its document.
-pub type Finished = (Option<tempfile::TempDir>, Vec<String>, String);
+pub type Finished = (Option<tempfile::TempDir>, Vec<String>, serde_json::Value);
 
 /// Plays the job's work on `threads` threads.
 fn run(job: &Job, threads: usize) -> Result<Finished, String> {
@@ -319,7 +316,7 @@ fn run_trials(job: &Job, scenario: &Scenario, threads: usize) -> Result<Finished
         return Err("stopped".to_owned());
     }
     let (folder, names) = job.files(true, |dir| outputs::export(&record, dir))?;
-    Ok((folder, names, show::summary_json(&record)))
+    Ok((folder, names, show::summary_value(&record)))
 }
 
 /// Every quarter second: stops jobs past the time limit or not polled within `idle`, and forgets finished

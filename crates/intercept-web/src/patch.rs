@@ -148,11 +148,7 @@ fn check(old: &str, new: &str, path: &[Part], edit: &Edit) -> Result<(), String>
 /// What `edit` at `path` makes of the parsed document.
 fn expect(doc: &mut toml::Value, path: &[Part], edit: &Edit) -> Result<(), String> {
     let value = match edit {
-        Edit::Set(Some(l)) => {
-            let mut t =
-                toml::from_str::<toml::Table>(&format!("v = {l}")).map_err(|e| format!("{l}: {}", e.message()))?;
-            t.remove("v")
-        }
+        Edit::Set(Some(l)) => Some(l.parse::<toml::Value>().map_err(|e| format!("{l}: {}", e.message()))?),
         _ => None,
     };
     let lost = || "the key's table is not in the text".to_owned();

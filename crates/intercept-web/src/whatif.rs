@@ -184,7 +184,7 @@ pub fn sweep(job: &Job, start: SweepStart, write: bool, threads: usize) -> Resul
         return Err("stopped".to_owned());
     }
     let (folder, names) = job.files(write, |dir| swept.write(dir))?;
-    Ok((folder, names, swept.json()))
+    Ok((folder, names, swept.value()))
 }
 
 /// Plays a sensitivity job: the exact steps solved first (which fixes the trials left to sample), then the
@@ -196,7 +196,7 @@ pub fn sensitivity(job: &Job, t: Tornado, threads: usize) -> Result<Finished, St
         .install(|| solved.sample_until(Some(job.stop_flag().as_ref()), &|n| job.advance(n)));
     let s = sampled.ok_or("stopped")?;
     let shown: Vec<usize> = t.shown.iter().filter_map(|m| s.metric(m)).collect();
-    let document = show::sensitivity::json(&t.scenario.run.name, &s, &shown);
+    let document = show::sensitivity::value(&t.scenario.run.name, &s, &shown);
     let (folder, names) = job.files(t.files, |dir| study::write_sensitivity(&t.scenario, &t.scope, &s, dir))?;
     Ok((folder, names, document))
 }

@@ -49,6 +49,29 @@ impl<'de> Deserialize<'de> for RawConfig {
     }
 }
 
+impl RawConfig {
+    /// The `name` of the table of a list at `path` (from the document root), if it has one and no earlier
+    /// table of its list has the same (`--set` by that name would reach the earlier one).
+    fn name_at(&self, path: &[path::Seg]) -> Option<String> {
+        let [path::Seg::Key(top), path::Seg::Key(first), rest @ ..] = path else { return None };
+        let mut value = self.body.get(first.as_str()).filter(|_| *top == self.table)?;
+        let mut earlier: &[toml::Value] = &[];
+        for seg in rest {
+            value = match (seg, value) {
+                (path::Seg::Key(k), toml::Value::Table(t)) => t.get(k.as_str())?,
+                (path::Seg::Index(i), toml::Value::Array(a)) => {
+                    earlier = &a[..(*i).min(a.len())];
+                    a.get(*i)?
+                }
+                _ => return None,
+            };
+        }
+        let name_of = |v: &toml::Value| v.get("name").and_then(toml::Value::as_str).map(str::to_owned);
+        let name = name_of(value)?;
+        (!earlier.iter().any(|v| name_of(v).as_deref() == Some(name.as_str()))).then_some(name)
+    }
+}
+
 struct RawVisitor;
 
 impl<'de> serde::de::Visitor<'de> for RawVisitor {
@@ -132,6 +155,33 @@ fn read(file: &Path) -> Result<String, ConfigError> {
 /// Parses and resolves config text; `file` names it in errors and gives the default run name.
 pub fn from_str(registry: &Registry, src: &str, file: &Path, overrides: Overrides) -> Result<Scenario, ConfigError> {
     let parsed = parse(registry, src).map_err(|e| e.located(src, file))?;
+    resolve(parsed, file, overrides, |e| locate::invalid(src, file, e))
+}
+
+/// Resolves a config held as a value, with every default filled in (a sweep's point, the config a manifest
+/// recorded): no text is written or parsed. `file` names it in errors, which name the key but no line.
+pub fn from_raw(registry: &Registry, raw: &RawConfig, file: &Path) -> Result<Scenario, ConfigError> {
+    let error = |key: Option<String>, message: String| ConfigError { file: file.to_owned(), line: None, key, message };
+    let entry = registry.find(&raw.table).ok_or_else(|| {
+        let allowed = registry.tables().join(", ");
+        error(None, format!("no rule set has the table [{}]; allowed: {allowed}", raw.table))
+    })?;
+    let parsed = entry.parse_table(raw.run.clone(), raw.body.clone());
+    let parsed = parsed.map_err(|e| error(Some(raw.table.clone()), e.message().to_owned()))?;
+    resolve(parsed, file, Overrides::default(), |e| {
+        let key = (!e.path.0.is_empty()).then(|| keys::dotted(&e.path, |to| raw.name_at(to)));
+        error(key, e.message)
+    })
+}
+
+/// Resolves a parsed config: `[run]` with its overrides, then the rule set's table; `invalid` places a
+/// resolve error in the file.
+fn resolve(
+    parsed: Parsed,
+    file: &Path,
+    overrides: Overrides,
+    invalid: impl FnOnce(Invalid) -> ConfigError,
+) -> Result<Scenario, ConfigError> {
     let Parsed { mut run, body, table } = parsed;
     let named = run.name.is_some();
     run.name.get_or_insert_with(|| default_name(file));
@@ -141,7 +191,7 @@ pub fn from_str(registry: &Registry, src: &str, file: &Path, overrides: Override
         if !named && e.path == KeyPath::root().key("run").key("name") {
             e.message += "; it comes from the config file's name, so rename the file or set name in [run]";
         }
-        locate::invalid(src, file, e)
+        invalid(e)
     })?;
     let config = RawConfig { run, table: rules.entry().table().to_owned(), body };
     Ok(Scenario { file: file.to_owned(), run: settings, rules, config })

@@ -8,7 +8,7 @@
 
 use toml::Value;
 
-use super::{ConfigError, Overrides, Scenario, from_str, keys};
+use super::{ConfigError, RawConfig, Scenario, from_raw, keys};
 use crate::ruleset::Registry;
 
 /// A key and one value for it, as given on the command line.
@@ -36,9 +36,9 @@ pub fn apply(scenario: &Scenario, settings: &[Setting]) -> Result<Scenario, Conf
     for s in settings {
         set(&mut doc, s).map_err(|message| setting_error(scenario, std::slice::from_ref(s), message))?;
     }
-    let src = toml::to_string(&doc).expect("TOML out");
-    let overrides = Overrides::default();
-    from_str(&Registry::new(vec![scenario.rules.entry()]), &src, &scenario.file, overrides).map_err(|e| {
+    let raw: RawConfig =
+        doc.try_into().map_err(|e: toml::de::Error| setting_error(scenario, settings, e.message().to_owned()))?;
+    from_raw(&Registry::new(vec![scenario.rules.entry()]), &raw, &scenario.file).map_err(|e| {
         let message = e.key.as_ref().map_or(e.message.clone(), |k| format!("key '{k}': {}", e.message));
         // The resolved config does not say which setting broke it: name them all.
         setting_error(scenario, settings, message)

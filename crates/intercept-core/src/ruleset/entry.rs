@@ -21,6 +21,9 @@ pub trait Entry: Send + Sync + Debug {
     /// typed and as TOML with every default filled in. `tables` are every registered table, the only keys
     /// allowed beside `run`; those of other rule sets are skipped (the caller refuses a file with two).
     fn parse(&'static self, doc: Document<'_>, tables: &[&'static str]) -> Result<Parsed, toml::de::Error>;
+    /// Types this rule set's table held as a value (a config resolved before, changed by key), with the
+    /// `[run]` table beside it: what [`Entry::parse`] gives for a file, with no text between.
+    fn parse_table(&'static self, run: RunConfig, body: toml::Table) -> Result<Parsed, toml::de::Error>;
     /// The JSON Schema of a whole config file of this rule set: `[run]` and its table, every key with its
     /// type, allowed values, default and description.
     fn schema(&self) -> serde_json::Value;
@@ -71,6 +74,11 @@ impl<S: RuleSet + Debug> Entry for S {
     fn parse(&'static self, doc: Document<'_>, tables: &[&'static str]) -> Result<Parsed, toml::de::Error> {
         let (run, config) = parse_file::<S::Config>(doc, Some(S::TABLE), tables)?;
         let config = config.ok_or_else(|| <toml::de::Error as serde::de::Error>::missing_field(S::TABLE))?;
+        let body = toml::Table::try_from(&config).map_err(<toml::de::Error as serde::de::Error>::custom)?;
+        Ok(Parsed { run, body, table: Box::new(Typed { set: self, config }) })
+    }
+    fn parse_table(&'static self, run: RunConfig, body: toml::Table) -> Result<Parsed, toml::de::Error> {
+        let config: S::Config = toml::Value::Table(body).try_into()?;
         let body = toml::Table::try_from(&config).map_err(<toml::de::Error as serde::de::Error>::custom)?;
         Ok(Parsed { run, body, table: Box::new(Typed { set: self, config }) })
     }

@@ -123,7 +123,7 @@ pub fn resume(registry: &Registry, dir: &Path, key: Option<&Key>) -> Result<Resu
     if !record.unfinished() {
         return Err(refused(dir, "nothing to resume: it holds a finished sweep".to_owned()));
     }
-    let base = recorded_scenario(registry, &record.config, &record.config_file, dir)?;
+    let base = recorded_scenario(registry, &record.config, &record.config_file)?;
     check(&record.axes).map_err(|m| refused(dir, m))?;
     let points = resolve(&base, &record.axes)?;
     let whole = |m: String| refused(dir, format!("manifest.json does not hold a sweep's counts: {m}"));

@@ -79,6 +79,11 @@ pub fn footer(s: &Sensitivity, dir: &Path, files: usize) -> String {
 /// `--json`: how the changes were measured, and for each metric shown its base value and every value that
 /// changes it, ranked, with the step each way (`null` where the step was not run).
 pub fn json(name: &str, s: &Sensitivity, shown: &[usize]) -> String {
+    serde_json::to_string_pretty(&value(name, s, shown)).expect("JSON out")
+}
+
+/// [`json`]'s document as a value: what the workbench serves.
+pub fn value(name: &str, s: &Sensitivity, shown: &[usize]) -> serde_json::Value {
     let metric = |&m: &usize| {
         let base = &s.metrics[m];
         let (moving, still): (Vec<_>, Vec<_>) = s.ranked(m).into_iter().partition(|r| !r.changes_nothing());
@@ -89,13 +94,12 @@ pub fn json(name: &str, s: &Sensitivity, shown: &[usize]) -> String {
         })
     };
     let refused = |(step, why): (&crate::sensitivity::Step, &str)| json!({ "key": step.knob.key, "stepped": number(&step.value), "why": why });
-    let value = json!({
+    json!({
         "name": name, "trials": s.trials, "seed": s.seed,
         "metrics": shown.iter().map(metric).collect::<Vec<_>>(),
         "refused": s.telling_refusals().map(refused).collect::<Vec<_>>(),
         "at_limit": s.steps.iter().filter(|s| s.at_limit).map(|s| json!({ "key": s.knob.key, "stepped": number(&s.value) })).collect::<Vec<_>>(),
-    });
-    serde_json::to_string_pretty(&value).expect("JSON out")
+    })
 }
 
 fn ranked_json(r: &Ranked) -> serde_json::Value {

@@ -67,6 +67,11 @@ pub fn table(record: &SweepRecord, points: &[Point], shown: &[String], dir: &Pat
 
 /// `--json`: the sweep's identity, its axes, and every point's settings (typed) and metrics shown.
 pub fn json(record: &SweepRecord, points: &[Point], shown: &[String]) -> String {
+    serde_json::to_string_pretty(&value(record, points, shown)).expect("JSON out")
+}
+
+/// [`json`]'s document as a value: what the workbench serves.
+pub fn value(record: &SweepRecord, points: &[Point], shown: &[String]) -> serde_json::Value {
     let point = |p: &Point| {
         let settings: serde_json::Map<String, serde_json::Value> = p
             .settings
@@ -78,7 +83,7 @@ pub fn json(record: &SweepRecord, points: &[Point], shown: &[String]) -> String 
             shown.iter().flat_map(|m| rows(points, m)).filter(|r| std::ptr::eq(r.point, p)).map(metric_json).collect();
         json!({ "settings": settings, "metrics": metrics })
     };
-    let value = json!({
+    json!({
         "name": record.config.run.name,
         "seed": record.seed,
         "trials": record.trials,
@@ -86,8 +91,7 @@ pub fn json(record: &SweepRecord, points: &[Point], shown: &[String]) -> String 
         "base_point": 0,
         "axes": axes_json(&record.axes, points),
         "points": points.iter().map(point).collect::<Vec<_>>(),
-    });
-    serde_json::to_string_pretty(&value).expect("JSON out")
+    })
 }
 
 fn metric_json(r: Shown) -> serde_json::Value {
