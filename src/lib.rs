@@ -1,8 +1,38 @@
 //! intercept-sim: the command line over the rules core ([`intercept_core`]) and its outputs
-//! ([`intercept_output`]).
+//! ([`intercept_output`]), with the workbench server ([`intercept_web`]).
 //!
-//! Both crates' modules are re-exported here, so tests, benchmarks and the binary read one library: a
-//! [`config::Scenario`] runs through [`runner`] into a [`export::RunRecord`], which [`outputs`] writes as
-//! Parquet, charts and a report into an output [`folder`]; [`show`] prints it.
+//! Each crate is re-exported under its own name ([`core`], [`output`], [`web`]), so a path says which crate
+//! it is in. The output crate's modules are also re-exported at the top, as they were before the crates had
+//! names here, so tests, benchmarks and the binary read one library: a [`config::Scenario`] runs through
+//! [`runner`] into a [`export::RunRecord`], which [`outputs`] writes as Parquet, charts and a report into an
+//! output [`folder`]; [`show`] prints it.
+//!
+//! # Example
+//!
+//! Each rule set's own commands are [`ruleset::Tool`]s reached through the registry, the command line and
+//! the workbench alike; here every one that needs no config and no value is asked with its defaults:
+//!
+//! ```
+//! use intercept_sim::core::games::shipped;
+//! use intercept_sim::core::ruleset::answer_query;
+//!
+//! let registry = shipped();
+//! let tools = registry.sets().iter().flat_map(|set| set.tools().iter().copied());
+//! let ready = tools.filter(|t| t.config().is_none() && t.params().iter().all(|p| !p.required));
+//! let mut asked = 0;
+//! for tool in ready {
+//!     let answer = answer_query(tool, &[])?;
+//!     assert!(answer.is_object(), "{}: {answer}", tool.mount().name());
+//!     asked += 1;
+//! }
+//! assert!(asked >= 1);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
+/// The rules core: rule sets, configs, the sampler and the exact solver.
+pub use intercept_core as core;
+/// What a run leaves behind and what is shown of it: Parquet, charts, reports, text and JSON.
+pub use intercept_output as output;
 pub use intercept_output::*;
+/// The workbench server.
+pub use intercept_web as web;

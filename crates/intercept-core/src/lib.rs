@@ -10,6 +10,32 @@
 //!
 //! Nothing here writes Parquet, draws charts or parses a command line: the `intercept-sim` crate does, over
 //! this one.
+//!
+//! # Example
+//!
+//! A registered rule set's starter config, resolved, solved exactly and sampled under a seed; every
+//! estimate carries its 95% interval, which holds the exact value:
+//!
+//! ```
+//! use std::path::Path;
+//!
+//! use intercept_core::config::{self, Overrides};
+//! use intercept_core::games::shipped;
+//! use intercept_core::runner::{self, SampleOptions};
+//!
+//! let registry = shipped();
+//! let starter = registry.sets()[0].starter().expect("a starter config");
+//! let run = Overrides { trials: Some(20_000), seed: Some(7) };
+//! let scenario = config::from_str(&registry, starter, Path::new("starter.toml"), run)?;
+//! let record = runner::sample(&scenario, &SampleOptions::default(), &|_trials| {});
+//! let headline = &scenario.rules.headline()[0];
+//! let row = record.summary.metric(headline).expect("the headline metric is reported");
+//! let exact = row.exact.expect("a starter scenario is solved exactly");
+//! assert!(row.ci_low <= exact && exact <= row.ci_high, "{headline}: {row:?}");
+//! let solved = runner::solve(&scenario)?;
+//! assert!(solved.probs.iter().all(|p| (0.0..=1.0).contains(p)));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 pub mod chance;
 pub mod config;

@@ -11,6 +11,30 @@
 //! every error is a JSON [`error::ApiError`]. Every request passes [`guard`] first (its `Host`, its site, its
 //! body's type and the token), and every exact solve a request asks for runs under [`solving::Solver`]'s
 //! limits.
+//!
+//! # Example
+//!
+//! A server on a free loopback port, asked for the registered rule sets; a request that names another host
+//! (a DNS-rebinding page) is refused:
+//!
+//! ```
+//! use std::io::{Read, Write};
+//! use std::net::TcpStream;
+//!
+//! let options = intercept_web::Options { bind: "127.0.0.1:0".parse()?, ..Default::default() };
+//! let addr = intercept_web::Server::spawn(options)?;
+//! let get = |host: &str| -> std::io::Result<String> {
+//!     let mut stream = TcpStream::connect(addr)?;
+//!     write!(stream, "GET /api/rule-sets HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n")?;
+//!     let mut reply = String::new();
+//!     stream.read_to_string(&mut reply)?;
+//!     Ok(reply)
+//! };
+//! let listed = get(&addr.to_string())?;
+//! assert!(listed.starts_with("HTTP/1.1 200") && listed.contains("\"rule_sets\""), "{listed}");
+//! assert!(get("evil.example")?.starts_with("HTTP/1.1 4"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 mod assets;
 mod catalog;
