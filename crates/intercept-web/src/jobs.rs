@@ -1,5 +1,5 @@
 //! [`Jobs`]: the Monte Carlo work the server holds. A [`Job`] (a run, a sweep or a sensitivity run: its
-//! [`Work`]) waits in a bounded queue, runs on one of
+//! [`Work`], a [`Task`] the endpoints that queue it define) waits in a bounded queue, runs on one of
 //! `max_running` worker threads (each run on its own pool of `threads_per_job`, so a job never blocks a
 //! request), reports its trials as they finish, and ends done, failed or cancelled; its files are written
 //! into a folder of its own (inside the server's one folder of job files, removed when the server stops)
@@ -13,14 +13,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use intercept_output::config::Scenario;
 use intercept_output::exact;
-use intercept_output::runner::SampleOptions;
-use intercept_output::study::SweepStart;
-use intercept_output::{outputs, show};
 use serde::Serialize;
-
-use crate::whatif::Tornado;
 
 use crate::Options;
 
@@ -41,35 +35,20 @@ impl State {
     }
 }
 
-/// What a job plays: one kind of work, one queue.
-pub enum Work {
-    /// A Monte Carlo run of the scenario, as `run`.
-    Run(Box<Scenario>),
-    /// A sweep, as `sweep`; writing its files when asked.
-    Sweep { start: Box<SweepStart>, files: bool },
-    /// A sensitivity run, as `sensitivity`.
-    Sensitivity(Box<Tornado>),
-}
-
-impl Work {
+/// One kind of Monte Carlo work a job plays (a run, a sweep, a sensitivity run), defined beside the endpoint
+/// that queues it: the queue knows only this.
+pub trait Task: Send {
     /// The name the status gives the job's kind.
-    fn kind(&self) -> &'static str {
-        match self {
-            Work::Run(_) => "run",
-            Work::Sweep { .. } => "sweep",
-            Work::Sensitivity(_) => "sensitivity",
-        }
-    }
-
+    fn kind(&self) -> &'static str;
     /// The trials the work will play, every point or step counted (at most that, for a sensitivity run).
-    pub fn trials(&self) -> u64 {
-        match self {
-            Work::Run(scenario) => scenario.run.trials,
-            Work::Sweep { start, .. } => start.trials_left(),
-            Work::Sensitivity(t) => t.most_trials(),
-        }
-    }
+    fn trials(&self) -> u64;
+    /// Plays the work on `threads` threads, reporting its trials to `job` as they finish, and stopping when
+    /// its stop flag is raised.
+    fn play(self: Box<Self>, job: &Job, threads: usize) -> Result<Finished, String>;
 }
+
+/// What a job plays: one kind of work, one queue.
+pub type Work = Box<dyn Task>;
 
 /// One job: its work (taken by the worker that plays it), progress, and once finished its result.
 pub struct Job {
@@ -301,22 +280,7 @@ pub type Finished = (Option<tempfile::TempDir>, Vec<String>, serde_json::Value);
 /// Plays the job's work on `threads` threads.
 fn run(job: &Job, threads: usize) -> Result<Finished, String> {
     let work = lock(&job.work).take().ok_or("the job was already played")?;
-    match work {
-        Work::Run(scenario) => run_trials(job, &scenario, threads),
-        Work::Sweep { start, files } => crate::whatif::sweep(job, *start, files, threads),
-        Work::Sensitivity(tornado) => crate::whatif::sensitivity(job, *tornado, threads),
-    }
-}
-
-/// Runs a scenario's trials and writes its files into a folder of its own.
-fn run_trials(job: &Job, scenario: &Scenario, threads: usize) -> Result<Finished, String> {
-    let opts = SampleOptions { threads: Some(threads), interrupt: Some(Arc::clone(&job.stop)), ..Default::default() };
-    let record = outputs::sample(scenario, &opts, None, &|n| job.advance(n)).map_err(|e| e.to_string())?;
-    if record.unfinished() {
-        return Err("stopped".to_owned());
-    }
-    let (folder, names) = job.files(true, |dir| outputs::export(&record, dir))?;
-    Ok((folder, names, show::summary_value(&record)))
+    work.play(job, threads)
 }
 
 /// Every quarter second: stops jobs past the time limit or not polled within `idle`, and forgets finished

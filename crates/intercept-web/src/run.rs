@@ -12,12 +12,14 @@ use axum::extract::rejection::StringRejection;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{StatusCode, header};
 use axum::response::IntoResponse;
-use intercept_output::config::Overrides;
+use intercept_output::config::{Overrides, Scenario};
+use intercept_output::runner::SampleOptions;
+use intercept_output::{outputs, show};
 use serde_json::json;
 
 use crate::config::{DEFAULT_NAME, scenario};
 use crate::error::{Answer, ApiError, body, off_runtime, query};
-use crate::jobs::{self, Job, Refused, Work};
+use crate::jobs::{self, Finished, Job, Refused, Task, Work};
 
 /// The largest seed or trial count: what a config can hold (TOML integers are 64-bit signed).
 const MOST: u64 = i64::MAX as u64;
@@ -26,7 +28,35 @@ pub async fn start(State(s): State<crate::State>, raw: RawQuery, text: Result<St
     let text = body(text)?;
     let (overrides, name, _) = run_query(raw.0, &[])?;
     let scenario = off_runtime(move || scenario(&text, &name, overrides)).await?;
-    enqueue(&s, Work::Run(Box::new(scenario)), "trials")
+    enqueue(&s, Box::new(Trials(scenario)), "trials")
+}
+
+/// A Monte Carlo run of the scenario, as `run`.
+struct Trials(Scenario);
+
+impl Task for Trials {
+    fn kind(&self) -> &'static str {
+        "run"
+    }
+
+    fn trials(&self) -> u64 {
+        self.0.run.trials
+    }
+
+    /// Runs the scenario's trials and writes its files into the job's folder.
+    fn play(self: Box<Self>, job: &Job, threads: usize) -> Result<Finished, String> {
+        let opts = SampleOptions {
+            threads: Some(threads),
+            interrupt: Some(Arc::clone(job.stop_flag())),
+            ..Default::default()
+        };
+        let record = outputs::sample(&self.0, &opts, None, &|n| job.advance(n)).map_err(|e| e.to_string())?;
+        if record.unfinished() {
+            return Err("stopped".to_owned());
+        }
+        let (folder, names) = job.files(true, |dir| outputs::export(&record, dir))?;
+        Ok((folder, names, show::summary_value(&record)))
+    }
 }
 
 /// Queues `work` (202 with its id), unless it would play more trials than a job may here (422: `counted`

@@ -21,7 +21,7 @@ use serde_json::json;
 
 use crate::config::scenario;
 use crate::error::{Answer, ApiError, body, off_runtime};
-use crate::jobs::{Finished, Job, Work};
+use crate::jobs::{Finished, Job, Task, Work};
 use crate::run::{enqueue, run_query};
 
 /// The trials per point (or per stepped value) when the query names none: enough for an interval of about
@@ -40,11 +40,39 @@ pub struct Tornado {
     files: bool,
 }
 
-impl Tornado {
+impl Task for Tornado {
+    fn kind(&self) -> &'static str {
+        "sensitivity"
+    }
+
     /// The most trials it can play: the base and every allowed step sampled (fewer once some are solved).
-    pub fn most_trials(&self) -> u64 {
+    fn trials(&self) -> u64 {
         let allowed = self.steps.iter().filter(|s| s.scenario.is_ok()).count() as u64;
         self.scenario.run.trials.saturating_mul(1 + allowed)
+    }
+
+    fn play(self: Box<Self>, job: &Job, threads: usize) -> Result<Finished, String> {
+        sensitivity(job, *self, threads)
+    }
+}
+
+/// A sweep, as `sweep`; writing its files when asked.
+struct Sweep {
+    start: SweepStart,
+    files: bool,
+}
+
+impl Task for Sweep {
+    fn kind(&self) -> &'static str {
+        "sweep"
+    }
+
+    fn trials(&self) -> u64 {
+        self.start.trials_left()
+    }
+
+    fn play(self: Box<Self>, job: &Job, threads: usize) -> Result<Finished, String> {
+        sweep(job, self.start, self.files, threads)
     }
 }
 
@@ -62,7 +90,7 @@ pub async fn start_sweep(
         };
         let axes = vec![Axis { key, values }];
         let start = SweepStart::new(base, axes, metric, false).map_err(ApiError::unprocessable)?;
-        Ok(Work::Sweep { start: Box::new(start), files })
+        Ok(Box::new(Sweep { start, files }) as Work)
     })
     .await
 }
@@ -79,7 +107,7 @@ pub async fn start_sensitivity(
         let (scope, steps) =
             study::sensitivity_steps(&scenario, &only, DEFAULT_FLOAT_STEP, false).map_err(ApiError::unprocessable)?;
         let files = flag(&rest)?;
-        Ok(Work::Sensitivity(Box::new(Tornado { scenario, scope, steps, shown, files })))
+        Ok(Box::new(Tornado { scenario, scope, steps, shown, files }) as Work)
     })
     .await
 }
@@ -175,7 +203,7 @@ pub fn around(base: &Scenario, key: &str) -> Result<(String, Vec<String>), Strin
 }
 
 /// Plays a sweep job and renders its `sweep --json` document (and its files when asked).
-pub fn sweep(job: &Job, start: SweepStart, write: bool, threads: usize) -> Result<Finished, String> {
+fn sweep(job: &Job, start: SweepStart, write: bool, threads: usize) -> Result<Finished, String> {
     // The points are solved on the pool's thread that plays them: the job's flag must stop those walks too.
     let stop = job.stop_flag();
     let play = || exact::halting(stop, || start.play(Some(stop.as_ref()), &|n| job.advance(n)));
@@ -189,7 +217,7 @@ pub fn sweep(job: &Job, start: SweepStart, write: bool, threads: usize) -> Resul
 
 /// Plays a sensitivity job: the exact steps solved first (which fixes the trials left to sample), then the
 /// rest sampled; renders its `sensitivity --json` document (and its files when asked).
-pub fn sensitivity(job: &Job, t: Tornado, threads: usize) -> Result<Finished, String> {
+fn sensitivity(job: &Job, t: Tornado, threads: usize) -> Result<Finished, String> {
     let solved = sensitivity::solve(&t.scenario, t.steps);
     job.total.store(solved.trials_to_sample(), Ordering::Relaxed);
     let sampled = runner::pool(Some(threads))
