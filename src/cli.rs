@@ -390,7 +390,7 @@ pub struct SensitivityArgs {
 /// step at all) to 10^9, with no more than 9 decimals.
 fn parse_step(s: &str) -> Result<f64, String> {
     let step = s.parse::<f64>().map_err(|_| format!("{:?} is not a number, such as 0.05", clip(s)))?;
-    set::check_float_step(step)
+    set::check_float_step(step).map_err(|e| e.0)
 }
 
 /// A command on a config whose answer is a table.

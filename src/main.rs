@@ -245,22 +245,22 @@ fn new_sweep(args: &SweepArgs) -> Result<SweepStart, Failure> {
     let base = config::load(&shipped(), file, args.sampling.overrides())?;
     let axes: Vec<Axis> =
         args.sets.iter().map(|(key, values)| Axis { key: key.clone(), values: values.clone() }).collect();
-    SweepStart::new(base, axes, args.metric.clone(), args.allow_large).map_err(bad_input)
+    SweepStart::new(base, axes, args.metric.clone(), args.allow_large).map_err(refused)
 }
 
 /// The interrupted sweep in `dir`, set to go on where it stopped; `--metric` replaces the metrics it named.
 fn resumed_sweep(dir: &Path, named: &[String], key: Option<&Key>) -> Result<SweepStart, Failure> {
     let r = sweep::resume(&shipped(), dir, key).map_err(partial_failure)?;
     let named = if named.is_empty() { r.metrics } else { named.to_vec() };
-    let shown = study::sweep_metrics(&r.base, &named).map_err(bad_input)?;
+    let shown = study::sweep_metrics(&r.base, &named).map_err(refused)?;
     Ok(SweepStart { base: r.base, axes: r.axes, named, shown, points: r.points, counts: Some(r.counts) })
 }
 
 fn sensitivity(args: SensitivityArgs) -> Result<(), Failure> {
     let scenario = config::load(&shipped(), &args.config, args.sampling.overrides())?;
-    let shown = study::shown_metrics(&scenario, &args.metric).map_err(bad_input)?;
+    let shown = study::shown_metrics(&scenario, &args.metric).map_err(refused)?;
     let (scope, steps) =
-        study::sensitivity_steps(&scenario, &args.only, args.float_step, args.allow_large).map_err(bad_input)?;
+        study::sensitivity_steps(&scenario, &args.only, args.float_step, args.allow_large).map_err(refused)?;
     let default = Path::new("reports").join(format!("{}-sensitivity", scenario.run.name));
     let (dir, flag) = out_or(args.out, (default, ""));
     let folder = open(&dir, flag)?;
@@ -432,6 +432,11 @@ fn open(dir: &Path, flag: &str) -> Result<Folder, Failure> {
 
 fn folder_failure(e: FolderError) -> Failure {
     Failure { code: if e.before_work() { 2 } else { 1 }, message: e.to_string() }
+}
+
+/// A study refused before it starts: bad input.
+fn refused(e: study::Refused) -> Failure {
+    bad_input(e.0)
 }
 
 /// Bad input: a config, an argument or a folder that cannot be used.

@@ -162,3 +162,30 @@ fn all_sources() -> Vec<String> {
     }
     all.iter().map(|p| p.strip_prefix(root()).unwrap().to_string_lossy().into_owned()).collect()
 }
+
+/// The library crates say why they refuse with an error type of their own (what failed, at which seam),
+/// never a bare `String`: strings are made where the binary prints.
+#[test]
+fn no_library_function_fails_with_a_bare_string() {
+    let library: Vec<String> = all_sources().into_iter().filter(|f| f.starts_with("crates/")).collect();
+    assert!(library.len() > 50, "the library sources are found");
+    let bare = regex_free_bare_string_errors(&library);
+    assert!(bare.is_empty(), "fails with a bare String (file:line): {bare:?}");
+}
+
+/// `file:line` of every `Result<_, String>` and `type Err = String` in `files`.
+fn regex_free_bare_string_errors(files: &[String]) -> Vec<String> {
+    let mut found = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(root().join(file)).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or_default();
+            let result =
+                code.find("Result<").is_some_and(|at| code[at..].split('>').next().unwrap_or("").ends_with(", String"));
+            if result || code.contains("type Err = String") {
+                found.push(format!("{file}:{}", n + 1));
+            }
+        }
+    }
+    found
+}

@@ -9,6 +9,11 @@
 
 use crate::text::bytes;
 
+crate::refusal! {
+    /// Why a study would cost more than it may: the estimate, and the way out, in one sentence.
+    TooCostly
+}
+
 /// What is studied over many points, each with its own cost per point and metric.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Study {
@@ -54,11 +59,11 @@ impl Cost {
 
     /// Whether the cost fits the budget; else why not, in a sentence that gives the estimate and the way out,
     /// `what` naming the study ("this sweep of 9,900 points").
-    pub fn within_budget(&self, what: &str) -> Result<(), String> {
+    pub fn within_budget(&self, what: &str) -> Result<(), TooCostly> {
         if self.memory <= MEMORY_MOST && self.disk <= DISK_MOST {
             return Ok(());
         }
-        Err(format!(
+        Err(TooCostly::from(format!(
             "{what} of {} metrics each would hold about {} in memory and write about {} (every point is a row \
              of the page and a mark in each chart), more than the {} and {} allowed; study fewer values, or \
              on the command line add --allow-large to run it anyway",
@@ -67,7 +72,7 @@ impl Cost {
             bytes(self.disk.into()),
             bytes(MEMORY_MOST.into()),
             bytes(DISK_MOST.into())
-        ))
+        )))
     }
 }
 
@@ -81,7 +86,7 @@ mod tests {
         let e = Cost::of(Study::Sweep, 9_900, 25).within_budget("this sweep of 9,900 points").unwrap_err();
         let said =
             "this sweep of 9,900 points of 25 metrics each would hold about 2.0 GB in memory and write about 371 MB";
-        assert!(e.starts_with(said), "{e}");
+        assert!(e.0.starts_with(said), "{e}");
         assert!(Cost::of(Study::Sensitivity, 670, 619).within_budget("this run").is_ok());
         assert!(Cost::of(Study::Sensitivity, 6_070, 6_019).within_budget("this run").is_err());
     }

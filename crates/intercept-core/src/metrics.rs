@@ -15,6 +15,11 @@
 
 use serde::Serialize;
 
+crate::refusal! {
+    /// Why counts read back from a file cannot be a run's: what is wrong with them, in one sentence.
+    Implausible
+}
+
 /// A handle on a metric's first counter slot, handed out by [`Metrics`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Metric(u32);
@@ -233,27 +238,34 @@ impl Metrics {
     /// Checks counts read back from a file against these metrics and `trials`: one count per slot, no
     /// probability counted in more trials than there were, each distribution's counts adding up to the
     /// trials, and the filled-in counts ([`Metrics::complete`]) what they must be. Says what is wrong.
-    pub fn check_counts(&self, counts: &[u64], trials: u64) -> Result<(), String> {
+    pub fn check_counts(&self, counts: &[u64], trials: u64) -> Result<(), Implausible> {
         if counts.len() != self.slots {
-            return Err(format!("it holds {} counts where the run's metrics have {}", counts.len(), self.slots));
+            return Err(Implausible::from(format!(
+                "it holds {} counts where the run's metrics have {}",
+                counts.len(),
+                self.slots
+            )));
         }
         for def in &self.defs {
             let mine = &counts[def.slot..def.slot + def.width()];
             let name = &def.name;
             match def.kind {
                 MetricKind::Probability if mine[0] > trials => {
-                    return Err(format!("{name} is counted in {} trials of {trials}", mine[0]));
+                    return Err(Implausible::from(format!("{name} is counted in {} trials of {trials}", mine[0])));
                 }
                 MetricKind::Distribution { .. } if checked_sum(mine) != Some(self.base_of(def, counts, trials)) => {
                     let base = self.base_of(def, counts, trials);
-                    return Err(format!("the counts of {name} do not add up to its {base} trials"));
+                    return Err(Implausible::from(format!("the counts of {name} do not add up to its {base} trials")));
                 }
                 _ => {}
             }
             let due = def.completion.map(|c| self.completion_count(counts, trials, c));
             if let Some(due) = due.filter(|&d| d != Some(mine[0])) {
                 let due = due.map_or("more than fit in 64 bits".to_owned(), |d| d.to_string());
-                return Err(format!("{name} is counted in {} trials where the other counts give {due}", mine[0]));
+                return Err(Implausible::from(format!(
+                    "{name} is counted in {} trials where the other counts give {due}",
+                    mine[0]
+                )));
             }
         }
         Ok(())
@@ -416,12 +428,12 @@ mod tests {
         m.probability("p");
         assert_eq!(m.check_counts(&[5, 3, 2, 5, 10, 4], 10), Ok(()));
         let refused = |counts: &[u64], trials| m.check_counts(counts, trials).unwrap_err();
-        assert!(refused(&[5, 3, 2, 5, 10], 10).contains("holds 5 counts where the run's metrics have 6"));
-        assert!(refused(&[5, 3, 2, 5, 10, 11], 10).contains("p is counted in 11 trials of 10"));
-        assert!(refused(&[5, 3, 3, 6, 10, 4], 10).contains("the counts of d do not add up"));
-        assert!(refused(&[u64::MAX, 3, 2, 5, 10, 4], 10).contains("the counts of d do not add up"));
-        assert!(refused(&[5, 3, 2, 4, 10, 4], 10).contains("any is counted in 4 trials"));
-        assert!(refused(&[5, 3, 2, 5, 9, 4], 10).contains("always is counted in 9 trials"));
+        assert!(refused(&[5, 3, 2, 5, 10], 10).0.contains("holds 5 counts where the run's metrics have 6"));
+        assert!(refused(&[5, 3, 2, 5, 10, 11], 10).0.contains("p is counted in 11 trials of 10"));
+        assert!(refused(&[5, 3, 3, 6, 10, 4], 10).0.contains("the counts of d do not add up"));
+        assert!(refused(&[u64::MAX, 3, 2, 5, 10, 4], 10).0.contains("the counts of d do not add up"));
+        assert!(refused(&[5, 3, 2, 4, 10, 4], 10).0.contains("any is counted in 4 trials"));
+        assert!(refused(&[5, 3, 2, 5, 9, 4], 10).0.contains("always is counted in 9 trials"));
         let mut t = Tally { trials: 1, counts: vec![u64::MAX] };
         assert_eq!(t.checked_merge(&Tally { trials: 1, counts: vec![1] }), None);
     }

@@ -15,6 +15,7 @@
 //! counts to be resumed or merged must be plausible against the exact values ([`crate::plausible`]). Sums of
 //! shards are checked for overflow.
 
+use crate::metrics::Implausible;
 use std::path::{Path, PathBuf};
 
 use crate::config::{self, ConfigError, Overrides, Scenario};
@@ -84,24 +85,24 @@ impl Stored {
     }
 
     /// Whether the chunks, trials and counts are those of a run of `scenario`.
-    fn check(&self, scenario: &Scenario) -> Result<(), String> {
+    fn check(&self, scenario: &Scenario) -> Result<(), Implausible> {
         let plan = runner::plan(scenario);
         if (self.seed, self.chunk_size) != (plan.seed, plan.chunk_size) {
-            return Err("its seed or chunk size differs from its config's".to_owned());
+            return Err(Implausible::from("its seed or chunk size differs from its config's".to_owned()));
         }
         let (all, wanted, chunks) = (plan.chunks(), self.wanted, self.chunks);
         let within = wanted.from <= wanted.to && wanted.to <= all;
         if !within || chunks.from != wanted.from || chunks.to < chunks.from || chunks.to > wanted.to {
             let (w, c) = (format!("{}..{}", wanted.from, wanted.to), format!("{}..{}", chunks.from, chunks.to));
-            return Err(format!("chunks {c} of {w} are not chunks of a run of {all}"));
+            return Err(Implausible::from(format!("chunks {c} of {w} are not chunks of a run of {all}")));
         }
         let whole = wanted.from == 0 && wanted.to == all && (chunks.to == all || self.precision.is_some());
         if !self.partial && !whole {
-            return Err("it says it is whole but covers only some of the run's chunks".to_owned());
+            return Err(Implausible::from("it says it is whole but covers only some of the run's chunks".to_owned()));
         }
         let due = plan.trials_in(chunks.from..chunks.to);
         if self.trials != due {
-            return Err(format!("it counts {} trials where its chunks hold {due}", self.trials));
+            return Err(Implausible::from(format!("it counts {} trials where its chunks hold {due}", self.trials)));
         }
         scenario.rules.metrics().check_counts(&self.counts, self.trials)
     }

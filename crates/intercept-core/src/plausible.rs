@@ -12,6 +12,7 @@
 use crate::config::Scenario;
 use crate::exact::ExactTally;
 use crate::fraction::to_f64;
+use crate::metrics::Implausible;
 use crate::metrics::{MetricKind, Tally};
 use crate::runner;
 use num_traits::{One, Zero};
@@ -23,7 +24,7 @@ pub const SURPRISE: f64 = 24.0;
 
 /// Refuses `tally` when a slot's count is implausible for `scenario`, whose exact values are solved within
 /// its own leaf budget; `Ok` when the tree is too large to solve.
-pub fn check(scenario: &Scenario, tally: &Tally) -> Result<(), String> {
+pub fn check(scenario: &Scenario, tally: &Tally) -> Result<(), Implausible> {
     match runner::solve(scenario) {
         Ok(exact) => against(scenario, &exact, tally),
         Err(_) => Ok(()),
@@ -31,7 +32,7 @@ pub fn check(scenario: &Scenario, tally: &Tally) -> Result<(), String> {
 }
 
 /// Refuses `tally` when a slot's count is implausible against `exact`.
-pub fn against(scenario: &Scenario, exact: &ExactTally, tally: &Tally) -> Result<(), String> {
+pub fn against(scenario: &Scenario, exact: &ExactTally, tally: &Tally) -> Result<(), Implausible> {
     let metrics = scenario.rules.metrics();
     let owners = metrics.slot_owners();
     let n = tally.trials;
@@ -46,12 +47,12 @@ pub fn against(scenario: &Scenario, exact: &ExactTally, tally: &Tally) -> Result
                 MetricKind::Probability => def.name.clone(),
                 MetricKind::Distribution { .. } => format!("{} = {value}", def.name),
             };
-            return Err(format!(
+            return Err(Implausible::from(format!(
                 "its count of {what} is {k} in {n} trials, where its exact chance {p:.6} gives about \
                  {expected:.0}; an honest run lands that far off less than once in 10^10 times: the counts were \
                  forged or damaged",
                 expected = n as f64 * p
-            ));
+            )));
         }
     }
     Ok(())

@@ -126,3 +126,35 @@ pub fn csv_line<S: AsRef<str>>(cells: &[S]) -> String {
     };
     cells.iter().map(cell).collect::<Vec<_>>().join(",") + "\n"
 }
+
+/// Declares a refusal: an error type of one sentence that says why something cannot be used and what is
+/// allowed, named for the seam it crosses (a setting, counts read back, a position), so a caller knows what
+/// failed by its type and the binary prints it as it is. Built from a `String` or a `&str` by `?` and `into`.
+#[macro_export]
+macro_rules! refusal {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub struct $name(pub String);
+
+        impl ::std::fmt::Display for $name {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.write_str(&self.0)
+            }
+        }
+
+        impl ::std::error::Error for $name {}
+
+        impl From<String> for $name {
+            fn from(message: String) -> Self {
+                $name(message)
+            }
+        }
+
+        impl From<&str> for $name {
+            fn from(message: &str) -> Self {
+                $name(message.to_owned())
+            }
+        }
+    };
+}

@@ -38,6 +38,8 @@ pub use intercept_core::{
     present, record, ruleset, runner, seal, sensitivity, stats, summary, sweep, text,
 };
 
+pub use intercept_core::refusal;
+
 pub mod export;
 pub mod folder;
 pub mod outputs;

@@ -22,6 +22,11 @@ use crate::runner;
 use crate::sensitivity::{self, Scope, Sensitivity, Step};
 use crate::sweep::{self, Axis, Counts, Point, SweepRecord};
 
+intercept_core::refusal! {
+    /// Why a sweep or a sensitivity run is refused before it starts: the command line's message.
+    Refused
+}
+
 /// What a sweep starts from: its base scenario, axes, the metrics `--metric` named and those its documents
 /// show ([`sweep_metrics`]), its resolved points, and for a resumed sweep the counts it stopped at.
 pub struct SweepStart {
@@ -47,8 +52,8 @@ impl SweepStart {
     /// A new sweep of `base` over `axes`: its cost within budget unless `allow_large` ([`Cost`], counted
     /// before any point is resolved), every point resolved and `named` metrics checked; the message of a
     /// refusal is the command line's.
-    pub fn new(base: Scenario, axes: Vec<Axis>, named: Vec<String>, allow_large: bool) -> Result<SweepStart, String> {
-        sweep::check(&axes)?;
+    pub fn new(base: Scenario, axes: Vec<Axis>, named: Vec<String>, allow_large: bool) -> Result<SweepStart, Refused> {
+        sweep::check(&axes).map_err(|e| Refused(e.0))?;
         let points = axes.iter().try_fold(1u64, |n, a| n.checked_mul(a.values.len() as u64)).unwrap_or(u64::MAX);
         if !allow_large {
             let metrics = base.rules.metrics().defs().len() as u64;
@@ -103,7 +108,7 @@ impl Swept {
 }
 
 /// The metrics a sweep prints: those named, each checked, or else the rule set's headline metrics.
-pub fn sweep_metrics(base: &Scenario, named: &[String]) -> Result<Vec<String>, String> {
+pub fn sweep_metrics(base: &Scenario, named: &[String]) -> Result<Vec<String>, Refused> {
     let headline = base.rules.headline();
     match named.is_empty() && !headline.is_empty() {
         true => Ok(headline),
@@ -113,7 +118,7 @@ pub fn sweep_metrics(base: &Scenario, named: &[String]) -> Result<Vec<String>, S
 
 /// The metrics whose tables to print: those named, each checked, or the rule set's headline metric (the
 /// first probability metric if it names none the scenario has).
-pub fn shown_metrics(scenario: &Scenario, named: &[String]) -> Result<Vec<String>, String> {
+pub fn shown_metrics(scenario: &Scenario, named: &[String]) -> Result<Vec<String>, Refused> {
     let defs = scenario.rules.metrics().defs();
     if named.is_empty() {
         let headline = scenario.rules.headline().into_iter().find(|h| defs.iter().any(|d| &d.name == h));
@@ -124,9 +129,9 @@ pub fn shown_metrics(scenario: &Scenario, named: &[String]) -> Result<Vec<String
         let some: Vec<&str> = defs.iter().take(6).map(|d| d.name.as_str()).collect();
         let file = scenario.file.display();
         let some = some.join(", ");
-        return Err(format!(
+        return Err(Refused::from(format!(
             "{file}: --metric {name}: no such metric; metrics include {some}, ... (`validate` lists all)"
-        ));
+        )));
     }
     Ok(named.to_vec())
 }
@@ -138,7 +143,7 @@ pub fn sensitivity_steps(
     only: &[String],
     float_step: f64,
     allow_large: bool,
-) -> Result<(Scope, Vec<Step>), String> {
+) -> Result<(Scope, Vec<Step>), Refused> {
     let file = scenario.file.display();
     let prefix = |p: &String| set::canonical(scenario, p).map_err(|e| format!("{file}: --only {p}: {e}"));
     let scope = Scope { only: only.iter().map(prefix).collect::<Result<_, _>>()?, float_step };
@@ -151,7 +156,7 @@ pub fn sensitivity_steps(
     let steps = sensitivity::steps(scenario, &scope);
     if steps.is_empty() {
         let (only, allowed) = (only.join(", "), set::sections(scenario).join(", "));
-        return Err(format!("{file}: no number of the config is under {only}; allowed: {allowed}"));
+        return Err(Refused::from(format!("{file}: no number of the config is under {only}; allowed: {allowed}")));
     }
     Ok((scope, steps))
 }

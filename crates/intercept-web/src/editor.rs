@@ -79,7 +79,7 @@ pub async fn set(raw: RawQuery, request: Result<String, StringRejection>) -> Ans
     let answer = off_runtime(move || {
         Ok(match crate::patch::edit(&asked.text, &asked.path, &change) {
             Ok(text) => serde_json::json!({ "text": text }),
-            Err(reason) => serde_json::json!({ "text": null, "reason": reason }),
+            Err(reason) => serde_json::json!({ "text": null, "reason": reason.to_string() }),
         })
     })
     .await?;

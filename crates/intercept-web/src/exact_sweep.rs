@@ -42,14 +42,14 @@ pub async fn sweep(State(s): State<crate::State>, raw: RawQuery, text: Result<St
 
 /// The metric to sweep: the one named, else the rule set's headline metric.
 fn one_metric(base: &Scenario, named: &[String]) -> Answer<String> {
-    let metrics = study::sweep_metrics(base, named).map_err(ApiError::unprocessable)?;
+    let metrics = study::sweep_metrics(base, named).map_err(|e| ApiError::unprocessable(e.0))?;
     metrics.into_iter().next().ok_or_else(|| ApiError::unprocessable("the scenario has no metric to sweep"))
 }
 
 /// The key as sweeps print it, its current value, and the values to solve: those given (else the default
 /// values around the current one), the current value added when missing, ascending, each once.
 fn points(base: &Scenario, key: &str, given: Option<Vec<String>>) -> Answer<(String, String, Vec<String>)> {
-    let (printed, defaults) = around(base, key).map_err(ApiError::unprocessable)?;
+    let (printed, defaults) = around(base, key)?;
     let current = defaults[0].clone();
     let mut values = given.unwrap_or(defaults);
     if values.len() > MOST_VALUES {

@@ -18,6 +18,11 @@ use serde::Serialize;
 
 use crate::Options;
 
+intercept_output::refusal! {
+    /// Why a job failed, as its status reports it: one sentence.
+    JobFailed
+}
+
 /// Where a job is in its life.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -44,7 +49,7 @@ pub trait Task: Send {
     fn trials(&self) -> u64;
     /// Plays the work on `threads` threads, reporting its trials to `job` as they finish, and stopping when
     /// its stop flag is raised.
-    fn play(self: Box<Self>, job: &Job, threads: usize) -> Result<Finished, String>;
+    fn play(self: Box<Self>, job: &Job, threads: usize) -> Result<Finished, JobFailed>;
 }
 
 /// What a job plays: one kind of work, one queue.
@@ -192,7 +197,7 @@ impl Job {
         &self,
         wanted: bool,
         write: impl FnOnce(&std::path::Path) -> Result<Vec<PathBuf>, E>,
-    ) -> Result<(Option<tempfile::TempDir>, Vec<String>), String> {
+    ) -> Result<(Option<tempfile::TempDir>, Vec<String>), JobFailed> {
         if !wanted {
             return Ok((None, Vec::new()));
         }
@@ -269,7 +274,7 @@ fn work(queue: &Queue, threads: usize) {
                 (status.folder, status.files, status.result) = (folder, files, Some(document));
                 finish(&mut status, State::Done, None);
             }
-            (Err(e), None) => finish(&mut status, State::Failed, Some(e)),
+            (Err(e), None) => finish(&mut status, State::Failed, Some(e.0)),
         }
     }
 }
@@ -278,7 +283,7 @@ fn work(queue: &Queue, threads: usize) {
 pub type Finished = (Option<tempfile::TempDir>, Vec<String>, serde_json::Value);
 
 /// Plays the job's work on `threads` threads.
-fn run(job: &Job, threads: usize) -> Result<Finished, String> {
+fn run(job: &Job, threads: usize) -> Result<Finished, JobFailed> {
     let work = lock(&job.work).take().ok_or("the job was already played")?;
     work.play(job, threads)
 }

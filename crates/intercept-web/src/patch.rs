@@ -15,6 +15,11 @@ pub enum Part {
     Index(usize),
 }
 
+intercept_output::refusal! {
+    /// Why an edit of a config's text cannot be made: what is wrong, in one sentence.
+    BadEdit
+}
+
 /// A change to the text.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Edit {
@@ -27,7 +32,7 @@ pub enum Edit {
 }
 
 /// `text` with `edit` made at `path`.
-pub fn edit(text: &str, path: &[Part], edit: &Edit) -> Result<String, String> {
+pub fn edit(text: &str, path: &[Part], edit: &Edit) -> Result<String, BadEdit> {
     let mut doc: DocumentMut = text.parse().map_err(|e: toml_edit::TomlError| e.message().to_owned())?;
     match edit {
         Edit::Set(literal) => set(doc.as_table_mut(), path, literal.as_deref())?,
@@ -40,8 +45,10 @@ pub fn edit(text: &str, path: &[Part], edit: &Edit) -> Result<String, String> {
 }
 
 /// `key = literal` in the table at `parents` (made when missing), keeping the comment after an old value.
-fn set(root: &mut Table, path: &[Part], literal: Option<&str>) -> Result<(), String> {
-    let Some((Part::Key(key), parents)) = path.split_last() else { return Err("the path must end with a key".into()) };
+fn set(root: &mut Table, path: &[Part], literal: Option<&str>) -> Result<(), BadEdit> {
+    let Some((Part::Key(key), parents)) = path.split_last() else {
+        return Err(BadEdit::from("the path must end with a key"));
+    };
     let Some(literal) = literal else {
         if let Ok(table) = table_at(root, parents, false) {
             table.remove(key);
@@ -55,7 +62,7 @@ fn set(root: &mut Table, path: &[Part], literal: Option<&str>) -> Result<(), Str
             *value.decor_mut() = old.decor().clone();
             *old = value;
         }
-        Some(_) => return Err(format!("{key} is a table, not a value")),
+        Some(_) => return Err(BadEdit::from(format!("{key} is a table, not a value"))),
         None => {
             table.insert(key, Item::Value(value));
         }
@@ -64,13 +71,15 @@ fn set(root: &mut Table, path: &[Part], literal: Option<&str>) -> Result<(), Str
 }
 
 /// A new empty table at the end of the list at `path` (the list made when missing).
-fn append(root: &mut Table, path: &[Part]) -> Result<(), String> {
-    let Some((Part::Key(key), parents)) = path.split_last() else { return Err("the path must end with a key".into()) };
+fn append(root: &mut Table, path: &[Part]) -> Result<(), BadEdit> {
+    let Some((Part::Key(key), parents)) = path.split_last() else {
+        return Err(BadEdit::from("the path must end with a key"));
+    };
     let table = table_at(root, parents, true)?;
     match table.get_mut(key) {
         Some(Item::ArrayOfTables(list)) => list.push(Table::new()),
         Some(Item::Value(Value::Array(list))) => list.push(InlineTable::new()),
-        Some(_) => return Err(format!("{key} is not a list of tables")),
+        Some(_) => return Err(BadEdit::from(format!("{key} is not a list of tables"))),
         None => {
             let mut list = ArrayOfTables::new();
             list.push(Table::new());
@@ -81,9 +90,13 @@ fn append(root: &mut Table, path: &[Part]) -> Result<(), String> {
 }
 
 /// Removes the list item at `path` (a key, then the item's index).
-fn remove_item(root: &mut Table, path: &[Part]) -> Result<(), String> {
-    let Some((Part::Index(i), rest)) = path.split_last() else { return Err("the path must end with an index".into()) };
-    let Some((Part::Key(key), parents)) = rest.split_last() else { return Err("an index must follow a key".into()) };
+fn remove_item(root: &mut Table, path: &[Part]) -> Result<(), BadEdit> {
+    let Some((Part::Index(i), rest)) = path.split_last() else {
+        return Err(BadEdit::from("the path must end with an index"));
+    };
+    let Some((Part::Key(key), parents)) = rest.split_last() else {
+        return Err(BadEdit::from("an index must follow a key"));
+    };
     let table = table_at(root, parents, false)?;
     let missing = || format!("{key} has no item {i}");
     match table.get_mut(key) {
@@ -101,15 +114,15 @@ fn remove_item(root: &mut Table, path: &[Part]) -> Result<(), String> {
         Some(Item::Value(Value::Array(list))) if *i < list.len() => {
             list.remove(*i);
         }
-        _ => return Err(missing()),
+        _ => return Err(missing().into()),
     }
     Ok(())
 }
 
 /// The table (or inline table) at `path` under `table`, missing tables made when `make`.
-fn table_at<'a>(table: &'a mut dyn TableLike, path: &[Part], make: bool) -> Result<&'a mut dyn TableLike, String> {
+fn table_at<'a>(table: &'a mut dyn TableLike, path: &[Part], make: bool) -> Result<&'a mut dyn TableLike, BadEdit> {
     let Some((first, rest)) = path.split_first() else { return Ok(table) };
-    let Part::Key(key) = first else { return Err("an index must follow a key".into()) };
+    let Part::Key(key) = first else { return Err(BadEdit::from("an index must follow a key")) };
     if make && table.get(key).is_none() {
         // A table made only to hold another is implicit: no empty `[a]` header above `[a.b]`.
         let mut made = Table::new();
@@ -127,26 +140,26 @@ fn table_at<'a>(table: &'a mut dyn TableLike, path: &[Part], make: bool) -> Resu
         (Item::ArrayOfTables(list), Some(i)) => table_at(list.get_mut(i).ok_or_else(no_item)?, after, make),
         (Item::Value(Value::Array(list)), Some(i)) => match list.get_mut(i) {
             Some(Value::InlineTable(t)) => table_at(t, after, make),
-            _ => Err(no_item()),
+            _ => Err(no_item().into()),
         },
         (item, None) => table_at(item.as_table_like_mut().ok_or_else(not_there)?, after, make),
-        _ => Err(format!("{key} is not a list")),
+        _ => Err(BadEdit::from(format!("{key} is not a list"))),
     }
 }
 
 /// Refuses an edit unless the new text reads as the old with only that change made.
-fn check(old: &str, new: &str, path: &[Part], edit: &Edit) -> Result<(), String> {
+fn check(old: &str, new: &str, path: &[Part], edit: &Edit) -> Result<(), BadEdit> {
     let mut expected: toml::Value = toml::from_str(old).map_err(|e| e.message().to_owned())?;
     expect(&mut expected, path, edit)?;
     let got: toml::Value = toml::from_str(new).map_err(|e| format!("the edit does not read: {}", e.message()))?;
     if got != expected {
-        return Err("the edit would change more than the key".to_owned());
+        return Err(BadEdit::from("the edit would change more than the key".to_owned()));
     }
     Ok(())
 }
 
 /// What `edit` at `path` makes of the parsed document.
-fn expect(doc: &mut toml::Value, path: &[Part], edit: &Edit) -> Result<(), String> {
+fn expect(doc: &mut toml::Value, path: &[Part], edit: &Edit) -> Result<(), BadEdit> {
     let value = match edit {
         Edit::Set(Some(l)) => Some(l.parse::<toml::Value>().map_err(|e| format!("{l}: {}", e.message()))?),
         _ => None,
@@ -158,7 +171,7 @@ fn expect(doc: &mut toml::Value, path: &[Part], edit: &Edit) -> Result<(), Strin
         here = match (here, part) {
             (toml::Value::Table(t), Part::Key(k)) => t.entry(k.clone()).or_insert_with(|| toml::Table::new().into()),
             (toml::Value::Array(a), Part::Index(i)) => a.get_mut(*i).ok_or_else(lost)?,
-            _ => return Err(lost()),
+            _ => return Err(lost().into()),
         };
     }
     match (here, last, edit) {
@@ -175,7 +188,7 @@ fn expect(doc: &mut toml::Value, path: &[Part], edit: &Edit) -> Result<(), Strin
         (toml::Value::Array(a), Part::Index(i), Edit::Remove) if *i < a.len() => {
             a.remove(*i);
         }
-        _ => return Err(lost()),
+        _ => return Err(lost().into()),
     }
     Ok(())
 }
@@ -190,7 +203,7 @@ mod tests {
         parts.iter().map(|p| p.parse().map_or(Part::Key(p.to_string()), Part::Index)).collect()
     }
 
-    fn set_key(text: &str, at: &[Part], literal: Option<&str>) -> Result<String, String> {
+    fn set_key(text: &str, at: &[Part], literal: Option<&str>) -> Result<String, BadEdit> {
         edit(text, at, &Edit::Set(literal.map(str::to_owned)))
     }
 

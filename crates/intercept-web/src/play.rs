@@ -53,7 +53,7 @@ pub fn game(name: &str) -> Answer<(&'static dyn Entry, &'static dyn Play)> {
 pub(crate) fn shown(play: &dyn Play, position: Value) -> Result<Value, PlayError> {
     let status = play.status(&position)?;
     let turns = play.turns(&position)?;
-    let svg = picture_svg(&play.picture(&position)?).map_err(PlayError::Refused)?;
+    let svg = picture_svg(&play.picture(&position)?).map_err(|e| PlayError::Refused(e.0))?;
     let squares = play.squares(&position)?;
     Ok(json!({ "position": position, "status": status, "turns": turns, "svg": svg, "squares": squares }))
 }

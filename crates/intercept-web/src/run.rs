@@ -19,7 +19,7 @@ use serde_json::json;
 
 use crate::config::{DEFAULT_NAME, scenario};
 use crate::error::{Answer, ApiError, body, off_runtime, query};
-use crate::jobs::{self, Finished, Job, Refused, Task, Work};
+use crate::jobs::{self, Finished, Job, JobFailed, Refused, Task, Work};
 
 /// The largest seed or trial count: what a config can hold (TOML integers are 64-bit signed).
 const MOST: u64 = i64::MAX as u64;
@@ -44,7 +44,7 @@ impl Task for Trials {
     }
 
     /// Runs the scenario's trials and writes its files into the job's folder.
-    fn play(self: Box<Self>, job: &Job, threads: usize) -> Result<Finished, String> {
+    fn play(self: Box<Self>, job: &Job, threads: usize) -> Result<Finished, JobFailed> {
         let opts = SampleOptions {
             threads: Some(threads),
             interrupt: Some(Arc::clone(job.stop_flag())),
@@ -52,7 +52,7 @@ impl Task for Trials {
         };
         let record = outputs::sample(&self.0, &opts, None, &|n| job.advance(n)).map_err(|e| e.to_string())?;
         if record.unfinished() {
-            return Err("stopped".to_owned());
+            return Err("stopped".into());
         }
         let (folder, names) = job.files(true, |dir| outputs::export(&record, dir))?;
         Ok((folder, names, show::summary_value(&record)))

@@ -21,7 +21,7 @@ use serde_json::json;
 
 use crate::config::scenario;
 use crate::error::{Answer, ApiError, body, off_runtime};
-use crate::jobs::{Finished, Job, Task, Work};
+use crate::jobs::{Finished, Job, JobFailed, Task, Work};
 use crate::run::{enqueue, run_query};
 
 /// The trials per point (or per stepped value) when the query names none: enough for an interval of about
@@ -51,7 +51,7 @@ impl Task for Tornado {
         self.scenario.run.trials.saturating_mul(1 + allowed)
     }
 
-    fn play(self: Box<Self>, job: &Job, threads: usize) -> Result<Finished, String> {
+    fn play(self: Box<Self>, job: &Job, threads: usize) -> Result<Finished, JobFailed> {
         sensitivity(job, *self, threads)
     }
 }
@@ -71,7 +71,7 @@ impl Task for Sweep {
         self.start.trials_left()
     }
 
-    fn play(self: Box<Self>, job: &Job, threads: usize) -> Result<Finished, String> {
+    fn play(self: Box<Self>, job: &Job, threads: usize) -> Result<Finished, JobFailed> {
         sweep(job, self.start, self.files, threads)
     }
 }
@@ -86,10 +86,10 @@ pub async fn start_sweep(
         let (key, values, metric, files) = sweep_query(&rest)?;
         let values = match values {
             Some(values) => values,
-            None => around(&base, &key).map_err(ApiError::unprocessable)?.1,
+            None => around(&base, &key)?.1,
         };
         let axes = vec![Axis { key, values }];
-        let start = SweepStart::new(base, axes, metric, false).map_err(ApiError::unprocessable)?;
+        let start = SweepStart::new(base, axes, metric, false).map_err(|e| ApiError::unprocessable(e.0))?;
         Ok(Box::new(Sweep { start, files }) as Work)
     })
     .await
@@ -103,9 +103,10 @@ pub async fn start_sensitivity(
 ) -> Answer {
     queue_whatif(&s, raw, text, &["only", "metric", "files"], "trials × (1 + steps)", |scenario, rest| {
         let only: Vec<String> = listed(&rest, "only");
-        let shown = study::shown_metrics(&scenario, &listed(&rest, "metric")).map_err(ApiError::unprocessable)?;
-        let (scope, steps) =
-            study::sensitivity_steps(&scenario, &only, DEFAULT_FLOAT_STEP, false).map_err(ApiError::unprocessable)?;
+        let shown =
+            study::shown_metrics(&scenario, &listed(&rest, "metric")).map_err(|e| ApiError::unprocessable(e.0))?;
+        let (scope, steps) = study::sensitivity_steps(&scenario, &only, DEFAULT_FLOAT_STEP, false)
+            .map_err(|e| ApiError::unprocessable(e.0))?;
         let files = flag(&rest)?;
         Ok(Box::new(Tornado { scenario, scope, steps, shown, files }) as Work)
     })
@@ -137,7 +138,7 @@ pub async fn values(raw: RawQuery, text: Result<String, StringRejection>) -> Ans
     off_runtime(move || {
         let base = scenario(&text, &name, Overrides::default())?;
         let key = one(&rest, "key")?;
-        let (printed, values) = around(&base, &key).map_err(ApiError::unprocessable)?;
+        let (printed, values) = around(&base, &key)?;
         Ok(axum::Json(json!({ "key": printed, "values": values })).into_response())
     })
     .await
@@ -155,7 +156,12 @@ pub(crate) fn sweep_query(rest: &[(String, String)]) -> Answer<SweepQuery> {
     let key = one(rest, "key")?;
     let values = match rest.iter().find(|(k, _)| k == "values") {
         None => None,
-        Some((_, v)) => Some(set::parse_list(&format!("{key}={v}")).map_err(ApiError::bad_request)?.1),
+        Some((_, v)) => match set::values_of(v) {
+            values if values.is_empty() => {
+                return Err(ApiError::bad_request("values: empty; allowed: V1,V2,... such as values=1,2,3"));
+            }
+            values => Some(values),
+        },
     };
     Ok((key, values, listed(rest, "metric"), flag(rest)?))
 }
@@ -188,11 +194,14 @@ fn flag(rest: &[(String, String)]) -> Answer<bool> {
 /// The key as sweeps print it, and the values a sweep of it takes when none are given: its current value first (the base point every other
 /// is paired with), then up to [`REACH`] steps down and up (one for a whole number, 0.05 for a decimal),
 /// ascending, leaving out any value the rules refuse. A key that is no number of the config is refused.
-pub fn around(base: &Scenario, key: &str) -> Result<(String, Vec<String>), String> {
+pub fn around(base: &Scenario, key: &str) -> Answer<(String, Vec<String>)> {
     let file = base.file.display();
-    let printed = set::canonical(base, key).map_err(|e| format!("{file}: --set {key}: {e}"))?;
+    let printed =
+        set::canonical(base, key).map_err(|e| ApiError::unprocessable(format!("{file}: --set {key}: {e}")))?;
     let knob = set::numeric_keys(base).into_iter().find(|k| k.key == printed).ok_or_else(|| {
-        format!("{file}: --set {key}: not a number of the config; give the values to sweep: values=V1,V2,...")
+        ApiError::unprocessable(format!(
+            "{file}: --set {key}: not a number of the config; give the values to sweep: values=V1,V2,..."
+        ))
     })?;
     let value = |by: i64| knob.value.stepped(by, DEFAULT_FLOAT_STEP);
     let allowed = |v: &String| set::apply(base, &[Setting { key: printed.clone(), value: v.clone() }]).is_ok();
@@ -203,13 +212,13 @@ pub fn around(base: &Scenario, key: &str) -> Result<(String, Vec<String>), Strin
 }
 
 /// Plays a sweep job and renders its `sweep --json` document (and its files when asked).
-fn sweep(job: &Job, start: SweepStart, write: bool, threads: usize) -> Result<Finished, String> {
+fn sweep(job: &Job, start: SweepStart, write: bool, threads: usize) -> Result<Finished, JobFailed> {
     // The points are solved on the pool's thread that plays them: the job's flag must stop those walks too.
     let stop = job.stop_flag();
     let play = || exact::halting(stop, || start.play(Some(stop.as_ref()), &|n| job.advance(n)));
     let swept = runner::pool(Some(threads)).install(play);
     if swept.record.unfinished() {
-        return Err("stopped".to_owned());
+        return Err("stopped".into());
     }
     let (folder, names) = job.files(write, |dir| swept.write(dir))?;
     Ok((folder, names, swept.value()))
@@ -217,7 +226,7 @@ fn sweep(job: &Job, start: SweepStart, write: bool, threads: usize) -> Result<Fi
 
 /// Plays a sensitivity job: the exact steps solved first (which fixes the trials left to sample), then the
 /// rest sampled; renders its `sensitivity --json` document (and its files when asked).
-fn sensitivity(job: &Job, t: Tornado, threads: usize) -> Result<Finished, String> {
+fn sensitivity(job: &Job, t: Tornado, threads: usize) -> Result<Finished, JobFailed> {
     let solved = sensitivity::solve(&t.scenario, t.steps);
     job.total.store(solved.trials_to_sample(), Ordering::Relaxed);
     let sampled = runner::pool(Some(threads))

@@ -11,6 +11,11 @@ use toml::Value;
 use super::{ConfigError, RawConfig, Scenario, from_raw, keys};
 use crate::ruleset::Registry;
 
+crate::refusal! {
+    /// Why a setting cannot be used (a `--set`, a sweep's axis, a `--only` prefix, a step): what it named or
+    /// gave, and what is allowed, in one sentence.
+    BadSetting
+}
 /// A key and one value for it, as given on the command line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Setting {
@@ -19,22 +24,27 @@ pub struct Setting {
 }
 
 /// `KEY=V1,V2,...` into the key and its values; an empty list or a missing `=` is refused.
-pub fn parse_list(arg: &str) -> Result<(String, Vec<String>), String> {
+pub fn parse_list(arg: &str) -> Result<(String, Vec<String>), BadSetting> {
     let Some((key, values)) = arg.split_once('=') else {
-        return Err(format!("{arg:?} has no '='; write KEY=V1,V2,... such as run.seed=1,2,3"));
+        return Err(BadSetting(format!("{arg:?} has no '='; write KEY=V1,V2,... such as run.seed=1,2,3")));
     };
-    let values: Vec<String> = values.split(',').map(str::trim).filter(|v| !v.is_empty()).map(str::to_owned).collect();
+    let values = values_of(values);
     if key.trim().is_empty() || values.is_empty() {
-        return Err(format!("{arg:?} needs a key and at least one value, such as run.seed=1,2,3"));
+        return Err(BadSetting(format!("{arg:?} needs a key and at least one value, such as run.seed=1,2,3")));
     }
     Ok((key.trim().to_owned(), values))
+}
+
+/// `V1,V2,...` into its values, blanks dropped.
+pub fn values_of(list: &str) -> Vec<String> {
+    list.split(',').map(str::trim).filter(|v| !v.is_empty()).map(str::to_owned).collect()
 }
 
 /// The scenario with `settings` applied to its resolved config, resolved again.
 pub fn apply(scenario: &Scenario, settings: &[Setting]) -> Result<Scenario, ConfigError> {
     let mut doc = Value::try_from(&scenario.config).expect("a resolved config is TOML");
     for s in settings {
-        set(&mut doc, s).map_err(|message| setting_error(scenario, std::slice::from_ref(s), message))?;
+        set(&mut doc, s).map_err(|e| setting_error(scenario, std::slice::from_ref(s), e.0))?;
     }
     let raw: RawConfig =
         doc.try_into().map_err(|e: toml::de::Error| setting_error(scenario, settings, e.message().to_owned()))?;
@@ -56,14 +66,14 @@ fn setting_error(scenario: &Scenario, settings: &[Setting], message: String) -> 
 }
 
 /// Writes `s` into `doc`, typed like the value it replaces.
-fn set(doc: &mut Value, s: &Setting) -> Result<(), String> {
+fn set(doc: &mut Value, s: &Setting) -> Result<(), BadSetting> {
     let here = find(doc, &s.key)?;
     *here = typed(here, &s.value)?;
     Ok(())
 }
 
 /// The value at the dotted `key` of `doc`.
-fn find<'a>(doc: &'a mut Value, key: &str) -> Result<&'a mut Value, String> {
+fn find<'a>(doc: &'a mut Value, key: &str) -> Result<&'a mut Value, BadSetting> {
     let mut here = doc;
     let parts = keys::parts(key);
     for (i, part) in parts.iter().enumerate() {
@@ -76,7 +86,7 @@ fn find<'a>(doc: &'a mut Value, key: &str) -> Result<&'a mut Value, String> {
 /// `key` (or a prefix of keys) in the printed form, given either way: each list index replaced by how
 /// [`element`] names its table, so `fleet.group[0]` and `fleet.group.0` read `fleet.group.taranto`. A part
 /// naming nothing is refused as [`apply`] refuses it, with a near name if there is one.
-pub fn canonical(scenario: &Scenario, key: &str) -> Result<String, String> {
+pub fn canonical(scenario: &Scenario, key: &str) -> Result<String, BadSetting> {
     let mut doc = Value::try_from(&scenario.config).expect("a resolved config is TOML");
     let (mut here, parts) = (&mut doc, keys::parts(key));
     let mut printed = Vec::with_capacity(parts.len());
@@ -98,7 +108,7 @@ fn position(items: &[Value], part: &str) -> Option<usize> {
 }
 
 /// `s`'s value typed like its key's value in the scenario's resolved config: what a sweep's column holds.
-pub fn typed_value(scenario: &Scenario, s: &Setting) -> Result<Value, String> {
+pub fn typed_value(scenario: &Scenario, s: &Setting) -> Result<Value, BadSetting> {
     let mut doc = Value::try_from(&scenario.config).expect("a resolved config is TOML");
     typed(find(&mut doc, &s.key)?, &s.value)
 }
@@ -121,26 +131,26 @@ fn names(here: &Value) -> Vec<String> {
     }
 }
 
-fn unknown(parent: &[&str], part: &str, known: &[String]) -> String {
+fn unknown(parent: &[&str], part: &str, known: &[String]) -> BadSetting {
     let at = if parent.is_empty() { "the config".to_owned() } else { format!("'{}'", parent.join(".")) };
     let near = keys::did_you_mean(part, known.iter().map(String::as_str));
     if !near.is_empty() || known.is_empty() {
-        return format!("{at} has no key or name '{part}'{near}");
+        return BadSetting(format!("{at} has no key or name '{part}'{near}"));
     }
     let some: Vec<&str> = known.iter().take(8).map(String::as_str).collect();
     let more = if known.len() > some.len() { ", ..." } else { "" };
-    format!("{at} has no key or name '{part}'; allowed: {}{more}", some.join(", "))
+    BadSetting(format!("{at} has no key or name '{part}'; allowed: {}{more}", some.join(", ")))
 }
 
 /// `text` as a value of the same type as `old`.
-fn typed(old: &Value, text: &str) -> Result<Value, String> {
-    let wrong = |what: &str| Err(format!("{text:?} is not {what}, as this key needs"));
+fn typed(old: &Value, text: &str) -> Result<Value, BadSetting> {
+    let wrong = |what: &str| Err(BadSetting(format!("{text:?} is not {what}, as this key needs")));
     match old {
         Value::Integer(_) => text.parse().map(Value::Integer).or_else(|_| wrong("a whole number")),
         Value::Float(_) => text.parse().map(Value::Float).or_else(|_| wrong("a number")),
         Value::Boolean(_) => text.parse().map(Value::Boolean).or_else(|_| wrong("true or false")),
         Value::String(_) => Ok(Value::String(text.to_owned())),
-        _ => Err("this key is a table or a list; set one of its keys instead".to_owned()),
+        _ => Err(BadSetting("this key is a table or a list; set one of its keys instead".to_owned())),
     }
 }
 
@@ -169,13 +179,15 @@ fn on_grain(x: f64) -> f64 {
 
 /// Checks a decimal step: at least one grain (a smaller step would round to no step at all), at most
 /// 10^9, and on the grain itself (else the steps taken would not be the step given).
-pub fn check_float_step(step: f64) -> Result<f64, String> {
+pub fn check_float_step(step: f64) -> Result<f64, BadSetting> {
     let allowed = "allowed: 0.000000001 to 1000000000, with at most 9 decimals, such as 0.05";
     if !(1.0 / GRAIN..=1e9).contains(&step) {
-        return Err(format!("{step} is not a usable step; {allowed}"));
+        return Err(BadSetting(format!("{step} is not a usable step; {allowed}")));
     }
     if (on_grain(step) - step).abs() > step * 1e-12 {
-        return Err(format!("{step} has more than 9 decimals, which a stepped value is rounded to; {allowed}"));
+        return Err(BadSetting(format!(
+            "{step} has more than 9 decimals, which a stepped value is rounded to; {allowed}"
+        )));
     }
     Ok(step)
 }

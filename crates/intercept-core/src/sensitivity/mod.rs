@@ -11,7 +11,7 @@ pub mod paired;
 
 use std::sync::atomic::AtomicBool;
 
-use crate::config::set::{self, Knob, Setting};
+use crate::config::set::{self, BadSetting, Knob, Setting};
 use crate::config::{ConfigError, Scenario};
 use crate::exact;
 use crate::metrics::{MetricDef, MetricKind, Tally};
@@ -40,7 +40,7 @@ pub struct Step {
     pub direction: Direction,
     /// The stepped value as a setting writes it.
     pub value: String,
-    pub scenario: Result<Scenario, String>,
+    pub scenario: Result<Scenario, BadSetting>,
     /// Whether a refusal only says the value would leave what its own key allows (a distance below 0, a
     /// probability above 1, a value that must stay 0): true of most refusals, and nothing a designer needs
     /// told, so it is not listed. A refusal naming another key (chances that must add up to 1, a return hex
@@ -85,10 +85,10 @@ fn step(base: &Scenario, knob: &Knob, direction: Direction, scope: &Scope) -> St
     let setting = Setting { key: knob.key.clone(), value: value.clone() };
     let given = format!("--set {}={value}: ", knob.key);
     // The table names the key and value already: keep only the reason.
-    let refusal = |e: ConfigError| e.message.strip_prefix(given.as_str()).unwrap_or(&e.message).to_owned();
+    let refusal = |e: ConfigError| BadSetting(e.message.strip_prefix(given.as_str()).unwrap_or(&e.message).to_owned());
     let scenario = set::apply(base, &[setting]).map_err(refusal);
     let own_key = format!("key '{}': ", knob.key);
-    let at_limit = scenario.as_ref().err().is_some_and(|why| why.starts_with(&own_key));
+    let at_limit = scenario.as_ref().err().is_some_and(|why| why.0.starts_with(&own_key));
     Step { knob: knob.clone(), direction, value, scenario, at_limit }
 }
 
@@ -320,7 +320,7 @@ impl Sensitivity {
 
     /// The steps the rules refuse, with why.
     pub fn refused(&self) -> impl Iterator<Item = (&Step, &str)> {
-        self.steps.iter().filter_map(|s| s.scenario.as_ref().err().map(|why| (s, why.as_str())))
+        self.steps.iter().filter_map(|s| s.scenario.as_ref().err().map(|why| (s, why.0.as_str())))
     }
 
     /// The refusals worth telling: those that do not only say a value would leave its key's range

@@ -15,6 +15,7 @@ mod run;
 pub use record::{PointCounts, Resumed, SweepRecord, resume};
 pub use run::{Counts, Ran, run};
 
+use crate::config::set::BadSetting;
 use crate::config::set::{self, Setting};
 use crate::config::{ConfigError, Scenario};
 use crate::engine::Plan;
@@ -38,31 +39,33 @@ const PLAN_KEYS: [&str; 3] = ["run.trials", "run.seed", "run.chunk_size"];
 /// Refuses axes that name a key twice, list a value twice, sweep a key of the plan ([`PLAN_KEYS`]), or make
 /// a grid of more than [`MOST_POINTS`] points: a repeated key would give every point two values for it, and a
 /// repeated value two equal points.
-pub fn check(axes: &[Axis]) -> Result<(), String> {
+pub fn check(axes: &[Axis]) -> Result<(), BadSetting> {
     for (i, axis) in axes.iter().enumerate() {
         let key = crate::text::clip(&axis.key, 80);
         if PLAN_KEYS.contains(&axis.key.as_str()) {
-            return Err(format!(
+            return Err(BadSetting::from(format!(
                 "--set {key}: every point of a sweep runs the same trials on the same seed (that is what pairs \
                  them); set the trials and seed with --trials and --seed, the chunk size in the config"
-            ));
+            )));
         }
         if axes[..i].iter().any(|a| a.key == axis.key) {
-            return Err(format!(
+            return Err(BadSetting::from(format!(
                 "--set {key} is given twice; give each key once, with all its values: --set {key}=V1,V2,..."
-            ));
+            )));
         }
         let repeated = axis.values.iter().enumerate().find(|(j, v)| axis.values[..*j].contains(v));
         if let Some((_, value)) = repeated {
             let value = crate::text::clip(value, 40);
-            return Err(format!("--set {key}: the value {value} is listed twice; list each value once"));
+            return Err(BadSetting::from(format!(
+                "--set {key}: the value {value} is listed twice; list each value once"
+            )));
         }
     }
     let points = axes.iter().try_fold(1u64, |n, a| n.checked_mul(a.values.len() as u64)).unwrap_or(u64::MAX);
     if points > MOST_POINTS {
-        return Err(format!(
+        return Err(BadSetting::from(format!(
             "--set: the grid has {points} points (every combination of the values); allowed: up to {MOST_POINTS}"
-        ));
+        )));
     }
     Ok(())
 }

@@ -7,6 +7,7 @@
 //! [`resume`] reads it back, refusing one edited since (its digest), written by another version, or whose
 //! counts do not fit its config, and returns the [`Resumed`] sweep ready to go on.
 
+use crate::metrics::Implausible;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -124,16 +125,16 @@ pub fn resume(registry: &Registry, dir: &Path, key: Option<&Key>) -> Result<Resu
         return Err(refused(dir, "nothing to resume: it holds a finished sweep".to_owned()));
     }
     let base = recorded_scenario(registry, &record.config, &record.config_file)?;
-    check(&record.axes).map_err(|m| refused(dir, m))?;
+    check(&record.axes).map_err(|m| refused(dir, m.0))?;
     let points = resolve(&base, &record.axes)?;
-    let whole = |m: String| refused(dir, format!("manifest.json does not hold a sweep's counts: {m}"));
+    let whole = |m: Implausible| refused(dir, format!("manifest.json does not hold a sweep's counts: {m}"));
     let counts = counts(&record, &points, &runner::plan(&base)).map_err(whole)?;
     plausible(&points, &record).map_err(|m| refused(dir, format!("manifest.json: {m}")))?;
     Ok(Resumed { base, axes: record.axes, metrics: record.metrics, points, counts })
 }
 
 /// Refuses a point whose counts a run of it could not have made ([`crate::plausible`]).
-fn plausible(points: &[(Vec<Setting>, Scenario)], record: &SweepRecord) -> Result<(), String> {
+fn plausible(points: &[(Vec<Setting>, Scenario)], record: &SweepRecord) -> Result<(), Implausible> {
     for ((settings, scenario), p) in points.iter().zip(&record.points) {
         let tally = Tally { trials: record.trials, counts: p.counts.clone() };
         crate::plausible::check(scenario, &tally).map_err(|m| match settings.is_empty() {
@@ -148,35 +149,49 @@ fn plausible(points: &[(Vec<Setting>, Scenario)], record: &SweepRecord) -> Resul
 }
 
 /// The record's counts, once checked against the plan and the points' metrics.
-fn counts(record: &SweepRecord, points: &[(Vec<Setting>, Scenario)], plan: &Plan) -> Result<Counts, String> {
+fn counts(record: &SweepRecord, points: &[(Vec<Setting>, Scenario)], plan: &Plan) -> Result<Counts, Implausible> {
     if (record.seed, record.chunk_size) != (plan.seed, plan.chunk_size) {
-        return Err("its seed or chunk size differs from its config's".to_owned());
+        return Err(Implausible::from("its seed or chunk size differs from its config's".to_owned()));
     }
     let (chunks, wanted) = (record.chunks, record.wanted);
     if wanted.from != 0 || wanted.to != plan.chunks() || chunks.from != 0 || chunks.to > wanted.to {
-        return Err(format!("chunks {}..{} are not chunks of a plan of {}", chunks.from, chunks.to, plan.chunks()));
+        return Err(Implausible::from(format!(
+            "chunks {}..{} are not chunks of a plan of {}",
+            chunks.from,
+            chunks.to,
+            plan.chunks()
+        )));
     }
     let due = plan.trials_in(0..chunks.to);
     if record.trials != due {
-        return Err(format!("it counts {} trials where its chunks hold {due}", record.trials));
+        return Err(Implausible::from(format!("it counts {} trials where its chunks hold {due}", record.trials)));
     }
     if record.points.len() != points.len() {
-        return Err(format!("it holds {} points where the axes make {}", record.points.len(), points.len()));
+        return Err(Implausible::from(format!(
+            "it holds {} points where the axes make {}",
+            record.points.len(),
+            points.len()
+        )));
     }
     let tallies = points.iter().zip(&record.points).map(|((_, scenario), p)| {
         scenario.rules.metrics().check_counts(&p.counts, due)?;
         Ok(Tally { trials: due, counts: p.counts.clone() })
     });
-    let mut tallies = tallies.collect::<Result<Vec<Tally>, String>>()?.into_iter();
+    let mut tallies = tallies.collect::<Result<Vec<Tally>, Implausible>>()?.into_iter();
     let base = tallies.next().expect("a grid has at least one point");
     let pairs = points.iter().zip(&record.points).skip(1).map(|((_, s), p)| pairs(&points[0].1, s, p, due));
-    let pairs = pairs.collect::<Result<Vec<_>, String>>()?;
+    let pairs = pairs.collect::<Result<Vec<_>, Implausible>>()?;
     Ok(Counts { next: chunks.to, paired: Paired { base, pairs, stepped: tallies.collect() } })
 }
 
 /// A point's paired sums, refused unless they are one per base metric the point shares, over `trials`
 /// trials, with a sum of squares at least the size of the sum (each difference is a whole number).
-fn pairs(base: &Scenario, point: &Scenario, p: &PointCounts, trials: u64) -> Result<Vec<Option<PairSums>>, String> {
+fn pairs(
+    base: &Scenario,
+    point: &Scenario,
+    p: &PointCounts,
+    trials: u64,
+) -> Result<Vec<Option<PairSums>>, Implausible> {
     let matched = matching_metrics(base, point);
     let fits = |(m, s): (&Option<usize>, &Option<PairSums>)| match (m, s) {
         (None, None) => true,
@@ -185,7 +200,7 @@ fn pairs(base: &Scenario, point: &Scenario, p: &PointCounts, trials: u64) -> Res
     };
     match matched.len() == p.pairs.len() && matched.iter().zip(&p.pairs).all(fits) {
         true => Ok(p.pairs.clone()),
-        false => Err("a point's paired sums do not fit its metrics or its trials".to_owned()),
+        false => Err(Implausible::from("a point's paired sums do not fit its metrics or its trials".to_owned())),
     }
 }
 

@@ -37,6 +37,11 @@ static REGISTER: Once = Once::new();
 const ESTIMATE: RGBColor = RGBColor(31, 100, 180);
 const EXACT: RGBColor = RGBColor(214, 39, 40);
 
+intercept_core::refusal! {
+    /// Why a chart or a picture could not be drawn.
+    DrawError
+}
+
 /// All charts of a run: `headline.{png,svg}` and `dist-<metric>.{png,svg}`.
 pub struct Charts;
 
@@ -113,7 +118,7 @@ fn picture_files(dir: &Path, stem: &str, picture: &Picture) -> Result<Vec<PathBu
         return both(dir, stem, &chart);
     }
     let svg = dir.join(format!("{stem}.svg"));
-    let text = picture_svg(picture).map_err(|message| ExportError::Chart { path: svg.clone(), message })?;
+    let text = picture_svg(picture).map_err(|e| ExportError::Chart { path: svg.clone(), message: e.0 })?;
     write_file(&svg, |p| {
         use std::io::Write;
         crate::export::create(p)?
@@ -124,12 +129,12 @@ fn picture_files(dir: &Path, stem: &str, picture: &Picture) -> Result<Vec<PathBu
 }
 
 /// `picture` as an SVG document in memory, whatever its kind.
-pub fn picture_svg(picture: &Picture) -> Result<String, String> {
+pub fn picture_svg(picture: &Picture) -> Result<String, DrawError> {
     match (picture, Plotted::of(picture)) {
         (Picture::Diagram(d), _) => Ok(diagram::svg(d)),
         (Picture::Grid(g), _) => Ok(grid::svg(g)),
         (_, Some(chart)) => svg_string(&chart),
-        (_, None) => Err("a picture kind with no drawing".to_owned()),
+        (_, None) => Err(DrawError::from("a picture kind with no drawing".to_owned())),
     }
 }
 
@@ -169,7 +174,7 @@ fn both(dir: &Path, stem: &str, chart: &impl Chart) -> Result<Vec<PathBuf>, Expo
 
 /// Draws `chart` as an SVG document in memory, for embedding inline in an HTML report. The same drawing as
 /// the `.svg` file [`both`] writes, without reading that file back.
-pub(crate) fn svg_string(chart: &impl Chart) -> Result<String, String> {
+pub(crate) fn svg_string(chart: &impl Chart) -> Result<String, DrawError> {
     register_font();
     let mut svg = String::new();
     paint(SVGBackend::with_string(&mut svg, chart.size()), chart)?;
@@ -177,15 +182,15 @@ pub(crate) fn svg_string(chart: &impl Chart) -> Result<String, String> {
 }
 
 fn render<DB: DrawingBackend>(path: &Path, backend: DB, chart: &impl Chart) -> Result<(), ExportError> {
-    paint(backend, chart).map_err(|message| ExportError::Chart { path: path.to_owned(), message })
+    paint(backend, chart).map_err(|e| ExportError::Chart { path: path.to_owned(), message: e.0 })
 }
 
 /// Draws `chart` on a white page of `backend` and finishes it: what every chart and format goes through.
-fn paint<DB: DrawingBackend>(backend: DB, chart: &impl Chart) -> Result<(), String> {
+fn paint<DB: DrawingBackend>(backend: DB, chart: &impl Chart) -> Result<(), DrawError> {
     let root = backend.into_drawing_area();
     root.fill(&WHITE).map_err(|e| e.to_string())?;
     chart.draw(&root).map_err(|e| e.to_string())?;
-    root.present().map_err(|e| e.to_string())
+    root.present().map_err(|e| DrawError(e.to_string()))
 }
 
 /// The probability metrics as points with 95% Wilson intervals, and the exact value where known: at most

@@ -124,13 +124,13 @@ impl Page {
     /// the page's width, but never below the width at which its smallest text is [`READABLE_PX`] high: on a
     /// phone it scrolls sideways in its own box instead (a chart drawn with smaller text is shown wider than drawn).
     pub(crate) fn chart(&mut self, caption: &str, chart: &impl Chart) -> Result<&mut Self, ExportError> {
-        let svg = svg_string(chart).map_err(|message| ExportError::Chart { path: PathBuf::from(FILE), message })?;
+        let svg = svg_string(chart).map_err(|e| ExportError::Chart { path: PathBuf::from(FILE), message: e.0 })?;
         Ok(self.figure(caption, &svg))
     }
 
     /// A picture of any kind ([`Picture`]) drawn as inline SVG, with `caption` under it, as [`Page::chart`].
     pub fn picture(&mut self, caption: &str, picture: &Picture) -> Result<&mut Self, ExportError> {
-        let svg = picture_svg(picture).map_err(|message| ExportError::Chart { path: PathBuf::from(FILE), message })?;
+        let svg = picture_svg(picture).map_err(|e| ExportError::Chart { path: PathBuf::from(FILE), message: e.0 })?;
         Ok(self.figure(caption, &svg))
     }
 

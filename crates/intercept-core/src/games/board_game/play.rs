@@ -117,12 +117,12 @@ impl Play for BoardPlay {
 
     fn edit(&self, position: &Value, edit: &Edit) -> Result<Value, PlayError> {
         let (wire, _) = read(position)?;
-        Ok(json(&super::setup::edit(wire, edit).map_err(PlayError::Refused)?))
+        Ok(json(&super::setup::edit(wire, edit).map_err(|e| PlayError::Refused(e.0))?))
     }
 
     fn set_up(&self, position: &Value) -> Result<Value, PlayError> {
         let (wire, p) = read(position)?;
-        super::setup::check(&p, wire.variant).map_err(PlayError::Refused)?;
+        super::setup::check(&p, wire.variant).map_err(|e| PlayError::Refused(e.0))?;
         Ok(json(&Wire::write(&p, wire.variant, 0, wire.turn_limit)))
     }
 }
@@ -139,7 +139,7 @@ fn legal(wire: &Wire, p: &Position) -> Vec<Turn> {
 
 fn read(position: &Value) -> Result<(Wire, Position), PlayError> {
     let wire: Wire = serde_json::from_value(position.clone()).map_err(|e| PlayError::Position(e.to_string()))?;
-    let p = wire.read().map_err(PlayError::Position)?;
+    let p = wire.read().map_err(|e| PlayError::Position(e.0))?;
     Ok((wire, p))
 }
 

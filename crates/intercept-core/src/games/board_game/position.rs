@@ -8,6 +8,7 @@
 //! diagram strings of the seed's page (C.0), which is how the initial setup and the test positions are
 //! written.
 
+use super::types::BadPosition;
 use std::fmt;
 
 pub use super::types::{Cell, Colour, Piece, Stack};
@@ -49,12 +50,12 @@ impl Position {
     /// Reads a diagram string (C.0): `rows,cols,` then rows top first separated by `/`; `.` empty; `1`-`5`
     /// Black stacks, `6`-`9`,`0` White stacks of 1-5; `[......]` six slots top to bottom, `r` the ball,
     /// `w` White, `x` Black, `E` the goal mark. A goal in the top half is Black's, in the bottom half White's.
-    pub fn from_diagram(text: &str, to_move: Colour) -> Result<Position, String> {
+    pub fn from_diagram(text: &str, to_move: Colour) -> Result<Position, BadPosition> {
         let mut parts = text.splitn(3, ',');
         let (rows, cols) = (parts.next(), parts.next());
         let size: u8 = rows.and_then(|r| r.parse().ok()).ok_or("no row count")?;
         if cols.and_then(|c| c.parse::<u8>().ok()) != Some(size) || !(3..=15).contains(&size) {
-            return Err(format!("{text:?}: the board must be square, 3 to 15 cells"));
+            return Err(BadPosition::from(format!("{text:?}: the board must be square, 3 to 15 cells")));
         }
         let mut p = Position::blank(size, [None; 2], 0, to_move);
         let mut ball = None;
@@ -83,11 +84,15 @@ impl Position {
                             (0, 0) => None,
                             (w, 0) => Some(plain(Colour::White, w)),
                             (0, x) => Some(plain(Colour::Black, x)),
-                            _ => return Err(format!("[{slots}]: mixed stacks are not written this way")),
+                            _ => {
+                                return Err(BadPosition::from(format!(
+                                    "[{slots}]: mixed stacks are not written this way"
+                                )));
+                            }
                         };
                         p.set(cell, stack);
                     }
-                    _ => return Err(format!("{c:?} is not a diagram character")),
+                    _ => return Err(BadPosition::from(format!("{c:?} is not a diagram character"))),
                 }
                 col += 1;
             }

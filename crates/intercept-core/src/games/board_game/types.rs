@@ -7,6 +7,11 @@
 
 use serde::{Deserialize, Serialize};
 
+crate::refusal! {
+    /// Why a position (written out, set up by hand, or sent by a page) cannot be used: what is wrong.
+    BadPosition
+}
+
 /// A cell's number, `col + size * row`.
 pub type Cell = u8;
 

@@ -4,6 +4,7 @@
 //! the match's turn limit (a draw there, I-18). [`Wire::read`] checks a position written by hand and
 //! refuses what no game can hold, one line per error.
 
+use super::types::BadPosition;
 use serde::{Deserialize, Serialize};
 
 use super::position::{Colour, Piece, Position, Stack};
@@ -78,11 +79,11 @@ impl Side {
     }
 
     /// The side named `name`; refused in one line naming the two.
-    pub fn named(name: &str) -> Result<Side, String> {
+    pub fn named(name: &str) -> Result<Side, BadPosition> {
         Side::BOTH
             .into_iter()
             .find(|s| s.name() == name)
-            .ok_or_else(|| format!("side {name:?} is not allowed; allowed: white, black"))
+            .ok_or_else(|| BadPosition(format!("side {name:?} is not allowed; allowed: white, black")))
     }
 }
 
@@ -110,9 +111,9 @@ impl Wire {
 
     /// The position written, checked: a square board of 3 to 15, every cell on it and used once, stacks of
     /// 1 to 4 stones (I-4), a covered stack of the other colour, the goals and the ball on the board.
-    pub fn read(&self) -> Result<Position, String> {
+    pub fn read(&self) -> Result<Position, BadPosition> {
         if !(3..=15).contains(&self.size) {
-            return Err(format!("size {}: a board is 3 to 15 cells a side", self.size));
+            return Err(BadPosition::from(format!("size {}: a board is 3 to 15 cells a side", self.size)));
         }
         let probe = Position::blank(self.size, [None; 2], 0, Colour::White);
         let cell = |name: &str, what: &str| {
@@ -123,12 +124,15 @@ impl Wire {
         for s in &self.stacks {
             let at = cell(&s.at, "stack at")?;
             if p.at(at).is_some() {
-                return Err(format!("two stacks on {}", s.at));
+                return Err(BadPosition::from(format!("two stacks on {}", s.at)));
             }
             let top = checked(s.colour, s.size, &s.at)?;
             let under = s.under.map(|u| checked(u.colour, u.size, &s.at)).transpose()?;
             if under.is_some_and(|u| u.colour == top.colour) {
-                return Err(format!("the stack on {} covers a stack of its own colour (I-19)", s.at));
+                return Err(BadPosition::from(format!(
+                    "the stack on {} covers a stack of its own colour (I-19)",
+                    s.at
+                )));
             }
             p.set(at, Some(Piece { top, under }));
         }
@@ -136,10 +140,10 @@ impl Wire {
     }
 }
 
-fn checked(side: Side, size: u8, at: &str) -> Result<Stack, String> {
+fn checked(side: Side, size: u8, at: &str) -> Result<Stack, BadPosition> {
     match size {
         1..=4 => Ok(Stack { colour: side.colour(), size }),
-        _ => Err(format!("the stack on {at} has {size} stones; a stack has 1 to 4 (I-4)")),
+        _ => Err(BadPosition::from(format!("the stack on {at} has {size} stones; a stack has 1 to 4 (I-4)"))),
     }
 }
 

@@ -7,6 +7,7 @@
 //! `Movement +1`, `Lance`, `Moves Freely in water`), with the states `tapped`, `summoned this turn` and
 //! `interacted` among them. Every unit has a `power` and a `life` for the fight, and may be oversized.
 
+use super::rules::Unusable;
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
@@ -327,7 +328,7 @@ impl RealmConfig {
         let names = self.names.iter().map(|(name, at)| {
             let key = || base().key("realm").key("names").key(name);
             check_name(name, key)?;
-            Ok((name.clone(), at.parse::<Square>().map_err(|m| Invalid::new(key(), m))?))
+            Ok((name.clone(), at.parse::<Square>().map_err(|m| Invalid::new(key(), m.0))?))
         });
         Ok(Realm::new(sites, names.collect::<Result<_, Invalid>>()?))
     }
@@ -426,7 +427,7 @@ impl MoverConfig {
         }
         let (mut at, mut taken, mut cost) = (mover.at, Vec::new(), 0);
         for (i, text) in declared.iter().enumerate() {
-            let to = realm.location(text).map_err(|m| Invalid::new(key(i), m))?;
+            let to = realm.location(text).map_err(|m| Invalid::new(key(i), m.0))?;
             if !free {
                 realm
                     .step(mover, at, to)
@@ -471,10 +472,10 @@ fn resolve_unit(
     path: &impl Fn() -> KeyPath,
 ) -> Result<Unit, Invalid> {
     check_name(name, || path().key("name"))?;
-    let at = realm.location(at).map_err(|m| Invalid::new(path().key("at"), m))?;
+    let at = realm.location(at).map_err(|m| Invalid::new(path().key("at"), m.0))?;
     let mut unit = Unit::new(name, movers_side, at);
     for (i, text) in keywords.iter().enumerate() {
-        let trait_ = text.parse::<Trait>().map_err(|m| Invalid::new(path().key("keywords").index(i), m))?;
+        let trait_ = text.parse::<Trait>().map_err(|m| Invalid::new(path().key("keywords").index(i), m.0))?;
         trait_.apply(&mut unit);
     }
     if unit.extra_steps > MAX_EXTRA_STEPS {
@@ -505,7 +506,7 @@ impl Body<'_> {
         in_range(i64::from(life), 0, i64::from(MAX_POWER), || path().key("life"))?;
         (unit.power, unit.life) = (self.power, life);
         if let Some(text) = self.size {
-            unit.size = parse_size(text).map_err(|m| Invalid::new(path().key("size"), m))?;
+            unit.size = parse_size(text).map_err(|m| Invalid::new(path().key("size"), m.0))?;
         }
         unit.covers = realm.cover(unit.at, unit.size).ok_or_else(|| {
             let msg = format!("a {} unit there would have a part off the map, or in the void below ground", unit.size);
@@ -516,12 +517,12 @@ impl Body<'_> {
 }
 
 /// `"CxR"`: columns and rows, each 1 or 2 (S-17).
-fn parse_size(text: &str) -> Result<Size, String> {
+fn parse_size(text: &str) -> Result<Size, Unusable> {
     let bad = || format!("{text:?} is not a size; write columns x rows, such as \"2x2\", each 1 or 2");
     let (c, r) = text.split_once(['x', 'X']).ok_or_else(bad)?;
     let (cols, rows) = (c.trim().parse::<u8>().map_err(|_| bad())?, r.trim().parse::<u8>().map_err(|_| bad())?);
     let fits = (1..=Size::MAX.cols).contains(&cols) && (1..=Size::MAX.rows).contains(&rows);
-    if fits { Ok(Size { cols, rows }) } else { Err(bad()) }
+    if fits { Ok(Size { cols, rows }) } else { Err(Unusable(bad())) }
 }
 
 /// What an Avatar may not be (S-8, S-15, B.1): Stealthy, Disabled or Silenced, or anywhere but the surface.
@@ -573,9 +574,9 @@ const KEYWORDS: &str = "Stealth, Airborne, Ranged, Ranged X, Movement +X, Moves 
                         Lance, strikes first, Avatar, tapped, summoned this turn, interacted";
 
 impl std::str::FromStr for Trait {
-    type Err = String;
+    type Err = Unusable;
 
-    fn from_str(s: &str) -> Result<Trait, String> {
+    fn from_str(s: &str) -> Result<Trait, Unusable> {
         let words: Vec<String> = s.split([' ', '_']).filter(|w| !w.is_empty()).map(str::to_ascii_lowercase).collect();
         let words: Vec<&str> = words.iter().map(String::as_str).collect();
         let keyword = |k| Ok(Trait::Keyword(k));
@@ -594,15 +595,19 @@ impl std::str::FromStr for Trait {
             ["lance"] => keyword(Keyword::Lance),
             ["strikes", "first"] => keyword(Keyword::StrikesFirst),
             ["avatar"] => keyword(Keyword::Avatar),
-            ["moves", "freely", rest @ ..] => moves_freely(rest).map(Trait::MovesFreely).ok_or_else(unknown),
+            ["moves", "freely", rest @ ..] => {
+                moves_freely(rest).map(Trait::MovesFreely).ok_or_else(|| Unusable(unknown()))
+            }
             ["tapped"] => Ok(Trait::Tapped),
             ["summoned", "this", "turn"] => Ok(Trait::SummonedThisTurn),
             ["interacted"] => Ok(Trait::Interacted),
-            ["movement", x] => {
-                x.strip_prefix('+').and_then(|n| n.parse().ok()).map(Trait::MovementPlus).ok_or_else(unknown)
-            }
-            ["movement", "+", x] => x.parse().map(Trait::MovementPlus).map_err(|_| unknown()),
-            _ => Err(unknown()),
+            ["movement", x] => x
+                .strip_prefix('+')
+                .and_then(|n| n.parse().ok())
+                .map(Trait::MovementPlus)
+                .ok_or_else(|| Unusable(unknown())),
+            ["movement", "+", x] => x.parse().map(Trait::MovementPlus).map_err(|_| Unusable(unknown())),
+            _ => Err(Unusable(unknown())),
         }
     }
 }

@@ -11,6 +11,7 @@
 //! location it occupies, and one of its steps moves every part the same way, legal only if every part's
 //! step is.
 
+use super::rules::Unusable;
 use std::fmt;
 
 pub use super::rules::{COLS, ROWS, Square};
@@ -65,7 +66,7 @@ impl Realm {
 
     /// A location written as a square (a name or `column-row`), then optionally `/region`; a square alone is
     /// its surface, or its void when it has no site.
-    pub fn location(&self, text: &str) -> Result<Location, String> {
+    pub fn location(&self, text: &str) -> Result<Location, Unusable> {
         let (sq, region) = text.split_once('/').map_or((text, None), |(s, r)| (s, Some(r)));
         let square = match self.names.iter().find(|(n, _)| n == sq.trim()) {
             Some(&(_, q)) => q,
@@ -77,7 +78,7 @@ impl Realm {
             Some(r) => parse_region(r)?,
         };
         if !regions.contains(&region) {
-            return Err(format!("{sq} has no {region} location; it has {}", listed(regions)));
+            return Err(Unusable::from(format!("{sq} has no {region} location; it has {}", listed(regions))));
         }
         Ok(Location { square, region })
     }
@@ -129,15 +130,15 @@ impl Realm {
 
     /// Whether the unit may take the step `from` → `to` (B.2), or why not. For an oversized unit, `from`
     /// and `to` place its first part, and every part takes the same step (S-17).
-    pub fn step(&self, unit: &Unit, from: Location, to: Location) -> Result<(), String> {
+    pub fn step(&self, unit: &Unit, from: Location, to: Location) -> Result<(), Unusable> {
         if unit.has(Keyword::Immobile) {
-            return Err(format!("{} is Immobile and takes no steps (S-13)", unit.name));
+            return Err(Unusable::from(format!("{} is Immobile and takes no steps (S-13)", unit.name)));
         }
         let needs = |from, to| step_needs(from, to).map_err(str::to_owned);
         let lacks = |needs: &[Keyword]| needs.iter().find(|k| !unit.has(**k)).copied();
         for (from, to) in self.part_steps(unit.size, from, to).ok_or_else(|| off_level(unit))? {
             if let Some(k) = lacks(needs(from, to)?) {
-                return Err(format!("{} needs {k:?} for that step and lacks it (B.2)", unit.name));
+                return Err(Unusable::from(format!("{} needs {k:?} for that step and lacks it (B.2)", unit.name)));
             }
         }
         Ok(())
@@ -192,11 +193,11 @@ impl Realm {
     /// The unit's legal declared paths from its location, of up to `steps` steps that cost one (free steps
     /// of Moves Freely not counted) with no step repeated (B.2), counted by the location they end at; the
     /// empty path (no step) counts once at the start (S-3). Refused past [`MAX_PATHS`] paths.
-    pub fn paths(&self, unit: &Unit, steps: u32) -> Result<Vec<(Location, u64)>, String> {
+    pub fn paths(&self, unit: &Unit, steps: u32) -> Result<Vec<(Location, u64)>, Unusable> {
         let mut walk = Walk { ends: Vec::new(), taken: Vec::new(), paths: 0 };
         match self.walk(unit, unit.at, steps, &mut walk) {
             Some(()) => Ok(walk.ends),
-            None => Err(format!("{} has more than {MAX_PATHS} legal declared paths", unit.name)),
+            None => Err(Unusable::from(format!("{} has more than {MAX_PATHS} legal declared paths", unit.name))),
         }
     }
 
@@ -296,11 +297,11 @@ fn adjacent_needs(from: Region, to: Region) -> Result<&'static [Keyword], &'stat
     }
 }
 
-fn parse_region(text: &str) -> Result<Region, String> {
+fn parse_region(text: &str) -> Result<Region, Unusable> {
     let all = [Region::Surface, Region::Underground, Region::Underwater, Region::Void];
     all.into_iter()
         .find(|r| r.to_string() == text.to_ascii_lowercase())
-        .ok_or_else(|| format!("{text:?} is not a region; allowed: surface, underground, underwater, void"))
+        .ok_or_else(|| Unusable(format!("{text:?} is not a region; allowed: surface, underground, underwater, void")))
 }
 
 fn listed(regions: &[Region]) -> String {

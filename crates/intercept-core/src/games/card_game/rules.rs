@@ -10,6 +10,11 @@
 
 use std::fmt;
 
+crate::refusal! {
+    /// Why a value written in a card-game config cannot be used: what is wrong, and what is allowed.
+    Unusable
+}
+
 /// Columns of the realm.
 pub const COLS: u8 = 5;
 /// Rows of the realm.
@@ -29,14 +34,14 @@ impl fmt::Display for Square {
 }
 
 impl std::str::FromStr for Square {
-    type Err = String;
+    type Err = Unusable;
 
-    fn from_str(s: &str) -> Result<Square, String> {
+    fn from_str(s: &str) -> Result<Square, Unusable> {
         let bad = || format!("{s:?} is not a square; write column-row, from 1-1 to {COLS}-{ROWS}, or a site's name");
         let (c, r) = s.split_once('-').ok_or_else(bad)?;
         let (col, row) = (c.trim().parse::<u8>().map_err(|_| bad())?, r.trim().parse::<u8>().map_err(|_| bad())?);
         if !(1..=COLS).contains(&col) || !(1..=ROWS).contains(&row) {
-            return Err(format!("square {s} is off the map; columns 1 to {COLS}, rows 1 to {ROWS}"));
+            return Err(Unusable::from(format!("square {s} is off the map; columns 1 to {COLS}, rows 1 to {ROWS}")));
         }
         Ok(Square { col: col - 1, row: row - 1 })
     }

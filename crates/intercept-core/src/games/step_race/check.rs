@@ -1,6 +1,7 @@
 //! `check step-race` ([`StepRaceCheck`]): one move raced against units with interception orders, leg by leg,
 //! with no config file: each leg's outcome and the verdict ([`RaceAnswer`]), as text or JSON.
 
+use super::race::BadSquare;
 use std::fmt::Write;
 
 use serde_json::json;
@@ -75,7 +76,7 @@ impl Tool for StepRaceCheck {
             _ => BoxFilter::Point,
         };
         let moves = v.texts("move").first().map_or("", String::as_str);
-        let moves = parse_move(moves).map_err(|e| ToolError::param("move", e))?;
+        let moves = parse_move(moves).map_err(|e| ToolError::param("move", e.0))?;
         let legs = race::race_move(&moves, &interceptors, filter);
         Ok(Box::new(RaceAnswer { interceptors, filter, legs }))
     }
@@ -84,9 +85,9 @@ impl Tool for StepRaceCheck {
 /// The interceptors, each with its box: one box for each, or one for all.
 fn interceptors(v: &Values) -> Result<Vec<Interceptor>, ToolError> {
     let squares = v.texts("interceptor").iter().map(|s| s.parse::<Square>());
-    let squares = squares.collect::<Result<Vec<_>, _>>().map_err(|e| ToolError::param("interceptor", e))?;
+    let squares = squares.collect::<Result<Vec<_>, _>>().map_err(|e| ToolError::param("interceptor", e.0))?;
     let boxes = v.texts("box").iter().map(|s| s.parse::<InterceptBox>());
-    let boxes = boxes.collect::<Result<Vec<_>, _>>().map_err(|e| ToolError::param("box", e))?;
+    let boxes = boxes.collect::<Result<Vec<_>, _>>().map_err(|e| ToolError::param("box", e.0))?;
     if boxes.len() != 1 && boxes.len() != squares.len() {
         let (b, i) = (boxes.len(), squares.len());
         return Err(ToolError::param(
@@ -99,16 +100,19 @@ fn interceptors(v: &Values) -> Result<Vec<Interceptor>, ToolError> {
 }
 
 /// Two or three squares, start to end, with no leg of zero steps (a waypoint equal to the start is not a move).
-fn parse_move(s: &str) -> Result<Move, String> {
+fn parse_move(s: &str) -> Result<Move, BadSquare> {
     let points = s.split(',').map(str::parse::<Square>).collect::<Result<Vec<_>, _>>()?;
     if !(2..=3).contains(&points.len()) {
-        return Err(format!("{s:?} has {} squares; allowed: start,end or start,waypoint,end", points.len()));
+        return Err(BadSquare::from(format!(
+            "{s:?} has {} squares; allowed: start,end or start,waypoint,end",
+            points.len()
+        )));
     }
     if let Some(w) = points.windows(2).find(|w| w[0] == w[1]) {
-        return Err(format!(
+        return Err(BadSquare::from(format!(
             "{s:?} stays on {} for a whole leg; a waypoint must differ from the squares before and after it",
             w[0]
-        ));
+        )));
     }
     Ok(Move { points })
 }

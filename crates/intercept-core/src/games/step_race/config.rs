@@ -4,6 +4,7 @@
 //! `column-row` and regions (start, destinations, waypoints) `centre/radius`, the squares of an intercept
 //! box clipped to the map (G-2); a single square is a region of radius 0.
 
+use super::race::BadSquare;
 use serde::{Deserialize, Serialize};
 
 use super::StepRace;
@@ -65,7 +66,7 @@ fn whole_map() -> String {
 }
 
 /// A region as a box: `centre/radius`, or a square as a box of radius 0.
-pub fn region_box(text: &str) -> Result<InterceptBox, String> {
+pub fn region_box(text: &str) -> Result<InterceptBox, BadSquare> {
     match text.contains('/') {
         true => text.parse::<InterceptBox>(),
         false => Ok(InterceptBox { centre: text.parse::<Square>()?, radius: 0 }),
@@ -73,7 +74,7 @@ pub fn region_box(text: &str) -> Result<InterceptBox, String> {
 }
 
 /// A region's squares: a square, or `centre/radius` clipped to the map.
-pub fn region(text: &str) -> Result<Vec<Square>, String> {
+pub fn region(text: &str) -> Result<Vec<Square>, BadSquare> {
     let boxed = region_box(text)?;
     let all = (0..15).flat_map(|row| (0..15).map(move |col| Square { col, row }));
     Ok(all.filter(|q| boxed.contains(*q)).collect())
@@ -94,7 +95,7 @@ impl StepRaceConfig {
         let interceptors = self.interceptors()?;
         let names = self.interceptor.iter().map(|i| i.name.clone()).collect();
         let mover = |k: &str| base().key("mover").key(k);
-        let parsed = |k: &str, text: &str| region(text).map_err(|m| Invalid::new(mover(k), m));
+        let parsed = |k: &str, text: &str| region(text).map_err(|m| Invalid::new(mover(k), m.0));
         let starts = parsed("start", &self.mover.start)?;
         let destinations = parsed("destination", &self.mover.destination)?;
         if destinations.len() == 1 && starts.contains(&destinations[0]) {
@@ -124,8 +125,8 @@ impl StepRaceConfig {
                     ));
                 }
                 seen.push(c.name.clone());
-                let at = c.at.parse::<Square>().map_err(|m| Invalid::new(path().key("at"), m))?;
-                let boxed = c.boxed.parse::<InterceptBox>().map_err(|m| Invalid::new(path().key("box"), m))?;
+                let at = c.at.parse::<Square>().map_err(|m| Invalid::new(path().key("at"), m.0))?;
+                let boxed = c.boxed.parse::<InterceptBox>().map_err(|m| Invalid::new(path().key("box"), m.0))?;
                 Ok(Interceptor { at, boxed })
             })
             .collect()

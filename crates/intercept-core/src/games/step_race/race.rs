@@ -9,6 +9,11 @@
 
 use std::fmt;
 
+crate::refusal! {
+    /// Why a square, a box or a move written on the command line or in a config cannot be used: what is allowed.
+    BadSquare
+}
+
 /// Columns and rows run 0..=14 (G: every strategic square has a 15×15 tactical map).
 pub const MAP: i32 = 15;
 
@@ -38,15 +43,15 @@ impl fmt::Display for Square {
 }
 
 impl std::str::FromStr for Square {
-    type Err = String;
+    type Err = BadSquare;
 
     /// `column-row`, each 0 to 14.
-    fn from_str(s: &str) -> Result<Square, String> {
+    fn from_str(s: &str) -> Result<Square, BadSquare> {
         let bad = || format!("{s:?} is not a tac square; allowed: column-row, each 0 to 14, such as 7-7");
         let (c, r) = s.trim().split_once('-').ok_or_else(bad)?;
         let (col, row) = (c.parse::<i32>().map_err(|_| bad())?, r.parse::<i32>().map_err(|_| bad())?);
         let on_map = |x: i32| (0..MAP).contains(&x);
-        if on_map(col) && on_map(row) { Ok(Square { col, row }) } else { Err(bad()) }
+        if on_map(col) && on_map(row) { Ok(Square { col, row }) } else { Err(BadSquare(bad())) }
     }
 }
 
@@ -70,13 +75,13 @@ impl fmt::Display for InterceptBox {
 }
 
 impl std::str::FromStr for InterceptBox {
-    type Err = String;
+    type Err = BadSquare;
 
     /// `centre/radius`, such as `7-7/3`.
-    fn from_str(s: &str) -> Result<InterceptBox, String> {
+    fn from_str(s: &str) -> Result<InterceptBox, BadSquare> {
         let bad = |why: String| format!("{s:?} is not an intercept box ({why}); allowed: centre/radius such as 7-7/3");
         let (c, r) = s.split_once('/').ok_or_else(|| bad("no '/'".into()))?;
-        let centre = c.parse::<Square>().map_err(bad)?;
+        let centre = c.parse::<Square>().map_err(|e| bad(e.0))?;
         let radius = r.trim().parse::<i32>().ok().filter(|r| (0..MAP).contains(r));
         let radius = radius.ok_or_else(|| bad("the radius must be a whole number from 0 to 14".into()))?;
         Ok(InterceptBox { centre, radius })
