@@ -149,15 +149,49 @@ pub struct SchemaArgs {
     pub table: Option<String>,
 }
 
-/// How a command whose answer is a table prints it: as text, JSON or CSV.
+/// How a command whose answer is a table prints it: as text, JSON or CSV (the same flags as a rule set's
+/// own commands take, [`crate::tools`]).
 #[derive(Args, Debug)]
 pub struct Format {
-    /// Print JSON on stdout instead of text.
+    /// How to print the answer [default: text].
+    #[arg(long, value_name = "FORMAT", value_parser = ["text", "json", "csv"], conflicts_with_all = ["json", "csv"])]
+    pub format: Option<String>,
+    /// Print JSON on stdout instead of text (--format json).
     #[arg(long, conflicts_with = "csv")]
     pub json: bool,
-    /// Print the table as CSV on stdout (a header line, then one line per row).
+    /// Print the table as CSV on stdout, a header line then one line per row (--format csv).
     #[arg(long)]
     pub csv: bool,
+}
+
+/// How a command whose answer has no table form prints it: as text or JSON.
+#[derive(Args, Debug)]
+pub struct TextOrJson {
+    /// How to print the answer [default: text].
+    #[arg(long, value_name = "FORMAT", value_parser = ["text", "json"], conflicts_with = "json")]
+    pub format: Option<String>,
+    /// Print JSON on stdout instead of text (--format json).
+    #[arg(long)]
+    pub json: bool,
+}
+
+impl Format {
+    /// The format asked for.
+    pub fn asked(&self) -> intercept_sim::ruleset::Format {
+        tools::chosen(self.format.as_deref(), self.json, self.csv)
+    }
+}
+
+impl TextOrJson {
+    /// The format asked for: text or JSON.
+    pub fn asked(&self) -> intercept_sim::ruleset::Format {
+        tools::chosen(self.format.as_deref(), self.json, false)
+    }
+
+    /// Whether JSON is asked for.
+    pub fn json(&self) -> bool {
+        self.asked() == intercept_sim::ruleset::Format::Json
+    }
 }
 
 /// How a command that samples runs: trials, seed and threads.
@@ -212,9 +246,8 @@ pub struct RunArgs {
     /// Also write every trial's outcome to trials.parquet (in row groups of 64 MB of values).
     #[arg(long)]
     pub per_trial: bool,
-    /// Print the summary as JSON on stdout instead of a table.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub format: TextOrJson,
     /// Keep adding chunks until every probability's 95% interval half-width is at most this (0 < P < 0.5).
     /// The same seed stops at the same chunk on any number of threads.
     #[arg(long, value_parser = parse_precision, conflicts_with = "trials", allow_negative_numbers = true)]
@@ -304,9 +337,8 @@ pub struct MergeArgs {
     /// Where to write the merged run.
     #[arg(short, long)]
     pub out: PathBuf,
-    /// Print the merged summary as JSON on stdout instead of a table (as `run --json`).
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub format: TextOrJson,
     /// Print no table: only errors, and the JSON that --json asks for.
     #[arg(short, long)]
     pub quiet: bool,
@@ -341,12 +373,8 @@ pub struct SweepArgs {
     /// Output folder [default: reports/<run.name>-sweep].
     #[arg(short, long)]
     pub out: Option<PathBuf>,
-    /// Print the points as JSON on stdout instead of a table.
-    #[arg(long, conflicts_with = "csv")]
-    pub json: bool,
-    /// Print the points as CSV on stdout instead of a table: one row per point and metric shown.
-    #[arg(long)]
-    pub csv: bool,
+    #[command(flatten)]
+    pub format: Format,
     /// Go on with the interrupted sweep in DIR, writing into DIR (or --out) exactly the files an
     /// uninterrupted sweep writes.
     #[arg(long, value_name = "DIR", conflicts_with_all = ["config", "sets", "trials", "seed"])]
@@ -406,9 +434,8 @@ pub struct TableArgs {
 pub struct ExactArgs {
     /// The scenario config (TOML).
     pub config: PathBuf,
-    /// Print JSON on stdout instead of a table.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub format: TextOrJson,
 }
 
 /// What the command line asks: one of the commands above, or a rule set's tool.

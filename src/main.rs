@@ -14,8 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use cli::{
-    Command, ExactArgs, Format, MergeArgs, Parsed, RunArgs, SchemaArgs, SensitivityArgs, ServeArgs, SweepArgs,
-    TableArgs,
+    Command, ExactArgs, MergeArgs, Parsed, RunArgs, SchemaArgs, SensitivityArgs, ServeArgs, SweepArgs, TableArgs,
 };
 use intercept_sim::config::{self, ConfigError, Overrides, Scenario};
 use intercept_sim::export::ExportError;
@@ -23,6 +22,7 @@ use intercept_sim::folder::{Folder, FolderError};
 use intercept_sim::games::shipped;
 use intercept_sim::outputs;
 use intercept_sim::partial::{self, PartialError};
+use intercept_sim::ruleset::Format as Shape;
 use intercept_sim::runner::{self, SampleOptions};
 use intercept_sim::seal::Key;
 use intercept_sim::sensitivity;
@@ -107,7 +107,7 @@ fn run(args: RunArgs) -> Result<(), Failure> {
     if let Some(shortfall) = show::precision_shortfall(&record) {
         eprintln!("warning: {shortfall}");
     }
-    match args.json {
+    match args.format.json() {
         true => emit(show::summary_json(&record))?,
         false => emit_table(show::run_table(&record, &dir, written.len()))?,
     };
@@ -183,7 +183,7 @@ fn merge(args: MergeArgs) -> Result<(), Failure> {
     let folder = open(&args.out, "--out")?;
     outputs::export(&record, folder.staging()).map_err(|e| not_written(e, &folder, &args.out))?;
     let written = folder.commit().map_err(folder_failure)?;
-    match args.json {
+    match args.format.json() {
         true => emit(show::summary_json(&record)),
         false => emit_table(show::run_table(&record, &args.out, written.len())),
     }
@@ -228,10 +228,10 @@ fn sweep(args: SweepArgs) -> Result<(), Failure> {
     swept.write(folder.staging()).map_err(|e| not_written(e, &folder, &dir))?;
     let written = folder.commit().map_err(folder_failure)?;
     let (record, points, shown) = (&swept.record, &swept.points, &swept.shown);
-    match (args.json, args.csv) {
-        (true, _) => emit(swept.json())?,
-        (_, true) => emit(show::sweep::csv(&swept.axes, points, shown))?,
-        _ => emit_table(show::sweep::table(record, points, shown, &dir, written.len()))?,
+    match args.format.asked() {
+        Shape::Json => emit(swept.json())?,
+        Shape::Csv => emit(show::sweep::csv(&swept.axes, points, shown))?,
+        Shape::Text => emit_table(show::sweep::table(record, points, shown, &dir, written.len()))?,
     }
     match record.unfinished() {
         true => Err(interrupt::sweep_stopped(record, &dir)),
@@ -275,10 +275,10 @@ fn sensitivity(args: SensitivityArgs) -> Result<(), Failure> {
     let written = folder.commit().map_err(folder_failure)?;
     let shown: Vec<usize> = shown.iter().map(|m| s.metric(m).expect("checked")).collect();
     let name = &scenario.run.name;
-    match args.format {
-        Format { json: true, .. } => emit(show::sensitivity::json(name, &s, &shown)),
-        Format { csv: true, .. } => emit(show::sensitivity::csv(&s, &shown)),
-        _ => emit_table(
+    match args.format.asked() {
+        Shape::Json => emit(show::sensitivity::json(name, &s, &shown)),
+        Shape::Csv => emit(show::sensitivity::csv(&s, &shown)),
+        Shape::Text => emit_table(
             shown.iter().map(|&m| show::sensitivity::table(name, &s, m)).collect::<Vec<_>>().join("\n")
                 + &show::sensitivity::footer(&s, &dir, written.len()),
         ),
@@ -289,7 +289,7 @@ fn exact(args: ExactArgs) -> Result<(), Failure> {
     let scenario = config::load(&shipped(), &args.config, Overrides::default())?;
     let solved = runner::solve(&scenario)
         .map_err(|e| Failure { code: 1, message: format!("{}: {e}", args.config.display()) })?;
-    emit(match args.json {
+    emit(match args.format.json() {
         true => show::exact_json(&scenario, &solved),
         false => show::exact_table(&scenario, &solved),
     })
@@ -297,7 +297,7 @@ fn exact(args: ExactArgs) -> Result<(), Failure> {
 
 fn validate(args: ExactArgs) -> Result<(), Failure> {
     let scenario: Scenario = config::load(&shipped(), &args.config, Overrides::default())?;
-    emit(match args.json {
+    emit(match args.format.json() {
         true => show::scenario_json(&scenario),
         false => show::scenario_text(&scenario),
     })
@@ -305,10 +305,10 @@ fn validate(args: ExactArgs) -> Result<(), Failure> {
 
 fn metrics(args: TableArgs) -> Result<(), Failure> {
     let scenario = config::load(&shipped(), &args.config, Overrides::default())?;
-    emit(match args.format {
-        Format { json: true, .. } => show::metrics_json(&scenario),
-        Format { csv: true, .. } => show::metrics_csv(&scenario),
-        _ => show::metrics_text(&scenario),
+    emit(match args.format.asked() {
+        Shape::Json => show::metrics_json(&scenario),
+        Shape::Csv => show::metrics_csv(&scenario),
+        Shape::Text => show::metrics_text(&scenario),
     })
 }
 

@@ -174,13 +174,16 @@ fn given(params: &[Param], matches: &ArgMatches) -> Vec<(String, String)> {
 
 fn format(matches: &ArgMatches) -> Format {
     let on = |flag: &str| matches.try_get_one::<bool>(flag).ok().flatten().copied().unwrap_or(false);
-    match matches.try_get_one::<String>("format").ok().flatten().map(String::as_str) {
-        Some("json") => Format::Json,
-        Some("csv") => Format::Csv,
-        Some(_) => Format::Text,
-        None if on("json") => Format::Json,
-        None if on("csv") => Format::Csv,
-        None => Format::Text,
+    let format = matches.try_get_one::<String>("format").ok().flatten().map(String::as_str);
+    chosen(format, on("json"), on("csv"))
+}
+
+/// `--format`'s value, else `--json` or `--csv` (its short forms), else text: for every command.
+pub fn chosen(format: Option<&str>, json: bool, csv: bool) -> Format {
+    match (format, json, csv) {
+        (Some("json"), ..) | (None, true, _) => Format::Json,
+        (Some("csv"), ..) | (None, _, true) => Format::Csv,
+        _ => Format::Text,
     }
 }
 

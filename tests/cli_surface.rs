@@ -211,3 +211,31 @@ fn bash_completes_subcommand_options() {
     assert!(complete("intercept-sim completions \"\"").contains("powershell"));
     assert!(complete("intercept-sim odds cavalry --order \"\"").contains("receive_charge"));
 }
+
+/// One `--format` flag everywhere: every command that prints more than text prints with `--format json`
+/// exactly what its `--json` prints, and with `--format csv` what its `--csv` prints; a format a command does
+/// not offer is refused with exit 2.
+#[test]
+fn every_command_takes_format_with_json_and_csv_as_its_short_forms() {
+    const PIKES: &str = "configs/cavalry/charge-on-pikes.toml";
+    let cases: [(&[&str], &[&str]); 7] = [
+        (&["exact", PIKES], &["json"]),
+        (&["validate", PIKES], &["json"]),
+        (&["metrics", PIKES], &["json", "csv"]),
+        (&["odds", "naval", "--dice", "2", "--distance", "7"], &["json", "csv"]),
+        (&["reach-table", "--max-distance", "3"], &["json", "csv"]),
+        (&["check", "step-race", "--interceptor", "7-7", "--box", "7-7/3", "--move", "5-2,5-4,8-4"], &["json"]),
+        (&["replay", "configs/board/greedy-vs-random.toml", "--game", "1", "--moves-only"], &["json"]),
+    ];
+    for (args, formats) in cases {
+        for format in formats.iter() {
+            let long = stdout(&[args, &["--format", format]].concat());
+            let short = stdout(&[args, &[&format!("--{format}") as &str]].concat());
+            assert_eq!(long, short, "{args:?} --format {format}");
+        }
+        if !formats.contains(&"csv") {
+            sim().args(args).args(["--format", "csv"]).assert().code(2).stdout("");
+        }
+        assert_eq!(stdout(&[args, &["--format", "text"]].concat()), stdout(args), "{args:?} --format text");
+    }
+}
