@@ -142,7 +142,7 @@ fn edit_manifest(dir: &Path, reseal: bool, edit: impl FnOnce(&mut serde_json::Va
     edit(&mut doc);
     let mut record: intercept_sim::export::RunRecord = serde_json::from_value(doc).unwrap();
     if reseal {
-        record.seal();
+        record.set_digest();
     }
     std::fs::write(&path, intercept_sim::seal::text(&record)).unwrap();
 }

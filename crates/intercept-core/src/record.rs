@@ -91,8 +91,9 @@ impl From<std::ops::Range<u64>> for ChunkRange {
 }
 
 impl RunRecord {
-    /// Sets the digest to that of the record's contents.
-    pub fn seal(&mut self) {
+    /// Sets the digest to that of the record's contents (the key seal, for shards that share a key, is
+    /// `seal_with`).
+    pub fn set_digest(&mut self) {
         self.digest = self.digest_now();
     }
 

@@ -176,7 +176,7 @@ fn record(scenario: &Scenario, run: RunFacts, exact_leaves: Option<u64>, summary
         summary,
         presentation,
     };
-    record.seal();
+    record.set_digest();
     record
 }
 

@@ -229,7 +229,7 @@ fn resealed_manifest() -> impl Strategy<Value = String> {
 fn reseal(doc: Value) -> String {
     match serde_json::from_value::<RunRecord>(doc.clone()) {
         Ok(mut record) => {
-            record.seal();
+            record.set_digest();
             intercept_core::seal::text(&record)
         }
         Err(_) => serde_json::to_string_pretty(&doc).unwrap(),

@@ -19,7 +19,7 @@ use serde_json::{Value, json};
 use crate::config::scenario;
 use crate::error::{Answer, ApiError, body, json_text};
 use crate::run::run_query;
-use crate::whatif::{around, sweep_query};
+use crate::study::{around, sweep_query};
 
 /// The most values one exact sweep may solve.
 pub const MOST_VALUES: usize = 41;

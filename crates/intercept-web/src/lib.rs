@@ -5,7 +5,7 @@
 //! runs that on its own runtime until Ctrl-C, for the command line, and [`Server::spawn`] on a thread of
 //! its own, for tests. The routes are assembled in [`app`]:
 //! the config endpoints ([`config`]), the Monte Carlo jobs ([`jobs`], [`run`]) with the sweep and sensitivity
-//! jobs ([`whatif`]), the quick calculators and
+//! jobs ([`study`]), the quick calculators and
 //! rule-set catalog ([`catalog`]), the configs folder ([`scenarios`]), the start page ([`page`]), the
 //! scenario editor ([`editor`]), and the calculator and game pages with the game API ([`tools`], [`play`], set-up by hand [`setup`]);
 //! every error is a JSON [`error::ApiError`]. Every request passes [`guard`] first (its `Host`, its site, its
@@ -52,8 +52,8 @@ mod run;
 mod scenarios;
 mod setup;
 mod solving;
+mod study;
 mod tools;
-mod whatif;
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -174,10 +174,10 @@ fn app(state: State) -> Router {
         .route("/api/run/{id}", get(run::status).delete(run::cancel))
         .route("/api/run/{id}/cancel", post(run::cancel))
         .route("/api/run/{id}/files/{name}", get(run::file))
-        .route("/api/sweep", post(whatif::start_sweep))
-        .route("/api/sweep/values", post(whatif::values))
+        .route("/api/sweep", post(study::start_sweep))
+        .route("/api/sweep/values", post(study::values))
         .route("/api/sweep/exact", post(exact_sweep::sweep))
-        .route("/api/sensitivity", post(whatif::start_sensitivity))
+        .route("/api/sensitivity", post(study::start_sensitivity))
         .route("/api/odds", get(catalog::calculators))
         .route("/api/odds/{rule_set}", get(catalog::odds))
         .route("/api/rule-sets", get(catalog::rule_sets))

@@ -1,9 +1,10 @@
-//! What-if jobs: `POST /api/sweep` (one key over a list of values, as `sweep --set`) and
+//! Study jobs (the page's what-if panel), as `intercept_output::study` names a sweep or a sensitivity run:
+//! `POST /api/sweep` (one key over a list of values, as `sweep --set`) and
 //! `POST /api/sensitivity` (every number under `--only` prefixes one step each way, as `sensitivity`), both
 //! queued as [`Work`] on the same job machinery as a run, polled and cancelled through `/api/run/{id}`,
 //! done with the same document as the command line's `--json` for the same config, trials and seed.
 //! `POST /api/sweep/values` gives the values a sweep of a key takes when none are given ([`around`]).
-//! A [`Tornado`] is a sensitivity run ready to play.
+//! A [`SensitivityRun`] is a sensitivity run ready to play.
 
 use std::sync::atomic::Ordering;
 
@@ -26,13 +27,13 @@ use crate::run::{enqueue, run_query};
 
 /// The trials per point (or per stepped value) when the query names none: enough for an interval of about
 /// ±0.007 on a probability, few enough to answer in seconds.
-pub const WHATIF_TRIALS: u64 = 20_000;
+pub const STUDY_TRIALS: u64 = 20_000;
 
 /// How many steps each way a default sweep goes from the current value.
 const REACH: i64 = 2;
 
 /// A sensitivity run ready to play: the scenario, its scope and steps, the metrics its document shows.
-pub struct Tornado {
+pub struct SensitivityRun {
     scenario: Scenario,
     scope: Scope,
     steps: Vec<Step>,
@@ -40,7 +41,7 @@ pub struct Tornado {
     files: bool,
 }
 
-impl Task for Tornado {
+impl Task for SensitivityRun {
     fn kind(&self) -> &'static str {
         "sensitivity"
     }
@@ -82,7 +83,7 @@ pub async fn start_sweep(
     raw: RawQuery,
     text: Result<String, StringRejection>,
 ) -> Answer {
-    queue_whatif(&s, raw, text, &["key", "values", "metric", "files"], "trials × points", |base, rest| {
+    queue_study(&s, raw, text, &["key", "values", "metric", "files"], "trials × points", |base, rest| {
         let (key, values, metric, files) = sweep_query(&rest)?;
         let values = match values {
             Some(values) => values,
@@ -101,22 +102,22 @@ pub async fn start_sensitivity(
     raw: RawQuery,
     text: Result<String, StringRejection>,
 ) -> Answer {
-    queue_whatif(&s, raw, text, &["only", "metric", "files"], "trials × (1 + steps)", |scenario, rest| {
+    queue_study(&s, raw, text, &["only", "metric", "files"], "trials × (1 + steps)", |scenario, rest| {
         let only: Vec<String> = listed(&rest, "only");
         let shown =
             study::shown_metrics(&scenario, &listed(&rest, "metric")).map_err(|e| ApiError::unprocessable(e.0))?;
         let (scope, steps) = study::sensitivity_steps(&scenario, &only, DEFAULT_FLOAT_STEP, false)
             .map_err(|e| ApiError::unprocessable(e.0))?;
         let files = flag(&rest)?;
-        Ok(Box::new(Tornado { scenario, scope, steps, shown, files }) as Work)
+        Ok(Box::new(SensitivityRun { scenario, scope, steps, shown, files }) as Work)
     })
     .await
 }
 
 /// Queues the what-if job that `make` builds from the posted config and the rest of the query (whose names
 /// beyond a run's are `extra`): the config is resolved off the runtime with the query's trials, seed and name,
-/// [`WHATIF_TRIALS`] when it names none. `counted` says what the trials limit counts.
-async fn queue_whatif(
+/// [`STUDY_TRIALS`] when it names none. `counted` says what the trials limit counts.
+async fn queue_study(
     s: &crate::State,
     raw: RawQuery,
     text: Result<String, StringRejection>,
@@ -126,7 +127,7 @@ async fn queue_whatif(
 ) -> Answer {
     let text = body(text)?;
     let (overrides, name, rest) = run_query(raw.0, extra)?;
-    let work = off_runtime(move || make(scenario(&text, &name, whatif_trials(overrides))?, rest)).await?;
+    let work = off_runtime(move || make(scenario(&text, &name, study_trials(overrides))?, rest)).await?;
     enqueue(s, work, counted)
 }
 
@@ -144,9 +145,9 @@ pub async fn values(raw: RawQuery, text: Result<String, StringRejection>) -> Ans
     .await
 }
 
-/// The trials of a what-if job: the query's, else [`WHATIF_TRIALS`].
-fn whatif_trials(overrides: Overrides) -> Overrides {
-    Overrides { trials: overrides.trials.or(Some(WHATIF_TRIALS)), ..overrides }
+/// The trials of a sweep or sensitivity job: the query's, else [`STUDY_TRIALS`].
+fn study_trials(overrides: Overrides) -> Overrides {
+    Overrides { trials: overrides.trials.or(Some(STUDY_TRIALS)), ..overrides }
 }
 
 type SweepQuery = (String, Option<Vec<String>>, Vec<String>, bool);
@@ -226,7 +227,7 @@ fn sweep(job: &Job, start: SweepStart, write: bool, threads: usize) -> Result<Fi
 
 /// Plays a sensitivity job: the exact steps solved first (which fixes the trials left to sample), then the
 /// rest sampled; renders its `sensitivity --json` document (and its files when asked).
-fn sensitivity(job: &Job, t: Tornado, threads: usize) -> Result<Finished, JobFailed> {
+fn sensitivity(job: &Job, t: SensitivityRun, threads: usize) -> Result<Finished, JobFailed> {
     let solved = sensitivity::solve(&t.scenario, t.steps);
     job.total.store(solved.trials_to_sample(), Ordering::Relaxed);
     let sampled = runner::pool(Some(threads))
