@@ -4,10 +4,15 @@
 //! and wrong types, and fills every default, so the parsed [`RawConfig`] is also the complete resolved config
 //! that the manifest records. Resolving then checks ranges and names and builds the model. Every failure is a
 //! [`ConfigError`] naming the file, the line and the key, and saying what is allowed; [`locate`] finds lines.
+//!
+//! What a config may say is documented from the same types: [`starter`] writes a rule set's commented
+//! starter config, and [`reference`](mod@reference) its page in `docs/guide/reference/` (every key with its
+//! type, allowed values, default and description, and the starter's metrics), from the JSON Schema.
 
 pub mod keys;
 mod locate;
 pub mod path;
+pub mod reference;
 pub mod run;
 pub mod set;
 pub mod starter;

@@ -13,7 +13,7 @@ use std::path::Path;
 use serde_json::Value as Json;
 use toml::Value;
 
-use super::{ConfigError, Overrides, from_str};
+use super::{ConfigError, Overrides, Scenario, from_str};
 use crate::ruleset::{Entry, Registry};
 
 /// Widest comment line written, so the file reads in a terminal.
@@ -23,13 +23,19 @@ const WIDTH: usize = 110;
 /// name), commented from the schema. `None` when the rule set ships no starter.
 pub fn commented(set: &'static dyn Entry, file: &Path) -> Option<Result<String, ConfigError>> {
     let src = set.starter()?;
-    Some(from_str(&Registry::new(vec![set]), src, file, Overrides::default()).map(|scenario| {
+    Some(resolved(set, file)?.map(|scenario| {
         let table = toml::Table::try_from(&scenario.config).expect("a resolved config is a TOML table");
         let schema = set.schema();
         let mut out = header(set, src);
         Schema { defs: &schema["$defs"] }.sections(&mut out, "", &table, &schema, true);
         out
     }))
+}
+
+/// The starter config of rule set `set` resolved as if read from `file` (whose name becomes the run's name),
+/// every default filled in: what [`commented`] writes out, as a value. `None` when the rule set ships none.
+pub fn resolved(set: &'static dyn Entry, file: &Path) -> Option<Result<Scenario, ConfigError>> {
+    Some(from_str(&Registry::new(vec![set]), set.starter()?, file, Overrides::default()))
 }
 
 /// The starter's own opening comment (its situation), then how to use the file.
