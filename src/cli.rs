@@ -187,11 +187,6 @@ impl TextOrJson {
     pub fn asked(&self) -> intercept_sim::ruleset::Format {
         tools::chosen(self.format.as_deref(), self.json, false)
     }
-
-    /// Whether JSON is asked for.
-    pub fn json(&self) -> bool {
-        self.asked() == intercept_sim::ruleset::Format::Json
-    }
 }
 
 /// How a command that samples runs: trials, seed and threads.

@@ -22,13 +22,13 @@ use intercept_sim::folder::{Folder, FolderError};
 use intercept_sim::games::shipped;
 use intercept_sim::outputs;
 use intercept_sim::partial::{self, PartialError};
-use intercept_sim::ruleset::Format as Shape;
 use intercept_sim::runner::{self, SampleOptions};
 use intercept_sim::seal::Key;
 use intercept_sim::sensitivity;
 use intercept_sim::show;
 use intercept_sim::study::{self, SweepStart};
 use intercept_sim::sweep::{self, Axis};
+use intercept_sim::view::{Format, View, print};
 
 /// Why the command failed, and with which exit code.
 struct Failure {
@@ -107,10 +107,7 @@ fn run(args: RunArgs) -> Result<(), Failure> {
     if let Some(shortfall) = show::precision_shortfall(&record) {
         eprintln!("warning: {shortfall}");
     }
-    match args.format.json() {
-        true => emit(show::summary_json(&record))?,
-        false => emit_table(show::run_table(&record, &dir, written.len()))?,
-    };
+    show_view(&show::RunView { record: &record, dir: &dir, files: written.len() }, args.format.asked())?;
     match record.unfinished() {
         true => Err(interrupt::stopped(&record, &dir)),
         false => Ok(()),
@@ -183,10 +180,7 @@ fn merge(args: MergeArgs) -> Result<(), Failure> {
     let folder = open(&args.out, "--out")?;
     outputs::export(&record, folder.staging()).map_err(|e| not_written(e, &folder, &args.out))?;
     let written = folder.commit().map_err(folder_failure)?;
-    match args.format.json() {
-        true => emit(show::summary_json(&record)),
-        false => emit_table(show::run_table(&record, &args.out, written.len())),
-    }
+    show_view(&show::RunView { record: &record, dir: &args.out, files: written.len() }, args.format.asked())
 }
 
 /// The key that seals and checks manifests (`--key-file`, or else `INTERCEPT_SIM_KEY`), if one is given: an
@@ -227,14 +221,9 @@ fn sweep(args: SweepArgs) -> Result<(), Failure> {
     }
     swept.write(folder.staging()).map_err(|e| not_written(e, &folder, &dir))?;
     let written = folder.commit().map_err(folder_failure)?;
-    let (record, points, shown) = (&swept.record, &swept.points, &swept.shown);
-    match args.format.asked() {
-        Shape::Json => emit(swept.json())?,
-        Shape::Csv => emit(show::sweep::csv(&swept.axes, points, shown))?,
-        Shape::Text => emit_table(show::sweep::table(record, points, shown, &dir, written.len()))?,
-    }
-    match record.unfinished() {
-        true => Err(interrupt::sweep_stopped(record, &dir)),
+    show_view(&swept.view(&dir, written.len()), args.format.asked())?;
+    match swept.record.unfinished() {
+        true => Err(interrupt::sweep_stopped(&swept.record, &dir)),
         false => Ok(()),
     }
 }
@@ -273,43 +262,27 @@ fn sensitivity(args: SensitivityArgs) -> Result<(), Failure> {
     let Some(s) = s else { return Err(interrupt::sensitivity_stopped(&dir)) };
     study::write_sensitivity(&scenario, &scope, &s, folder.staging()).map_err(|e| not_written(e, &folder, &dir))?;
     let written = folder.commit().map_err(folder_failure)?;
-    let shown: Vec<usize> = shown.iter().map(|m| s.metric(m).expect("checked")).collect();
-    let name = &scenario.run.name;
-    match args.format.asked() {
-        Shape::Json => emit(show::sensitivity::json(name, &s, &shown)),
-        Shape::Csv => emit(show::sensitivity::csv(&s, &shown)),
-        Shape::Text => emit_table(
-            shown.iter().map(|&m| show::sensitivity::table(name, &s, m)).collect::<Vec<_>>().join("\n")
-                + &show::sensitivity::footer(&s, &dir, written.len()),
-        ),
-    }
+    let metrics: Vec<usize> = shown.iter().map(|m| s.metric(m).expect("checked")).collect();
+    let (name, files) = (&scenario.run.name, written.len());
+    let view = show::sensitivity::SensitivityView { name, sensitivity: &s, shown: &metrics, dir: &dir, files };
+    show_view(&view, args.format.asked())
 }
 
 fn exact(args: ExactArgs) -> Result<(), Failure> {
     let scenario = config::load(&shipped(), &args.config, Overrides::default())?;
     let solved = runner::solve(&scenario)
         .map_err(|e| Failure { code: 1, message: format!("{}: {e}", args.config.display()) })?;
-    emit(match args.format.json() {
-        true => show::exact_json(&scenario, &solved),
-        false => show::exact_table(&scenario, &solved),
-    })
+    show_view(&show::ExactView { scenario: &scenario, solved: &solved }, args.format.asked())
 }
 
 fn validate(args: ExactArgs) -> Result<(), Failure> {
     let scenario: Scenario = config::load(&shipped(), &args.config, Overrides::default())?;
-    emit(match args.format.json() {
-        true => show::scenario_json(&scenario),
-        false => show::scenario_text(&scenario),
-    })
+    show_view(&show::ScenarioView(&scenario), args.format.asked())
 }
 
 fn metrics(args: TableArgs) -> Result<(), Failure> {
     let scenario = config::load(&shipped(), &args.config, Overrides::default())?;
-    emit(match args.format.asked() {
-        Shape::Json => show::metrics_json(&scenario),
-        Shape::Csv => show::metrics_csv(&scenario),
-        Shape::Text => show::metrics_text(&scenario),
-    })
+    show_view(&show::MetricsView(&scenario), args.format.asked())
 }
 
 fn schema(args: SchemaArgs) -> Result<(), Failure> {
@@ -394,6 +367,16 @@ fn emit(text: String) -> Result<(), Failure> {
     match writeln!(stdout, "{}", text.trim_end()).and_then(|()| stdout.flush()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(failed(e)),
         _ => Ok(()),
+    }
+}
+
+/// Prints `view` in `format`: its table for people unless `--quiet` asked for silence, its JSON or CSV
+/// always.
+fn show_view(view: &dyn View, format: Format) -> Result<(), Failure> {
+    match (format, print(view, format)) {
+        (Format::Text, Some(text)) => emit_table(text),
+        (_, Some(text)) => emit(text),
+        (_, None) => Err(failed(format!("this answer has no {} form", format.name()))),
     }
 }
 

@@ -15,7 +15,7 @@ use intercept_sim::config::{self, Overrides};
 use intercept_sim::games::shipped;
 use intercept_sim::ruleset::{Format, Given, Input, Mount, Param, ParamKind, Registry, Tool, ToolError, Values};
 
-use crate::{Failure, bad_input, emit, failed};
+use crate::{Failure, bad_input};
 
 /// The groups tools are mounted under, with their help.
 const GROUPS: [(&str, &str); 2] = [
@@ -149,11 +149,7 @@ pub fn answer(asked: Asked) -> Result<(), Failure> {
     let scenario = file.map(|f| config::load(&shipped(), &f, Overrides::default())).transpose()?;
     let config = scenario.as_ref().map(|s| Given { file: &s.file, run: &s.run, rules: s.rules.as_ref() });
     let answer = tool.answer(&Input { values, config }).map_err(tool_failure)?;
-    match format(&matches) {
-        Format::Text => emit(answer.text()),
-        Format::Json => emit(serde_json::to_string_pretty(&answer.json()).map_err(failed)?),
-        Format::Csv => emit(answer.csv().ok_or_else(|| failed("this answer has no CSV form"))?),
-    }
+    crate::show_view(answer.as_ref(), format(&matches))
 }
 
 /// The values given on the command line, as name and text pairs (defaults are left to [`Values::read`], so

@@ -61,3 +61,4 @@ pub mod stats;
 pub mod summary;
 pub mod sweep;
 pub mod text;
+pub mod view;

@@ -35,7 +35,7 @@
 
 pub use intercept_core::{
     chance, config, cost, cumulative, engine, exact, fraction, games, memo, metrics, model, odds, partial, plausible,
-    present, record, ruleset, runner, seal, sensitivity, stats, summary, sweep, text,
+    present, record, ruleset, runner, seal, sensitivity, stats, summary, sweep, text, view,
 };
 
 pub use intercept_core::refusal;

@@ -1,5 +1,7 @@
-//! What the command line prints and the workbench serves: tables for people, JSON and CSV for programs. A
-//! sweep's are in [`sweep`].
+//! What the command line prints and the workbench serves, one [`View`] per answer: [`RunView`],
+//! [`ExactView`], [`ScenarioView`], [`MetricsView`], and a sweep's and a sensitivity run's in [`sweep`] and
+//! [`sensitivity`]. Each renders itself as a table for people, a JSON value for programs, and CSV where it is
+//! a table; the command line prints the format asked ([`crate::view::print`]).
 
 pub mod sensitivity;
 pub mod sweep;
@@ -17,10 +19,74 @@ use crate::present::{exact_cell, exact_text, rests_on};
 use crate::ruleset::Registry;
 use crate::summary::{MetricRow, Summary};
 use crate::text::{csv_line, shown_path};
+use crate::view::View;
 use serde_json::json;
 
+/// `run` and `merge`: a run's summary, written to `dir` as `files` files.
+pub struct RunView<'a> {
+    pub record: &'a RunRecord,
+    pub dir: &'a Path,
+    pub files: usize,
+}
+
+impl View for RunView<'_> {
+    fn text(&self) -> String {
+        run_table(self.record, self.dir, self.files)
+    }
+
+    fn json(&self) -> serde_json::Value {
+        summary_value(self.record)
+    }
+}
+
+/// `exact`: a scenario solved exactly.
+pub struct ExactView<'a> {
+    pub scenario: &'a Scenario,
+    pub solved: &'a ExactTally,
+}
+
+impl View for ExactView<'_> {
+    fn text(&self) -> String {
+        exact_table(self.scenario, self.solved)
+    }
+
+    fn json(&self) -> serde_json::Value {
+        exact_value(self.scenario, self.solved)
+    }
+}
+
+/// `validate`: a scenario resolved, every default filled in.
+pub struct ScenarioView<'a>(pub &'a Scenario);
+
+impl View for ScenarioView<'_> {
+    fn text(&self) -> String {
+        scenario_text(self.0)
+    }
+
+    fn json(&self) -> serde_json::Value {
+        scenario_value(self.0)
+    }
+}
+
+/// `metrics`: a scenario's metrics, each with what it counts.
+pub struct MetricsView<'a>(pub &'a Scenario);
+
+impl View for MetricsView<'_> {
+    fn text(&self) -> String {
+        metrics_text(self.0)
+    }
+
+    fn json(&self) -> serde_json::Value {
+        metrics_value(self.0)
+    }
+
+    fn csv(&self) -> Option<String> {
+        Some(metrics_csv(self.0))
+    }
+}
+
 /// `run`'s table: one line per metric, with interval and exact value.
-pub fn run_table(record: &RunRecord, dir: &Path, files: usize) -> String {
+fn run_table(record: &RunRecord, dir: &Path, files: usize) -> String {
     let mut out = String::new();
     let name = record.config.run.name.as_deref().unwrap_or_default();
     let (trials, seed) = (record.trials, record.seed);
@@ -106,12 +172,8 @@ fn quantile_cells(q: Quantile, width: usize) -> String {
     format!("{:>width$}  {interval:>12}  {exact:>5}", q.estimate)
 }
 
-/// `run --json`: the run's identity and every summary and distribution row.
-pub fn summary_json(record: &RunRecord) -> String {
-    serde_json::to_string_pretty(&summary_value(record)).expect("json")
-}
-
-/// [`summary_json`]'s document as a value: what the workbench serves.
+/// `run --json`: the run's identity and every summary and distribution row; what the workbench serves for
+/// a finished run.
 pub fn summary_value(record: &RunRecord) -> serde_json::Value {
     let mut value = json!({
         "name": record.config.run.name,
@@ -127,7 +189,7 @@ pub fn summary_value(record: &RunRecord) -> serde_json::Value {
 }
 
 /// `exact`'s table: every metric's exact value, then every distribution value's probability.
-pub fn exact_table(scenario: &Scenario, solved: &ExactTally) -> String {
+fn exact_table(scenario: &Scenario, solved: &ExactTally) -> String {
     let mut out = String::new();
     let metrics = scenario.rules.metrics();
     let values = exact::metric_fractions(metrics, solved);
@@ -161,7 +223,7 @@ pub fn exact_table(scenario: &Scenario, solved: &ExactTally) -> String {
 /// `exact --json`: every metric's exact value and fraction, the rule set's headline answer as a sentence
 /// (`answer`, null when it has none), the readings it rests on (`assumptions`, each `{key, said}`) and the
 /// metrics that give it (`headline`).
-pub fn exact_json(scenario: &Scenario, solved: &ExactTally) -> String {
+fn exact_value(scenario: &Scenario, solved: &ExactTally) -> serde_json::Value {
     let metrics = scenario.rules.metrics();
     let values = exact::metric_fractions(metrics, solved);
     // The float and its exact fraction; a mean over no trials has neither.
@@ -186,14 +248,13 @@ pub fn exact_json(scenario: &Scenario, solved: &ExactTally) -> String {
         .collect();
     // The headline answer as a sentence and the metrics that give it, for the workbench's editor.
     let shown = scenario.rules.present(&Summary::exact_only(metrics, solved), 0);
-    let value = json!({ "name": scenario.run.name, "leaves": solved.leaves, "answer": shown.answer,
-                        "assumptions": shown.assumptions, "headline": shown.headline, "metrics": rows,
-                        "distributions": dists });
-    serde_json::to_string_pretty(&value).expect("json")
+    json!({ "name": scenario.run.name, "leaves": solved.leaves, "answer": shown.answer,
+            "assumptions": shown.assumptions, "headline": shown.headline, "metrics": rows,
+            "distributions": dists })
 }
 
 /// `validate`: the resolved config as TOML, then what it resolved to.
-pub fn scenario_text(scenario: &Scenario) -> String {
+fn scenario_text(scenario: &Scenario) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "# {}: valid. The resolved config, every default filled in:\n", scenario.file.display());
     let _ = writeln!(out, "{}", toml::to_string_pretty(&scenario.config).expect("toml"));
@@ -205,20 +266,19 @@ pub fn scenario_text(scenario: &Scenario) -> String {
 }
 
 /// `validate --json`.
-pub fn scenario_json(scenario: &Scenario) -> String {
+fn scenario_value(scenario: &Scenario) -> serde_json::Value {
     let metrics: Vec<_> =
         scenario.rules.metrics().defs().iter().map(|d| json!({ "metric": d.name, "kind": d.kind.label() })).collect();
-    let value = json!({
+    json!({
         "config": scenario.config,
         "run": scenario.run,
         "resolved": scenario.rules.describe(),
         "metrics": metrics,
-    });
-    serde_json::to_string_pretty(&value).expect("json")
+    })
 }
 
 /// `metrics`: each metric's name, kind and one-line description, the headline metrics first and marked.
-pub fn metrics_text(scenario: &Scenario) -> String {
+fn metrics_text(scenario: &Scenario) -> String {
     let (defs, headline) = (scenario.rules.metrics().defs(), scenario.rules.headline());
     let ordered = headline_first(defs, &headline);
     let width = ordered.iter().map(|d| d.name.len()).max().unwrap_or(6);
@@ -237,18 +297,18 @@ pub fn metrics_text(scenario: &Scenario) -> String {
 }
 
 /// `metrics --json`: the same, as a list of objects.
-pub fn metrics_json(scenario: &Scenario) -> String {
+fn metrics_value(scenario: &Scenario) -> serde_json::Value {
     let headline = scenario.rules.headline();
     let defs = headline_first(scenario.rules.metrics().defs(), &headline);
     let row = |d: &&MetricDef| {
         json!({ "metric": d.name, "kind": if d.place { "place" } else { d.kind.label() },
         "headline": headline.contains(&d.name), "about": d.about })
     };
-    serde_json::to_string_pretty(&defs.iter().map(row).collect::<Vec<_>>()).expect("json")
+    json!(defs.iter().map(row).collect::<Vec<_>>())
 }
 
 /// `metrics --csv`: the same, one line per metric.
-pub fn metrics_csv(scenario: &Scenario) -> String {
+fn metrics_csv(scenario: &Scenario) -> String {
     let headline = scenario.rules.headline();
     let mut out = csv_line(&["metric", "kind", "headline", "about"]);
     for d in headline_first(scenario.rules.metrics().defs(), &headline) {

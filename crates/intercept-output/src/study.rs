@@ -96,9 +96,10 @@ impl Swept {
         Ok(written)
     }
 
-    /// The `sweep --json` document.
-    pub fn json(&self) -> String {
-        crate::show::sweep::json(&self.record, &self.points, &self.shown)
+    /// The sweep as the command line prints it, written to `dir` as `files` files.
+    pub fn view<'a>(&'a self, dir: &'a Path, files: usize) -> crate::show::sweep::SweepView<'a> {
+        let (record, axes, points, shown) = (&self.record, self.axes.as_slice(), &self.points, &self.shown);
+        crate::show::sweep::SweepView { record, axes, points, shown, dir, files }
     }
 
     /// The `sweep --json` document as a value: what the workbench serves.

@@ -9,6 +9,7 @@ use axum::extract::{RawQuery, State};
 use axum::http::StatusCode;
 use intercept_output::config::{self, Overrides, Scenario};
 use intercept_output::games::shipped;
+use intercept_output::view::{Format, View, print};
 use intercept_output::{runner, show};
 
 use crate::error::{Answer, ApiError, body, json_text, off_runtime, query};
@@ -18,7 +19,7 @@ pub const DEFAULT_NAME: &str = "scenario.toml";
 
 pub async fn validate(State(_): State<crate::State>, raw: RawQuery, text: Result<String, StringRejection>) -> Answer {
     let (text, name) = (body(text)?, name(raw.0)?);
-    blocking(move || Ok(show::scenario_json(&scenario(&text, &name, Overrides::default())?))).await
+    blocking(move || Ok(json(&show::ScenarioView(&scenario(&text, &name, Overrides::default())?)))).await
 }
 
 /// Solved under the server's limits ([`crate::solving::Solver`]): stopped when the client leaves or time
@@ -30,7 +31,7 @@ pub async fn exact(State(s): State<crate::State>, raw: RawQuery, text: Result<St
         .solve(move || {
             let scenario = scenario(&text, &name, Overrides::default())?;
             let solved = runner::solve(&scenario).map_err(|e| ApiError::unprocessable(format!("{name}: {e}")))?;
-            Ok(show::exact_json(&scenario, &solved))
+            Ok(json(&show::ExactView { scenario: &scenario, solved: &solved }))
         })
         .await?;
     Ok(json_text(StatusCode::OK, document))
@@ -45,6 +46,11 @@ pub fn name(raw: Option<String>) -> Answer<String> {
 /// Config text read as the CLI reads a file named `name`: 422 with its message if it cannot be used.
 pub fn scenario(text: &str, name: &str, overrides: Overrides) -> Answer<Scenario> {
     config::from_str(&shipped(), text, Path::new(name), overrides).map_err(|e| ApiError::unprocessable(e.to_string()))
+}
+
+/// The view's JSON as the command line prints it (`--json`).
+fn json(view: &dyn View) -> String {
+    print(view, Format::Json).unwrap_or_default()
 }
 
 /// Runs `work` off the async runtime (it may solve a chance tree) and answers its JSON text with 200.

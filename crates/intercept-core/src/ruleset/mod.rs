@@ -12,7 +12,12 @@
 //! monomorphised for the model, so the only dynamic dispatch is one call per run, never per trial. A rule
 //! set may also have commands of its own ([`Tool`]: quick odds, a situation checker, a replay), reached
 //! through its `Entry`.
+//!
+//! [`conformance`] is the suite every rule set calls from a test in its own folder: its configs load, its
+//! headline metrics are registered and described, its answer is one line, sampling agrees with the exact
+//! values, and its JSON Schema describes every key.
 
+pub mod conformance;
 mod entry;
 mod file;
 mod params;
@@ -32,7 +37,7 @@ pub use self::file::{Document, has_table, parse_file, parse_run_only};
 pub use self::params::{Param, ParamKind, ToolError, Value, Values};
 pub use self::play::{Advice, Edit, LegendEntry, Palette, PieceKind, Play, PlayError, SquareText, Status, TurnChoice};
 pub use self::registry::Registry;
-pub use self::tool::{Format, Given, Input, Mount, Tool, ToolAnswer, answer_query};
+pub use self::tool::{Given, Input, Mount, Tool, answer_query};
 use crate::config::path::Invalid;
 use crate::engine::{self, Plan, Ran, Slice, Span, TrialRows};
 use crate::exact::{self, ExactTally, TooLarge};
@@ -40,6 +45,7 @@ use crate::metrics::{Metrics, Tally};
 pub use crate::model::Model;
 use crate::present::{Assumption, Extra, Picture, Presentation};
 use crate::summary::Summary;
+pub use crate::view::{Format, View};
 
 /// A rule set: its config table, its model, and how a run of it is shown.
 pub trait RuleSet: Send + Sync + 'static {

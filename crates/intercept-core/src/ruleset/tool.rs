@@ -4,13 +4,14 @@
 //!
 //! A tool says where the command line puts it ([`Mount`]: `odds <name>`, `check <name>` or a command of its
 //! own), describes its parameters once ([`super::Param`]) so that flags, help and forms are all built from
-//! them, and answers with a [`ToolAnswer`]: one answer that renders itself as text, JSON or CSV, so the
+//! them, and answers with a [`View`]: one answer that renders itself as text, JSON or CSV, so the
 //! command line prints it in the format asked and a page takes its JSON as a value, never as text to parse.
 
 use std::path::Path;
 
 use super::{Param, Rules, ToolError, Values};
 use crate::config::run::RunSettings;
+use crate::view::{Format, View};
 
 /// Where the command line mounts a tool.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,37 +30,6 @@ impl Mount {
         match self {
             Mount::Odds(n) | Mount::Check(n) | Mount::Command(n) => n,
         }
-    }
-}
-
-/// The formats an answer can be printed in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    Text,
-    Json,
-    Csv,
-}
-
-impl Format {
-    /// The name `--format` takes.
-    pub fn name(self) -> &'static str {
-        match self {
-            Format::Text => "text",
-            Format::Json => "json",
-            Format::Csv => "csv",
-        }
-    }
-}
-
-/// A tool's answer, in every format it offers.
-pub trait ToolAnswer {
-    /// For people: what the command prints by default.
-    fn text(&self) -> String;
-    /// As a JSON value: `--json`, and what the workbench serves.
-    fn json(&self) -> serde_json::Value;
-    /// As CSV (a header line, then one line per row), for a tool that offers it ([`Tool::formats`]).
-    fn csv(&self) -> Option<String> {
-        None
     }
 }
 
@@ -98,7 +68,7 @@ pub trait Tool: Send + Sync {
         &[Format::Text, Format::Json]
     }
     /// The answer to `input`.
-    fn answer(&self, input: &Input<'_>) -> Result<Box<dyn ToolAnswer>, ToolError>;
+    fn answer(&self, input: &Input<'_>) -> Result<Box<dyn View>, ToolError>;
 }
 
 /// Answers the query pairs `query` (a page's form) with the tool's JSON document: for tools that take no

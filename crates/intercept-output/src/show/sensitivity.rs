@@ -8,9 +8,35 @@ use serde_json::json;
 
 use crate::sensitivity::{Change, Ranked, Sensitivity};
 use crate::text::{csv_line, shown_path};
+use crate::view::View;
+
+/// `sensitivity`'s answer: the run named `name`, the metrics shown (their indices), written to `dir` as
+/// `files` files.
+pub struct SensitivityView<'a> {
+    pub name: &'a str,
+    pub sensitivity: &'a Sensitivity,
+    pub shown: &'a [usize],
+    pub dir: &'a Path,
+    pub files: usize,
+}
+
+impl View for SensitivityView<'_> {
+    fn text(&self) -> String {
+        let tables: Vec<String> = self.shown.iter().map(|&m| table(self.name, self.sensitivity, m)).collect();
+        tables.join("\n") + &footer(self.sensitivity, self.dir, self.files)
+    }
+
+    fn json(&self) -> serde_json::Value {
+        value(self.name, self.sensitivity, self.shown)
+    }
+
+    fn csv(&self) -> Option<String> {
+        Some(csv(self.sensitivity, self.shown))
+    }
+}
 
 /// `sensitivity`'s table for metric `m`: every knob that changes it, largest change first.
-pub fn table(name: &str, s: &Sensitivity, m: usize) -> String {
+fn table(name: &str, s: &Sensitivity, m: usize) -> String {
     let mut out = String::new();
     let base = &s.metrics[m];
     let how = if base.exact { "exact".to_owned() } else { format!("estimated from {} trials", s.trials) };
@@ -41,7 +67,7 @@ fn change_cell(side: Option<(&str, Change)>) -> String {
 }
 
 /// What `sensitivity` did besides the tables: how it measured, the refused steps, the files.
-pub fn footer(s: &Sensitivity, dir: &Path, files: usize) -> String {
+fn footer(s: &Sensitivity, dir: &Path, files: usize) -> String {
     let mut out = String::new();
     let steps = s.steps.len() - s.refused().count();
     let sampled = s.changes.iter().flatten().flatten().filter(|c| !c.exact).count();
@@ -77,12 +103,8 @@ pub fn footer(s: &Sensitivity, dir: &Path, files: usize) -> String {
 }
 
 /// `--json`: how the changes were measured, and for each metric shown its base value and every value that
-/// changes it, ranked, with the step each way (`null` where the step was not run).
-pub fn json(name: &str, s: &Sensitivity, shown: &[usize]) -> String {
-    serde_json::to_string_pretty(&value(name, s, shown)).expect("JSON out")
-}
-
-/// [`json`]'s document as a value: what the workbench serves.
+/// changes it, ranked, with the step each way (`null` where the step was not run); what the workbench
+/// serves for a sensitivity job.
 pub fn value(name: &str, s: &Sensitivity, shown: &[usize]) -> serde_json::Value {
     let metric = |&m: &usize| {
         let base = &s.metrics[m];
@@ -117,7 +139,7 @@ fn number(text: &str) -> serde_json::Value {
 
 /// `--csv`: a header, then a row per metric shown, value that changes it (ranked) and step run, with the
 /// columns of `sensitivity.parquet`.
-pub fn csv(s: &Sensitivity, shown: &[usize]) -> String {
+fn csv(s: &Sensitivity, shown: &[usize]) -> String {
     let mut out = csv_line(&[
         "metric",
         "rank",

@@ -10,6 +10,7 @@ use crate::sensitivity::Change;
 use crate::summary::MetricRow;
 use crate::sweep::{Axis, Point, SweepRecord};
 use crate::text::{csv_line, shown_path};
+use crate::view::View;
 use serde_json::json;
 
 /// One point's row of one metric, with its difference from the base point.
@@ -32,8 +33,32 @@ pub(crate) fn settings(p: &Point) -> String {
     p.settings.iter().map(|s| format!("{}={}", short(&s.key), s.value)).collect::<Vec<_>>().join(" ")
 }
 
+/// `sweep`'s answer: its points and the metrics shown, written to `dir` as `files` files.
+pub struct SweepView<'a> {
+    pub record: &'a SweepRecord,
+    pub axes: &'a [Axis],
+    pub points: &'a [Point],
+    pub shown: &'a [String],
+    pub dir: &'a Path,
+    pub files: usize,
+}
+
+impl View for SweepView<'_> {
+    fn text(&self) -> String {
+        table(self.record, self.points, self.shown, self.dir, self.files)
+    }
+
+    fn json(&self) -> serde_json::Value {
+        value(self.record, self.points, self.shown)
+    }
+
+    fn csv(&self) -> Option<String> {
+        Some(csv(self.axes, self.points, self.shown))
+    }
+}
+
 /// The table: a block per metric shown, a line per point.
-pub fn table(record: &SweepRecord, points: &[Point], shown: &[String], dir: &Path, files: usize) -> String {
+fn table(record: &SweepRecord, points: &[Point], shown: &[String], dir: &Path, files: usize) -> String {
     let mut out = String::new();
     let name = record.config.run.name.as_deref().unwrap_or_default();
     let (n, trials, seed) = (points.len(), record.trials, record.seed);
@@ -65,12 +90,8 @@ pub fn table(record: &SweepRecord, points: &[Point], shown: &[String], dir: &Pat
     out
 }
 
-/// `--json`: the sweep's identity, its axes, and every point's settings (typed) and metrics shown.
-pub fn json(record: &SweepRecord, points: &[Point], shown: &[String]) -> String {
-    serde_json::to_string_pretty(&value(record, points, shown)).expect("JSON out")
-}
-
-/// [`json`]'s document as a value: what the workbench serves.
+/// `--json`: the sweep's identity, its axes, and every point's settings (typed) and metrics shown; what the
+/// workbench serves for a sweep job.
 pub fn value(record: &SweepRecord, points: &[Point], shown: &[String]) -> serde_json::Value {
     let point = |p: &Point| {
         let settings: serde_json::Map<String, serde_json::Value> = p
@@ -121,7 +142,7 @@ fn axes_json(axes: &[Axis], points: &[Point]) -> serde_json::Value {
 
 /// `--csv`: a header, then a row per point and metric shown: the swept values, the metric, its estimate,
 /// interval and exact value, and the difference from the base point with its interval (empty on the base).
-pub fn csv(axes: &[Axis], points: &[Point], shown: &[String]) -> String {
+fn csv(axes: &[Axis], points: &[Point], shown: &[String]) -> String {
     let mut header: Vec<String> = axes.iter().map(|a| a.key.clone()).collect();
     header.extend(
         [

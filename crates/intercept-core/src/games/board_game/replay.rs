@@ -13,7 +13,7 @@ use super::position::{Colour, Position};
 use super::turns::Turn;
 use super::{BoardGame, BoardGameRules, Seat};
 use crate::chance::{Draws, PackedSampler, Sampler, Source};
-use crate::ruleset::{Input, Mount, Param, ParamKind, Resolved, Tool, ToolAnswer, ToolError};
+use crate::ruleset::{Input, Mount, Param, ParamKind, Resolved, Tool, ToolError, View};
 
 /// `intercept-sim replay`: one game of a self-play run, turn by turn.
 pub struct Replays;
@@ -61,7 +61,7 @@ impl Tool for Replays {
         Some("The self-play config (TOML, with a [board] table).")
     }
 
-    fn answer(&self, input: &Input<'_>) -> Result<Box<dyn ToolAnswer>, ToolError> {
+    fn answer(&self, input: &Input<'_>) -> Result<Box<dyn View>, ToolError> {
         let given = input.config.ok_or_else(|| ToolError::Input("replay needs a config file".into()))?;
         let Some(resolved) = given.rules.as_any().downcast_ref::<Resolved<BoardGameRules>>() else {
             let file = given.file.display();
@@ -120,7 +120,7 @@ impl Replay {
     }
 }
 
-impl ToolAnswer for Replay {
+impl View for Replay {
     fn text(&self) -> String {
         self.to_string()
     }

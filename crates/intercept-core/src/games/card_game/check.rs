@@ -8,7 +8,7 @@ use serde_json::json;
 
 use super::rules::{Location, Movement, Unit};
 use super::{CardGame, CardGameRules, Fought, Verdict};
-use crate::ruleset::{Input, Mount, Param, Resolved, Tool, ToolAnswer, ToolError};
+use crate::ruleset::{Input, Mount, Param, Resolved, Tool, ToolError, View};
 
 /// `check card-game`: who may intercept the config's move, and why not the rest.
 pub struct CardGameCheck;
@@ -35,7 +35,7 @@ impl Tool for CardGameCheck {
         Some("The situation's config (TOML, with a [card_game] table).")
     }
 
-    fn answer(&self, input: &Input<'_>) -> Result<Box<dyn ToolAnswer>, ToolError> {
+    fn answer(&self, input: &Input<'_>) -> Result<Box<dyn View>, ToolError> {
         let given = input.config.ok_or_else(|| ToolError::Input("check card-game needs a config file".into()))?;
         let Some(game) = given.rules.as_any().downcast_ref::<Resolved<CardGameRules>>() else {
             let file = crate::text::shown_path(given.file);
@@ -61,7 +61,7 @@ impl Checked {
     }
 }
 
-impl ToolAnswer for Checked {
+impl View for Checked {
     fn text(&self) -> String {
         card_game_text(&self.game, &self.paths())
     }

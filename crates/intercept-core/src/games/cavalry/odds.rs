@@ -15,7 +15,7 @@ use super::react::Situation;
 use crate::fraction::{text, to_f64};
 use crate::odds::{Answer, INTERCEPTOR, OddsError, answer};
 use crate::present::{exact_text, how_often_exactly};
-use crate::ruleset::{Input, Mount, Param, ParamKind, Resolved, Tool, ToolAnswer, ToolError};
+use crate::ruleset::{Input, Mount, Param, ParamKind, Resolved, Tool, ToolError, View};
 
 /// "What are my odds of intercepting under this order, what does the target do, and does it pass its
 /// morale check?" (C-2, C-6, C-9).
@@ -200,7 +200,7 @@ impl CavalryOdds {
     }
 }
 
-impl ToolAnswer for CavalryOdds {
+impl View for CavalryOdds {
     /// As text, saying in words why a check is never rolled.
     fn text(&self) -> String {
         let q = &self.question;
@@ -323,7 +323,7 @@ impl Tool for CavalryOddsTool {
         ]
     }
 
-    fn answer(&self, input: &Input<'_>) -> Result<Box<dyn ToolAnswer>, ToolError> {
+    fn answer(&self, input: &Input<'_>) -> Result<Box<dyn View>, ToolError> {
         let v = &input.values;
         let q = CavalryQuestion {
             order: v.choice("order").unwrap_or("charge").to_owned(),

@@ -11,7 +11,7 @@ use super::NavalRules;
 use super::config::MoveRule;
 use crate::odds::{Answer, INTERCEPTOR, OddsError, answer};
 use crate::present::{exact_text, how_often_exactly};
-use crate::ruleset::{Format, Input, Mount, Param, ParamKind, Tool, ToolAnswer, ToolError, Values};
+use crate::ruleset::{Format, Input, Mount, Param, ParamKind, Tool, ToolError, Values, View};
 use crate::text::csv_line;
 
 /// "What are my odds with `dice` dice at `distance` hexes?" (N-7, N-8).
@@ -65,7 +65,7 @@ impl ReachTable {
     }
 }
 
-impl ToolAnswer for ReachTable {
+impl View for ReachTable {
     /// As a Markdown table, three decimals a cell.
     fn text(&self) -> String {
         let mut out = String::new();
@@ -126,7 +126,7 @@ impl NavalAnswer {
     }
 }
 
-impl ToolAnswer for NavalAnswer {
+impl View for NavalAnswer {
     /// P(reach), then how far the group gets.
     fn text(&self) -> String {
         let (q, a) = (&self.question, &self.answer);
@@ -242,7 +242,7 @@ impl Tool for NavalOdds {
         &[Format::Text, Format::Json, Format::Csv]
     }
 
-    fn answer(&self, input: &Input<'_>) -> Result<Box<dyn ToolAnswer>, ToolError> {
+    fn answer(&self, input: &Input<'_>) -> Result<Box<dyn View>, ToolError> {
         let v = &input.values;
         let q = NavalQuestion {
             dice: v.small("dice"),
@@ -288,7 +288,7 @@ impl Tool for ReachTables {
         &[Format::Text, Format::Json, Format::Csv]
     }
 
-    fn answer(&self, input: &Input<'_>) -> Result<Box<dyn ToolAnswer>, ToolError> {
+    fn answer(&self, input: &Input<'_>) -> Result<Box<dyn View>, ToolError> {
         let v: &Values = &input.values;
         Ok(Box::new(ReachTable::new(v.flag("pacific"), v.flag("highest"), v.small("max_distance"))))
     }

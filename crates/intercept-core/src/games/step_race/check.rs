@@ -7,7 +7,7 @@ use std::fmt::Write;
 use serde_json::json;
 
 use super::race::{self, BoxFilter, Immune, InterceptBox, Interceptor, LegOutcome, Move, Square, caught};
-use crate::ruleset::{Input, Mount, Param, ParamKind, Tool, ToolAnswer, ToolError, Values};
+use crate::ruleset::{Input, Mount, Param, ParamKind, Tool, ToolError, Values, View};
 
 /// `check step-race`: can these units intercept this move?
 pub struct StepRaceCheck;
@@ -67,7 +67,7 @@ impl Tool for StepRaceCheck {
         ]
     }
 
-    fn answer(&self, input: &Input<'_>) -> Result<Box<dyn ToolAnswer>, ToolError> {
+    fn answer(&self, input: &Input<'_>) -> Result<Box<dyn View>, ToolError> {
         let v = &input.values;
         let interceptors = interceptors(v)?;
         let filter = match v.choice("box_filter") {
@@ -124,7 +124,7 @@ pub struct RaceAnswer {
     pub legs: Vec<LegOutcome>,
 }
 
-impl ToolAnswer for RaceAnswer {
+impl View for RaceAnswer {
     fn text(&self) -> String {
         step_race_text(&self.interceptors, self.filter, &self.legs)
     }
