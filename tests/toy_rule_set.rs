@@ -6,6 +6,10 @@
 //! fair coin unless `heads_in` of `sides` says otherwise (C-1); the target is intercepted when at least one
 //! reaches it (C-2). With 3 fair coins it is intercepted with probability 7/8, and 0, 1, 2, 3 units reach
 //! it with probabilities 1/8, 3/8, 3/8, 1/8.
+//!
+//! A new rule set copies this: its rules, config, model and metrics in a folder of its own, and a test at
+//! the end of its `set.rs` that calls the conformance suite (`ruleset::conformance::check`) on it and its
+//! `configs/<name>/` folder, as `the_toy_passes_the_conformance_suite` does for `[coin]` here.
 
 use std::path::Path;
 
@@ -15,7 +19,7 @@ use intercept_sim::exact::metric_values;
 use intercept_sim::games::shipped;
 use intercept_sim::metrics::{Metric, Metrics, Recorder};
 use intercept_sim::present::{Bar, DataTable, Extra, Picture, Placement, StackedBars, Values};
-use intercept_sim::ruleset::{Model, RuleSet};
+use intercept_sim::ruleset::{Model, RuleSet, conformance};
 use intercept_sim::runner::{self, SampleOptions};
 use intercept_sim::stats::{Z999, wilson};
 use intercept_sim::summary::Summary;
@@ -177,4 +181,17 @@ fn a_bad_toy_config_is_refused_at_its_line() {
     assert_eq!((e.line, e.key.as_deref()), (Some(8), Some("coin.speed")), "{e}");
     let unknown = config::from_str(&shipped(), CONFIG, Path::new("coins.toml"), Overrides::default()).unwrap_err();
     assert!(unknown.to_string().contains("unknown field `coin`"), "{unknown}");
+}
+
+/// The shared conformance suite, on `[coin]` and a configs folder of its own: the test a rule set's `set.rs`
+/// ends with.
+#[test]
+fn the_toy_passes_the_conformance_suite() {
+    let dir = tempfile::tempdir().unwrap();
+    let loaded = CONFIG.replace("interceptors = 3", "interceptors = 2\nheads_in = 2\nsides = 3");
+    for (name, text) in [("coins.toml", CONFIG), ("loaded-coins.toml", loaded.as_str())] {
+        std::fs::write(dir.path().join(name), text).unwrap();
+    }
+    let report = conformance::check(&COIN, &shipped().with(&COIN), dir.path()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!((report.configs.len(), report.solved()), (2, 2), "both configs held against exact odds: {report:?}");
 }

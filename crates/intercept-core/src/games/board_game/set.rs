@@ -51,3 +51,19 @@ impl RuleSet for BoardGameRules {
         vec![super::picture::extra(config.first_player)]
     }
 }
+
+#[cfg(test)]
+mod conformance {
+    use std::path::Path;
+
+    use crate::ruleset::conformance::check;
+
+    /// The shared conformance suite, on this rule set, its configs in `configs/board/` and its starter.
+    #[test]
+    fn the_rule_set_conforms() {
+        let configs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../configs/board");
+        let report =
+            check(&super::BoardGameRules, &crate::games::shipped(), &configs).unwrap_or_else(|e| panic!("{e}"));
+        assert!(report.configs.len() > 1, "the folder's configs and the starter are checked: {report:?}");
+    }
+}

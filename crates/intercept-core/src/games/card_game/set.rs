@@ -64,3 +64,18 @@ impl RuleSet for CardGameRules {
         locations.into_iter().chain(super::final_location::fights_extra(model, summary, trials)).collect()
     }
 }
+
+#[cfg(test)]
+mod conformance {
+    use std::path::Path;
+
+    use crate::ruleset::conformance::check;
+
+    /// The shared conformance suite, on this rule set, its configs in `configs/card-game/` and its starter.
+    #[test]
+    fn the_rule_set_conforms() {
+        let configs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../configs/card-game");
+        let report = check(&super::CardGameRules, &crate::games::shipped(), &configs).unwrap_or_else(|e| panic!("{e}"));
+        assert!(report.configs.len() > 1, "the folder's configs and the starter are checked: {report:?}");
+    }
+}

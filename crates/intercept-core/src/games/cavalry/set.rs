@@ -59,3 +59,18 @@ impl RuleSet for CavalryRules {
         Some(format!("An interceptor charges home next to the target {}.", how_often(intercepted)))
     }
 }
+
+#[cfg(test)]
+mod conformance {
+    use std::path::Path;
+
+    use crate::ruleset::conformance::check;
+
+    /// The shared conformance suite, on this rule set, its configs in `configs/cavalry/` and its starter.
+    #[test]
+    fn the_rule_set_conforms() {
+        let configs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../configs/cavalry");
+        let report = check(&super::CavalryRules, &crate::games::shipped(), &configs).unwrap_or_else(|e| panic!("{e}"));
+        assert!(report.configs.len() > 1, "the folder's configs and the starter are checked: {report:?}");
+    }
+}

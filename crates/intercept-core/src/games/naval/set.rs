@@ -61,3 +61,18 @@ impl RuleSet for NavalRules {
         Some(format!("The {} force completes its mission {}.", model.mission_name, how_often(completed)))
     }
 }
+
+#[cfg(test)]
+mod conformance {
+    use std::path::Path;
+
+    use crate::ruleset::conformance::check;
+
+    /// The shared conformance suite, on this rule set, its configs in `configs/naval/` and its starter.
+    #[test]
+    fn the_rule_set_conforms() {
+        let configs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../configs/naval");
+        let report = check(&super::NavalRules, &crate::games::shipped(), &configs).unwrap_or_else(|e| panic!("{e}"));
+        assert!(report.configs.len() > 1, "the folder's configs and the starter are checked: {report:?}");
+    }
+}

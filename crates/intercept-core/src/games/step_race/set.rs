@@ -49,3 +49,18 @@ impl RuleSet for StepRaceRules {
         super::coverage::extra(summary).into_iter().collect()
     }
 }
+
+#[cfg(test)]
+mod conformance {
+    use std::path::Path;
+
+    use crate::ruleset::conformance::check;
+
+    /// The shared conformance suite, on this rule set, its configs in `configs/step-race/` and its starter.
+    #[test]
+    fn the_rule_set_conforms() {
+        let configs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../configs/step-race");
+        let report = check(&super::StepRaceRules, &crate::games::shipped(), &configs).unwrap_or_else(|e| panic!("{e}"));
+        assert!(report.configs.len() > 1, "the folder's configs and the starter are checked: {report:?}");
+    }
+}
