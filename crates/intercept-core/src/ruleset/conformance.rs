@@ -22,9 +22,8 @@
 //!   `additionalProperties`) covers its keys, and a schema with no constraints at all covers everything
 //!   below it.
 //!
-//! The starter is checked as `intercept-sim init` writes it ([`crate::config::starter::commented`]): that
-//! file is written to a folder of the system's temporary directory and loaded like any config, so the suite
-//! also checks that what `init` writes loads.
+//! The starter is resolved as `intercept-sim init` reads it ([`crate::config::starter::resolved`]), every
+//! default filled in, and checked like any config.
 //!
 //! Every failure is collected, not only the first: a [`Nonconformance`] lists each one with the config it was
 //! found in and what is wrong, and its message names the rule set.
@@ -32,7 +31,6 @@
 use std::collections::HashSet;
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde_json::Value as Json;
 
@@ -129,8 +127,6 @@ pub enum Problem {
     NoConfigs,
     #[error("it does not load: {0}")]
     DoesNotLoad(ConfigError),
-    #[error("its `init` file cannot be written to be loaded: {0}")]
-    StarterNotWritten(String),
     #[error("it holds the table [{found}], not the rule set's")]
     WrongTable { found: String },
     #[error("it names no headline metric")]
@@ -159,7 +155,7 @@ pub enum Problem {
 pub fn check(set: &'static dyn Entry, registry: &Registry, configs: &Path) -> Result<Report, Nonconformance> {
     // `crates/x/../../configs/y` is shown as the folder it is.
     let configs = &configs.canonicalize().unwrap_or_else(|_| configs.to_owned());
-    let mut suite = Suite { set, registry, failures: Vec::new(), checked: Vec::new() };
+    let mut suite = Suite { set, failures: Vec::new(), checked: Vec::new() };
     if registry.find(set.table()).is_none_or(|found| found.title() != set.title()) {
         suite.fail("the registry", Problem::NotRegistered(set.table()));
     }
@@ -187,14 +183,13 @@ pub fn check(set: &'static dyn Entry, registry: &Registry, configs: &Path) -> Re
 }
 
 /// The failures found so far and the configs checked.
-struct Suite<'a> {
+struct Suite {
     set: &'static dyn Entry,
-    registry: &'a Registry,
     failures: Vec<Failure>,
     checked: Vec<Checked>,
 }
 
-impl Suite<'_> {
+impl Suite {
     fn fail(&mut self, config: &str, problem: Problem) {
         self.failures.push(Failure { config: config.to_owned(), problem });
     }
@@ -250,25 +245,13 @@ impl Suite<'_> {
         }
     }
 
-    /// The starter, as `init` writes it, loaded from a temporary file like any config.
+    /// The starter, resolved as `init` reads it.
     fn starter(&mut self) {
         const NAME: &str = "its starter config";
-        let Some(text) = config::starter::commented(self.set, Path::new("starter.toml")) else { return };
-        let text = match text {
-            Ok(text) => text,
-            Err(e) => return self.fail(NAME, Problem::DoesNotLoad(e)),
-        };
-        let dir = match Scratch::new(self.set.table()) {
-            Ok(dir) => dir,
-            Err(e) => return self.fail(NAME, Problem::StarterNotWritten(plain_io(&e))),
-        };
-        let file = dir.0.join("starter.toml");
-        if let Err(e) = std::fs::write(&file, text) {
-            return self.fail(NAME, Problem::StarterNotWritten(plain_io(&e)));
-        }
-        match config::load(self.registry, &file, Overrides::default()) {
-            Ok(scenario) => self.scenario(NAME.to_owned(), &scenario),
-            Err(e) => self.fail(NAME, Problem::DoesNotLoad(e)),
+        match config::starter::resolved(self.set, Path::new("starter.toml")) {
+            None => {}
+            Some(Ok(scenario)) => self.scenario(NAME.to_owned(), &scenario),
+            Some(Err(e)) => self.fail(NAME, Problem::DoesNotLoad(e)),
         }
     }
 
@@ -311,26 +294,6 @@ fn config_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     }
     files.sort();
     Ok(files)
-}
-
-/// A folder of the system's temporary directory, removed when dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(table: &str) -> std::io::Result<Scratch> {
-        static NEXT: AtomicU64 = AtomicU64::new(0);
-        let n = NEXT.fetch_add(1, Ordering::Relaxed);
-        let dir = std::env::temp_dir().join(format!("intercept-conformance-{}-{table}-{n}", std::process::id()));
-        std::fs::create_dir_all(&dir)?;
-        Ok(Scratch(dir))
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        // Best effort: a folder left behind in the temporary directory harms nothing.
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 /// Walks a TOML value beside the JSON Schema that should describe it.
