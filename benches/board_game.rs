@@ -11,11 +11,11 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use intercept_sim::chance::{Sampler, chunk_rng};
-use intercept_sim::games::board_game::mcts::Mcts;
-use intercept_sim::games::board_game::players::{Random, play_game};
-use intercept_sim::games::board_game::position::Position;
-use intercept_sim::games::board_game::turns::Variant;
+use intercept_sim::core::chance::{Sampler, chunk_rng};
+use intercept_sim::core::games::board_game::mcts::Mcts;
+use intercept_sim::core::games::board_game::players::{Random, play_game};
+use intercept_sim::core::games::board_game::position::Position;
+use intercept_sim::core::games::board_game::turns::Variant;
 use rand::Rng;
 
 const PLAYOUTS: u64 = 20;

@@ -6,7 +6,7 @@
 //! no model and no recorder: the gap between the two is the cost of the engine's generality.
 //!
 //! `cavalry_exact` solves `charge-on-pikes` widened to many interceptors exactly: by merging states
-//! ([`intercept_sim::exact::states`], issue 37, whose target is 200 interceptors in under a second) and, where
+//! ([`intercept_sim::core::exact::states`], issue 37, whose target is 200 interceptors in under a second) and, where
 //! it can finish, by the leaf walk it replaced, on the same model in the same run.
 //!
 //! Run with `cargo bench --bench cavalry`; throughput is reported in trials (elements) per second.
@@ -15,12 +15,12 @@ use std::hint::black_box;
 use std::path::Path;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use intercept_sim::chance::chunk_rng;
-use intercept_sim::config::{self, Overrides};
-use intercept_sim::engine::{self, Plan};
-use intercept_sim::exact;
-use intercept_sim::games::cavalry::{Cavalry, CavalryRules};
-use intercept_sim::ruleset::Registry;
+use intercept_sim::core::chance::chunk_rng;
+use intercept_sim::core::config::{self, Overrides};
+use intercept_sim::core::engine::{self, Plan};
+use intercept_sim::core::exact;
+use intercept_sim::core::games::cavalry::{Cavalry, CavalryRules};
+use intercept_sim::core::ruleset::Registry;
 use rand::Rng;
 use rayon::prelude::*;
 

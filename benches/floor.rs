@@ -27,19 +27,19 @@ use std::hint::black_box;
 use std::path::{Path, PathBuf};
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
-use intercept_sim::chance::{self, Chance, Dist, PackedSampler, Sampler, Source, chunk_rng};
-use intercept_sim::config::{self, Overrides, Scenario};
-use intercept_sim::engine::{self, Plan};
-use intercept_sim::games::card_game::CardGameRules;
-use intercept_sim::games::cavalry::CavalryRules;
-use intercept_sim::games::naval::NavalRules;
-use intercept_sim::games::shipped;
-use intercept_sim::games::step_race::StepRaceRules;
-use intercept_sim::memo::{self, PathMemo};
-use intercept_sim::metrics::Tally;
-use intercept_sim::model::Model;
-use intercept_sim::ruleset::RuleSet;
-use intercept_sim::runner;
+use intercept_sim::core::chance::{self, Chance, Dist, PackedSampler, Sampler, Source, chunk_rng};
+use intercept_sim::core::config::{self, Overrides, Scenario};
+use intercept_sim::core::engine::{self, Plan};
+use intercept_sim::core::games::card_game::CardGameRules;
+use intercept_sim::core::games::cavalry::CavalryRules;
+use intercept_sim::core::games::naval::NavalRules;
+use intercept_sim::core::games::shipped;
+use intercept_sim::core::games::step_race::StepRaceRules;
+use intercept_sim::core::memo::{self, PathMemo};
+use intercept_sim::core::metrics::Tally;
+use intercept_sim::core::model::Model;
+use intercept_sim::core::ruleset::RuleSet;
+use intercept_sim::core::runner;
 
 const TRIALS: u64 = 1 << 20;
 

@@ -13,13 +13,13 @@ use std::hint::black_box;
 use std::path::Path;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use intercept_sim::config::{self, Overrides, Scenario};
-use intercept_sim::engine::{self, Plan};
-use intercept_sim::games::naval::NavalRules;
-use intercept_sim::games::shipped;
-use intercept_sim::metrics::Tally;
-use intercept_sim::runner;
-use intercept_sim::sweep::{self, Axis, Counts};
+use intercept_sim::core::config::{self, Overrides, Scenario};
+use intercept_sim::core::engine::{self, Plan};
+use intercept_sim::core::games::naval::NavalRules;
+use intercept_sim::core::games::shipped;
+use intercept_sim::core::metrics::Tally;
+use intercept_sim::core::runner;
+use intercept_sim::core::sweep::{self, Axis, Counts};
 
 const TRIALS: u64 = 1 << 18;
 

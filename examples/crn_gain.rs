@@ -5,10 +5,10 @@
 
 use std::path::Path;
 
-use intercept_sim::config::set::{self, Setting};
-use intercept_sim::config::{self, Overrides, Scenario};
-use intercept_sim::engine::Plan;
-use intercept_sim::runner;
+use intercept_sim::core::config::set::{self, Setting};
+use intercept_sim::core::config::{self, Overrides, Scenario};
+use intercept_sim::core::engine::Plan;
+use intercept_sim::core::runner;
 
 /// `metric`'s estimate from `trials` trials of `scenario` with `seed`.
 fn estimate(scenario: &Scenario, seed: u64, trials: u64, metric: &str) -> f64 {
@@ -27,7 +27,7 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let arg = |i: usize, default: &str| args.get(i).cloned().unwrap_or_else(|| default.to_owned());
     let base = config::load(
-        &intercept_sim::games::shipped(),
+        &intercept_sim::core::games::shipped(),
         Path::new(&arg(0, "configs/naval/three-level-chain.toml")),
         Overrides::default(),
     )

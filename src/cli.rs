@@ -5,9 +5,9 @@ use std::path::PathBuf;
 
 use clap::error::ErrorKind;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
-use intercept_sim::config::{Overrides, set};
-use intercept_sim::games::{self, shipped};
-use intercept_sim::sensitivity;
+use intercept_sim::core::config::{Overrides, set};
+use intercept_sim::core::games::{self, shipped};
+use intercept_sim::core::sensitivity;
 
 use crate::tools;
 
@@ -177,14 +177,14 @@ pub struct TextOrJson {
 
 impl Format {
     /// The format asked for.
-    pub fn asked(&self) -> intercept_sim::ruleset::Format {
+    pub fn asked(&self) -> intercept_sim::core::ruleset::Format {
         tools::chosen(self.format.as_deref(), self.json, self.csv)
     }
 }
 
 impl TextOrJson {
     /// The format asked for: text or JSON.
-    pub fn asked(&self) -> intercept_sim::ruleset::Format {
+    pub fn asked(&self) -> intercept_sim::core::ruleset::Format {
         tools::chosen(self.format.as_deref(), self.json, false)
     }
 }
@@ -311,7 +311,7 @@ fn within(s: &str, least: u64, most: u64) -> Result<u64, String> {
 
 /// A value quoted in a message, cut to a readable length.
 fn clip(s: &str) -> String {
-    intercept_sim::text::clip(s, 40)
+    intercept_sim::core::text::clip(s, 40)
 }
 
 /// `K/N` with `K < N`, both whole numbers, N at least 1.
@@ -518,7 +518,7 @@ pub fn one_line(rendered: &str, command: &str) -> String {
         message.push_str(line);
         listing = line.ends_with(':') || item;
     }
-    intercept_sim::text::one_line(&format!("{message}; see '{command} --help'"))
+    intercept_sim::core::text::one_line(&format!("{message}; see '{command} --help'"))
 }
 
 /// The command the arguments name (`intercept-sim odds NAME`): the subcommands they start with.

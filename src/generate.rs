@@ -7,9 +7,9 @@ use std::fs::{self, File};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use intercept_sim::config::starter;
-use intercept_sim::games::shipped;
-use intercept_sim::ruleset::Entry;
+use intercept_sim::core::config::starter;
+use intercept_sim::core::games::shipped;
+use intercept_sim::core::ruleset::Entry;
 
 use crate::cli::{CompletionsArgs, InitArgs, ManArgs};
 use crate::{Failure, bad_input, emit, failed};

@@ -1,16 +1,16 @@
 //! Ctrl-C and SIGTERM during a run: the first asks the engine to stop at the next chunk boundary, so the
 //! chunks already finished are written out as a partial result; a second quits at once. Outputs are written
-//! to a staging folder and put in place only when whole ([`intercept_sim::folder`]), and quitting at once
+//! to a staging folder and put in place only when whole ([`intercept_sim::output::folder`]), and quitting at once
 //! removes the staging folder first, so it leaves neither a truncated file nor a temporary one.
 
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, LazyLock};
 
-use intercept_sim::engine::Plan;
-use intercept_sim::export::RunRecord;
-use intercept_sim::sweep::SweepRecord;
-use intercept_sim::text::shown_path;
+use intercept_sim::core::engine::Plan;
+use intercept_sim::core::sweep::SweepRecord;
+use intercept_sim::core::text::shown_path;
+use intercept_sim::output::export::RunRecord;
 
 use crate::Failure;
 
@@ -43,7 +43,7 @@ fn install_saying(message: &'static str) -> Arc<AtomicBool> {
 
 /// Removes what this process was staging (after a commit in progress, if any) and exits with status 130.
 fn quit() {
-    intercept_sim::folder::abandon();
+    intercept_sim::output::folder::abandon();
     std::process::exit(130);
 }
 

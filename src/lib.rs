@@ -1,15 +1,14 @@
 //! intercept-sim: the command line over the rules core ([`intercept_core`]) and its outputs
 //! ([`intercept_output`]), with the workbench server ([`intercept_web`]).
 //!
-//! Each crate is re-exported under its own name ([`core`], [`output`], [`web`]), so a path says which crate
-//! it is in. The output crate's modules are also re-exported at the top, as they were before the crates had
-//! names here, so tests, benchmarks and the binary read one library: a [`config::Scenario`] runs through
-//! [`runner`] into a [`export::RunRecord`], which [`outputs`] writes as Parquet, charts and a report into an
-//! output [`folder`]; [`show`] prints it.
+//! Each crate is re-exported under its own name, never flattened, so a path says which crate it is in
+//! ([`core`], [`output`], [`web`]): a [`core::config::Scenario`] runs through [`core::runner`] into a
+//! [`output::export::RunRecord`], which [`output::outputs`] writes as Parquet, charts and a report into an
+//! output [`output::folder`]; [`output::show`] prints it.
 //!
 //! # Example
 //!
-//! Each rule set's own commands are [`ruleset::Tool`]s reached through the registry, the command line and
+//! Each rule set's own commands are [`core::ruleset::Tool`]s reached through the registry, the command line and
 //! the workbench alike; here every one that needs no config and no value is asked with its defaults:
 //!
 //! ```
@@ -33,6 +32,5 @@
 pub use intercept_core as core;
 /// What a run leaves behind and what is shown of it: Parquet, charts, reports, text and JSON.
 pub use intercept_output as output;
-pub use intercept_output::*;
 /// The workbench server.
 pub use intercept_web as web;

@@ -16,19 +16,19 @@ use std::process::ExitCode;
 use cli::{
     Command, ExactArgs, MergeArgs, Parsed, RunArgs, SchemaArgs, SensitivityArgs, ServeArgs, SweepArgs, TableArgs,
 };
-use intercept_sim::config::{self, ConfigError, Overrides, Scenario};
-use intercept_sim::export::ExportError;
-use intercept_sim::folder::{Folder, FolderError};
-use intercept_sim::games::shipped;
-use intercept_sim::outputs;
-use intercept_sim::partial::{self, PartialError};
-use intercept_sim::runner::{self, SampleOptions};
-use intercept_sim::seal::Key;
-use intercept_sim::sensitivity;
-use intercept_sim::show;
-use intercept_sim::study::{self, SweepStart};
-use intercept_sim::sweep::{self, Axis};
-use intercept_sim::view::{Format, View, print};
+use intercept_sim::core::config::{self, ConfigError, Overrides, Scenario};
+use intercept_sim::core::games::shipped;
+use intercept_sim::core::partial::{self, PartialError};
+use intercept_sim::core::runner::{self, SampleOptions};
+use intercept_sim::core::seal::Key;
+use intercept_sim::core::sensitivity;
+use intercept_sim::core::sweep::{self, Axis};
+use intercept_sim::core::view::{Format, View, print};
+use intercept_sim::output::export::ExportError;
+use intercept_sim::output::folder::{Folder, FolderError};
+use intercept_sim::output::outputs;
+use intercept_sim::output::show;
+use intercept_sim::output::study::{self, SweepStart};
 
 /// Why the command failed, and with which exit code.
 struct Failure {
@@ -144,7 +144,7 @@ fn shard(scenario: &Scenario, k: u64, n: u64) -> Result<std::ops::Range<u64>, Fa
 /// Refuses a `--per-trial` run whose `trials.parquet` would be larger than is sane, unless `--allow-large`
 /// says so.
 fn per_trial_size(scenario: &Scenario, allow_large: bool) -> Result<(), Failure> {
-    let row = intercept_sim::export::row_bytes(scenario.rules.metrics());
+    let row = intercept_sim::output::export::row_bytes(scenario.rules.metrics());
     let bytes = u128::from(scenario.run.trials) * u128::from(row);
     if allow_large || bytes <= u128::from(cli::PER_TRIAL_MOST) {
         return Ok(());
@@ -255,7 +255,7 @@ fn sensitivity(args: SensitivityArgs) -> Result<(), Failure> {
     let folder = open(&dir, flag)?;
     let stop = interrupt::install_without_partial();
     // A stop ends the exact solves at their next leaf too, which may take minutes on a large tree.
-    let solved = intercept_sim::exact::halting(&stop, || sensitivity::solve(&scenario, steps));
+    let solved = intercept_sim::core::exact::halting(&stop, || sensitivity::solve(&scenario, steps));
     let bar = progress::Progress::new(solved.trials_to_sample());
     let s = runner::pool(args.sampling.threads()).install(|| solved.sample_until(Some(&stop), &|n| bar.advance(n)));
     bar.finish();
@@ -431,7 +431,7 @@ fn bad_input(message: String) -> Failure {
 /// staging folder, which is removed; and the folder is said to hold what it held before.
 fn not_written(e: ExportError, folder: &Folder, dir: &Path) -> Failure {
     let e = e.relocated(folder.staging(), dir);
-    let dir = intercept_sim::text::shown_path(dir);
+    let dir = intercept_sim::core::text::shown_path(dir);
     failed(format!("{e}; nothing was written, and {dir} holds what it held before"))
 }
 

@@ -11,9 +11,9 @@ use std::path::PathBuf;
 use clap::builder::PossibleValuesParser;
 use clap::parser::ValueSource;
 use clap::{Arg, ArgAction, ArgMatches, Command};
-use intercept_sim::config::{self, Overrides};
-use intercept_sim::games::shipped;
-use intercept_sim::ruleset::{Format, Given, Input, Mount, Param, ParamKind, Registry, Tool, ToolError, Values};
+use intercept_sim::core::config::{self, Overrides};
+use intercept_sim::core::games::shipped;
+use intercept_sim::core::ruleset::{Format, Given, Input, Mount, Param, ParamKind, Registry, Tool, ToolError, Values};
 
 use crate::{Failure, bad_input};
 

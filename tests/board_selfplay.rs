@@ -7,10 +7,10 @@ mod common;
 use std::path::Path;
 
 use assert_cmd::Command;
-use intercept_sim::config::{self, Overrides, Scenario};
-use intercept_sim::metrics::Tally;
-use intercept_sim::runner::{self, SampleOptions};
-use intercept_sim::stats::wilson;
+use intercept_sim::core::config::{self, Overrides, Scenario};
+use intercept_sim::core::metrics::Tally;
+use intercept_sim::core::runner::{self, SampleOptions};
+use intercept_sim::core::stats::wilson;
 
 const RANDOM: &str = "configs/board/random-vs-random.toml";
 const GREEDY: &str = "configs/board/greedy-vs-random.toml";
@@ -20,7 +20,7 @@ const MCTS: &str = "configs/board/mcts-vs-greedy.toml";
 const Z99: f64 = 2.576;
 
 fn load(path: &str, trials: Option<u64>) -> Scenario {
-    config::load(&intercept_sim::games::shipped(), Path::new(path), Overrides { trials, seed: None })
+    config::load(&intercept_sim::core::games::shipped(), Path::new(path), Overrides { trials, seed: None })
         .expect("a shipped config")
 }
 

@@ -5,7 +5,7 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
-use intercept_sim::fraction;
+use intercept_sim::core::fraction;
 use polars::prelude::*;
 
 const CONFIG: &str = "configs/cavalry/charge-on-pikes.toml";

@@ -140,11 +140,11 @@ fn edit_manifest(dir: &Path, reseal: bool, edit: impl FnOnce(&mut serde_json::Va
     let path = dir.join("manifest.json");
     let mut doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     edit(&mut doc);
-    let mut record: intercept_sim::export::RunRecord = serde_json::from_value(doc).unwrap();
+    let mut record: intercept_sim::output::export::RunRecord = serde_json::from_value(doc).unwrap();
     if reseal {
         record.set_digest();
     }
-    std::fs::write(&path, intercept_sim::seal::text(&record)).unwrap();
+    std::fs::write(&path, intercept_sim::core::seal::text(&record)).unwrap();
 }
 
 /// A copy of the shard folders with `edit` made to shard `k`'s manifest.

@@ -17,7 +17,7 @@ use std::process::{Command as Process, Stdio};
 use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
-use intercept_sim::report::{DECIMALS, Page};
+use intercept_sim::output::report::{DECIMALS, Page};
 
 #[path = "common/chromium.rs"]
 mod browser;
@@ -394,8 +394,8 @@ fn the_console_detector_fires_on_broken_pages() {
 
 /// The metrics of `config` whose values name places: no page shows their mean.
 fn place_metrics(config: &Path) -> Vec<String> {
-    let registry = intercept_sim::games::shipped();
-    let scenario = intercept_sim::config::load(&registry, config, Default::default()).expect("a shipped config");
+    let registry = intercept_sim::core::games::shipped();
+    let scenario = intercept_sim::core::config::load(&registry, config, Default::default()).expect("a shipped config");
     scenario.rules.metrics().defs().iter().filter(|d| d.place).map(|d| d.name.clone()).collect()
 }
 

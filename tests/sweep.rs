@@ -204,9 +204,9 @@ fn resume_refuses_a_forged_point_count() {
     let mut doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     let count = &mut doc["points"][1]["counts"][2];
     *count = (count.as_u64().unwrap() * 9 / 10).into();
-    let mut record: intercept_sim::sweep::SweepRecord = serde_json::from_value(doc).unwrap();
+    let mut record: intercept_sim::core::sweep::SweepRecord = serde_json::from_value(doc).unwrap();
     record.digest = record.digest_now();
-    std::fs::write(&path, intercept_sim::seal::text(&record)).unwrap();
+    std::fs::write(&path, intercept_sim::core::seal::text(&record)).unwrap();
     let assert = sim().args(["sweep", "--resume"]).arg(&cut).assert().code(2);
     let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
     let message = "the point naval.rules.slow_ships=-1: its count of mission.completed is";

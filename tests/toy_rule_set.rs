@@ -13,17 +13,18 @@
 
 use std::path::Path;
 
-use intercept_sim::chance::{Chance, Dist};
-use intercept_sim::config::{self, KeyPath, Overrides, in_range};
-use intercept_sim::exact::metric_values;
-use intercept_sim::games::shipped;
-use intercept_sim::metrics::{Metric, Metrics, Recorder};
-use intercept_sim::present::{Bar, DataTable, Extra, Picture, Placement, StackedBars, Values};
-use intercept_sim::ruleset::{Model, RuleSet, conformance};
-use intercept_sim::runner::{self, SampleOptions};
-use intercept_sim::stats::{Z999, wilson};
-use intercept_sim::summary::Summary;
-use intercept_sim::{config::Invalid, outputs};
+use intercept_sim::core::chance::{Chance, Dist};
+use intercept_sim::core::config::Invalid;
+use intercept_sim::core::config::{self, KeyPath, Overrides, in_range};
+use intercept_sim::core::exact::metric_values;
+use intercept_sim::core::games::shipped;
+use intercept_sim::core::metrics::{Metric, Metrics, Recorder};
+use intercept_sim::core::present::{Bar, DataTable, Extra, Picture, Placement, StackedBars, Values};
+use intercept_sim::core::ruleset::{Model, RuleSet, conformance};
+use intercept_sim::core::runner::{self, SampleOptions};
+use intercept_sim::core::stats::{Z999, wilson};
+use intercept_sim::core::summary::Summary;
+use intercept_sim::output::outputs;
 use polars::prelude::*;
 use serde::{Deserialize, Serialize};
 

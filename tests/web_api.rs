@@ -224,7 +224,7 @@ fn scenarios_are_listed_with_their_headline_answer() {
     assert!(find("broken.toml")["error"].as_str().unwrap().starts_with("broken.toml:2: key 'run.name'"), "{list}");
     let page = get(&format!("{base}/"));
     assert!(page.content_type.starts_with("text/html") && page.body.contains("charge-on-pikes"), "{}", page.body);
-    assert!(page.body.contains(&intercept_sim::report::escape(answer)), "the page shows the answer");
+    assert!(page.body.contains(&intercept_sim::output::report::escape(answer)), "the page shows the answer");
     assert!(get(&format!("{base}/assets/style.css")).body.contains("body"));
     let text = get(&format!("{base}/api/scenarios/cavalry/charge-on-pikes.toml")).body;
     assert_eq!(text, std::fs::read_to_string(CAVALRY).unwrap());

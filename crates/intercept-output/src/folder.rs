@@ -20,7 +20,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, PoisonError};
 
-use crate::text::{clip, plain_io, read_capped, shown_path};
+use intercept_core::text::{clip, plain_io, read_capped, shown_path};
 
 /// The lock file held while a writer works in the folder.
 pub const LOCK: &str = ".intercept-sim.lock";

@@ -1,11 +1,12 @@
 //! intercept-output: what a run leaves behind and what the command line and the workbench show of it.
 //!
-//! The core's modules are re-exported here, so this crate reads as one library: a [`config::Scenario`] runs
-//! through [`runner`] into a [`export::RunRecord`], which [`outputs`] writes as Parquet ([`export`]), charts
-//! ([`plot`]) and a self-contained HTML page ([`report`]) into an output [`folder`] that takes a whole run or
-//! none; [`show`] renders the same results as terminal tables, CSV and the `--json` documents that the
-//! command line prints and the workbench serves. The shared layers here render what a rule set gives as data
-//! ([`present`]) and name no rule set.
+//! Over the rules core ([`intercept_core`], always named as such): a [`intercept_core::config::Scenario`]
+//! runs through [`intercept_core::runner`] into a [`export::RunRecord`], which [`outputs`] writes as Parquet
+//! ([`export`]), charts ([`plot`]) and a self-contained HTML page ([`report`]) into an output [`folder`] that
+//! takes a whole run or none; [`show`] renders the same results as views ([`intercept_core::view::View`]):
+//! terminal tables, CSV and the `--json` documents that the command line prints and the workbench serves.
+//! The shared layers here render what a rule set gives as data ([`intercept_core::present`]) and name no rule
+//! set.
 //!
 //! # Example
 //!
@@ -15,10 +16,10 @@
 //! ```
 //! use std::path::Path;
 //!
-//! use intercept_output::config::{self, Overrides};
-//! use intercept_output::games::shipped;
+//! use intercept_core::config::{self, Overrides};
+//! use intercept_core::games::shipped;
 //! use intercept_output::outputs;
-//! use intercept_output::runner::SampleOptions;
+//! use intercept_core::runner::SampleOptions;
 //!
 //! let registry = shipped();
 //! let starter = registry.sets()[0].starter().expect("a starter config");
@@ -32,11 +33,6 @@
 //! }
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
-
-pub use intercept_core::{
-    chance, config, cost, cumulative, engine, exact, fraction, games, memo, metrics, model, odds, partial, plausible,
-    present, record, ruleset, runner, seal, sensitivity, stats, summary, sweep, text, view,
-};
 
 pub use intercept_core::refusal;
 

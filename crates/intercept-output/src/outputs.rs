@@ -7,15 +7,15 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::config::Scenario;
-use crate::engine::TrialRows;
 use crate::export::{
     DistributionsParquet, ExportError, ExtraTables, Manifest, Output, RunRecord, SummaryParquet, TrialsWriter,
 };
 use crate::plot::{Charts, Pictures};
 use crate::report::RunReport;
-use crate::ruleset::SinkError;
-use crate::runner::{self, SampleOptions};
+use intercept_core::config::Scenario;
+use intercept_core::engine::TrialRows;
+use intercept_core::ruleset::SinkError;
+use intercept_core::runner::{self, SampleOptions};
 
 /// Runs the scenario like [`runner::sample`], writing `trials.parquet` into `per_trial` while it runs.
 pub fn sample(

@@ -1,7 +1,7 @@
 //! What the command line prints and the workbench serves, one [`View`] per answer: [`RunView`],
 //! [`ExactView`], [`ScenarioView`], [`MetricsView`], and a sweep's and a sensitivity run's in [`sweep`] and
 //! [`sensitivity`]. Each renders itself as a table for people, a JSON value for programs, and CSV where it is
-//! a table; the command line prints the format asked ([`crate::view::print`]).
+//! a table; the command line prints the format asked ([`intercept_core::view::print`]).
 
 pub mod sensitivity;
 pub mod sweep;
@@ -9,17 +9,17 @@ pub mod sweep;
 use std::fmt::Write;
 use std::path::Path;
 
-use crate::config::Scenario;
-use crate::cumulative::Quantile;
-use crate::exact::{self, ExactTally};
 use crate::export::{RunRecord, Timing};
-use crate::fraction::{self, BigRational};
-use crate::metrics::{MetricDef, MetricKind};
-use crate::present::{exact_cell, exact_text, rests_on};
-use crate::ruleset::Registry;
-use crate::summary::{MetricRow, Summary};
-use crate::text::{csv_line, shown_path};
-use crate::view::View;
+use intercept_core::config::Scenario;
+use intercept_core::cumulative::Quantile;
+use intercept_core::exact::{self, ExactTally};
+use intercept_core::fraction::{self, BigRational};
+use intercept_core::metrics::{MetricDef, MetricKind};
+use intercept_core::present::{exact_cell, exact_text, rests_on};
+use intercept_core::ruleset::Registry;
+use intercept_core::summary::{MetricRow, Summary};
+use intercept_core::text::{csv_line, shown_path};
+use intercept_core::view::View;
 use serde_json::json;
 
 /// `run` and `merge`: a run's summary, written to `dir` as `files` files.
@@ -93,7 +93,7 @@ fn run_table(record: &RunRecord, dir: &Path, files: usize) -> String {
     let _ = match record.timing {
         None => writeln!(out, "{name}: {trials} trials, seed {seed}, merged from shards"),
         Some(Timing { threads, wall_seconds: wall, trials_per_second }) => {
-            let rate = crate::stats::rate(trials_per_second);
+            let rate = intercept_core::stats::rate(trials_per_second);
             let threads = if threads == 1 { "1 thread".to_owned() } else { format!("{threads} threads") };
             // A resumed run's counts hold the trials of earlier processes too; the time is this one's.
             let ran = (trials_per_second * wall).round() as u64;
@@ -333,13 +333,13 @@ pub fn tables(registry: &Registry) -> String {
     out + "\n`intercept-sim schema TABLE` prints the JSON Schema of a config with that table."
 }
 
-pub use crate::text::bytes;
+pub use intercept_core::text::bytes;
 
 /// The one line a `--precision` run that stopped at its most trials before reaching its precision prints on
 /// stderr: the target, the trials it stopped at, and the widest interval left. `None` for any other run.
 pub fn precision_shortfall(record: &RunRecord) -> Option<String> {
     let target = record.precision.filter(|_| record.precision_reached == Some(false) && !record.unfinished())?;
-    let half = |r: &&crate::summary::MetricRow| (r.ci_high - r.ci_low) / 2.0;
+    let half = |r: &&intercept_core::summary::MetricRow| (r.ci_high - r.ci_low) / 2.0;
     let widest = record.summary.probabilities().max_by(|a, b| half(a).total_cmp(&half(b)))?;
     Some(format!(
         "--precision {target} was not reached: the run stopped at its most trials ({}, --max-trials) with the 95% \

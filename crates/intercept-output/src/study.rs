@@ -10,17 +10,17 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
-use crate::config::{Scenario, set};
-use crate::cost::{Cost, Study};
 use crate::export::{ExportError, SensitivityParquet, SweepManifest, SweepParquet};
-use crate::metrics::MetricKind;
 use crate::plot::sweep::SweepCharts;
 use crate::plot::tornado::TornadoCharts;
-use crate::present::thousands;
 use crate::report::{SensitivityReport, SweepReport};
-use crate::runner;
-use crate::sensitivity::{self, Scope, Sensitivity, Step};
-use crate::sweep::{self, Axis, Counts, Point, SweepRecord};
+use intercept_core::config::{Scenario, set};
+use intercept_core::cost::{Cost, Study};
+use intercept_core::metrics::MetricKind;
+use intercept_core::present::thousands;
+use intercept_core::runner;
+use intercept_core::sensitivity::{self, Scope, Sensitivity, Step};
+use intercept_core::sweep::{self, Axis, Counts, Point, SweepRecord};
 
 intercept_core::refusal! {
     /// Why a sweep or a sensitivity run is refused before it starts: the command line's message.

@@ -7,9 +7,9 @@ use std::path::Path as FilePath;
 use axum::extract::{Path, RawQuery};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use intercept_output::config::starter;
-use intercept_output::games::shipped;
-use intercept_output::ruleset::{Entry, ToolError, answer_query};
+use intercept_core::config::starter;
+use intercept_core::games::shipped;
+use intercept_core::ruleset::{Entry, ToolError, answer_query};
 use serde_json::{Value as Json, json};
 
 use crate::error::{Answer, ApiError, json_text, off_runtime, parse_query};

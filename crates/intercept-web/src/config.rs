@@ -7,10 +7,11 @@ use std::path::Path;
 use axum::extract::rejection::StringRejection;
 use axum::extract::{RawQuery, State};
 use axum::http::StatusCode;
-use intercept_output::config::{self, Overrides, Scenario};
-use intercept_output::games::shipped;
-use intercept_output::view::{Format, View, print};
-use intercept_output::{runner, show};
+use intercept_core::config::{self, Overrides, Scenario};
+use intercept_core::games::shipped;
+use intercept_core::runner;
+use intercept_core::view::{Format, View, print};
+use intercept_output::show;
 
 use crate::error::{Answer, ApiError, body, json_text, off_runtime, query};
 

@@ -8,7 +8,7 @@ use axum::extract::rejection::StringRejection;
 use axum::extract::{RawQuery, State};
 use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse};
-use intercept_output::config::Overrides;
+use intercept_core::config::Overrides;
 use intercept_output::plot::scenario_svg;
 
 use crate::config::{name, scenario};

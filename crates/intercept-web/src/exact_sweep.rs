@@ -10,10 +10,11 @@
 use axum::extract::rejection::StringRejection;
 use axum::extract::{RawQuery, State};
 use axum::http::StatusCode;
-use intercept_output::config::Scenario;
-use intercept_output::config::set::{self, Setting};
-use intercept_output::fraction::{self, BigRational};
-use intercept_output::{exact, runner, study};
+use intercept_core::config::Scenario;
+use intercept_core::config::set::{self, Setting};
+use intercept_core::fraction::{self, BigRational};
+use intercept_core::{exact, runner};
+use intercept_output::study;
 use serde_json::{Value, json};
 
 use crate::config::scenario;

@@ -4,7 +4,7 @@
 //! request), reports its trials as they finish, and ends done, failed or cancelled; its files are written
 //! into a folder of its own (inside the server's one folder of job files, removed when the server stops)
 //! that goes when the job is forgotten. A job's stop flag also stops any exact solve it is in the middle of
-//! ([`intercept_output::exact::halting`]), so a cancelled job frees its worker at once. [`watch`] stops jobs past the time limit
+//! ([`intercept_core::exact::halting`]), so a cancelled job frees its worker at once. [`watch`] stops jobs past the time limit
 //! or not polled for a while (the page that started them was closed) and forgets old finished jobs.
 
 use std::collections::{HashMap, VecDeque};
@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use intercept_output::exact;
+use intercept_core::exact;
 use serde::Serialize;
 
 use crate::Options;

@@ -4,9 +4,9 @@
 
 use axum::extract::State;
 use axum::response::{Html, IntoResponse};
-use intercept_output::games::shipped;
+use intercept_core::games::shipped;
+use intercept_core::ruleset::Entry;
 use intercept_output::report::escape;
-use intercept_output::ruleset::Entry;
 
 use crate::error::{Answer, ApiError};
 use crate::scenarios::{AnswerState, Listed, listing};

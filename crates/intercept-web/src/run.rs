@@ -12,8 +12,8 @@ use axum::extract::rejection::StringRejection;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{StatusCode, header};
 use axum::response::IntoResponse;
-use intercept_output::config::{Overrides, Scenario};
-use intercept_output::runner::SampleOptions;
+use intercept_core::config::{Overrides, Scenario};
+use intercept_core::runner::SampleOptions;
 use intercept_output::{outputs, show};
 use serde_json::json;
 
@@ -98,7 +98,7 @@ fn whole(key: &str, v: &str, least: u64) -> Answer<u64> {
         Ok(n) if (least..=MOST).contains(&n) => Ok(n),
         _ => Err(ApiError::bad_request(format!(
             "{key}: {:?} is not allowed; allowed: a whole number from {least} to {MOST}",
-            intercept_output::text::clip(v, 40)
+            intercept_core::text::clip(v, 40)
         ))),
     }
 }

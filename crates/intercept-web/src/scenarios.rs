@@ -16,9 +16,9 @@ use axum::extract::rejection::StringRejection;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{StatusCode, header};
 use axum::response::IntoResponse;
-use intercept_output::config::{Overrides, Scenario};
-use intercept_output::exact;
-use intercept_output::summary::Summary;
+use intercept_core::config::{Overrides, Scenario};
+use intercept_core::exact;
+use intercept_core::summary::Summary;
 use serde::Serialize;
 use serde_json::json;
 

@@ -8,7 +8,7 @@ use axum::Json;
 use axum::extract::Path;
 use axum::extract::rejection::StringRejection;
 use axum::response::IntoResponse;
-use intercept_output::ruleset::{Edit, Play, PlayError};
+use intercept_core::ruleset::{Edit, Play, PlayError};
 use serde::Deserialize;
 use serde_json::Value;
 

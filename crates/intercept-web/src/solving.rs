@@ -2,7 +2,7 @@
 //! once (a request beyond waits [`crate::Options::exact_wait`], then is 503); each is stopped after
 //! [`crate::Options::exact_time`] (422, saying it is too large to solve here) and at once when its client
 //! leaves: the handler's future is dropped with the connection, and dropping it sets the flag every walk
-//! inside [`intercept_output::exact::halting`] checks at each leaf. The permit travels with the blocking work,
+//! inside [`intercept_core::exact::halting`] checks at each leaf. The permit travels with the blocking work,
 //! so a stopped solve counts against the limit until it has really ended.
 
 use std::sync::Arc;
@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use axum::http::StatusCode;
-use intercept_output::exact;
+use intercept_core::exact;
 use tokio::sync::Semaphore;
 
 use crate::error::{Answer, ApiError};

@@ -11,13 +11,13 @@ use std::sync::atomic::Ordering;
 use axum::extract::rejection::StringRejection;
 use axum::extract::{RawQuery, State};
 use axum::response::IntoResponse;
-use intercept_output::config::set::{self, Setting};
-use intercept_output::config::{Overrides, Scenario};
-use intercept_output::sensitivity::{self, DEFAULT_FLOAT_STEP, Scope, Step};
+use intercept_core::config::set::{self, Setting};
+use intercept_core::config::{Overrides, Scenario};
+use intercept_core::sensitivity::{self, DEFAULT_FLOAT_STEP, Scope, Step};
+use intercept_core::sweep::Axis;
+use intercept_core::{exact, runner};
 use intercept_output::show;
 use intercept_output::study::{self, SweepStart};
-use intercept_output::sweep::Axis;
-use intercept_output::{exact, runner};
 use serde_json::json;
 
 use crate::config::scenario;

@@ -7,8 +7,8 @@ use axum::Router;
 use axum::extract::Path;
 use axum::response::{Html, IntoResponse};
 use axum::routing::{get, post};
+use intercept_core::ruleset::LegendEntry;
 use intercept_output::report::escape;
-use intercept_output::ruleset::LegendEntry;
 
 use crate::error::Answer;
 use crate::{play, setup};

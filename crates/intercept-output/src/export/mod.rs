@@ -19,11 +19,11 @@ mod trials;
 pub use self::sensitivity::SensitivityParquet;
 pub use self::sweep::{SweepManifest, SweepParquet, text as sweep_text};
 pub use self::trials::{ROW_GROUP_BYTES, TrialsWriter, row_bytes};
-use crate::cumulative::Quantile;
-use crate::present::{DataTable, Values};
-pub use crate::record::{ChunkRange, RunRecord, Timing};
-use crate::summary::{DistRow, MetricRow, Share, Summary};
-use crate::text::{plain_cause, plain_io, shown_path};
+use intercept_core::cumulative::Quantile;
+use intercept_core::present::{DataTable, Values};
+pub use intercept_core::record::{ChunkRange, RunRecord, Timing};
+use intercept_core::summary::{DistRow, MetricRow, Share, Summary};
+use intercept_core::text::{plain_cause, plain_io, shown_path};
 
 /// A failure while writing an output file.
 #[derive(Debug, thiserror::Error)]
@@ -64,7 +64,7 @@ pub struct SummaryParquet;
 pub struct DistributionsParquet;
 /// `manifest.json`: the resolved config, seed, sizes, timing and version.
 pub struct Manifest;
-/// `<name>.parquet` for each of the rule set's own outputs that holds a table ([`crate::present::Extra`]).
+/// `<name>.parquet` for each of the rule set's own outputs that holds a table ([`intercept_core::present::Extra`]).
 pub struct ExtraTables;
 
 impl Output for ExtraTables {
@@ -120,7 +120,7 @@ impl Output for Manifest {
 pub(crate) fn write_manifest(dir: &Path, record: &impl serde::Serialize) -> Result<Vec<PathBuf>, ExportError> {
     let path = dir.join("manifest.json");
     // The one layout the reader accepts back (`seal::text`): a manifest must read back as written.
-    let json = crate::seal::text(record);
+    let json = intercept_core::seal::text(record);
     write_file(&path, |p| create(p)?.write_all(json.as_bytes()).map_err(|e| io_err(p, e)))?;
     Ok(vec![path])
 }

@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use polars::prelude::*;
 
 use super::{ExportError, write_parquet};
-use crate::config::set::Number;
-use crate::sensitivity::{BaseMetric, Change, Sensitivity, Step};
+use intercept_core::config::set::Number;
+use intercept_core::sensitivity::{BaseMetric, Change, Sensitivity, Step};
 
 /// `sensitivity.parquet`: one row per allowed step and metric.
 pub fn frame(s: &Sensitivity) -> PolarsResult<DataFrame> {

@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 use polars::prelude::*;
 
 use super::{ExportError, write_parquet};
-use crate::summary::MetricRow;
-use crate::sweep::{Axis, Point, SweepRecord};
+use intercept_core::summary::MetricRow;
+use intercept_core::sweep::{Axis, Point, SweepRecord};
 
 /// `sweep.parquet`: one column per swept key (typed like the key), then metric, kind, estimate, interval,
 /// exact value, and the paired difference from the base point (the first) with its interval.

@@ -16,8 +16,8 @@ use polars::io::parquet::write::BatchedWriter;
 use polars::prelude::*;
 
 use super::{ExportError, create, parquet_err, parquet_writer};
-use crate::engine::TrialRows;
-use crate::metrics::{MetricKind, Metrics};
+use intercept_core::engine::TrialRows;
+use intercept_core::metrics::{MetricKind, Metrics};
 
 /// The bytes of trial values (before compression) in one row group of `trials.parquet`.
 pub const ROW_GROUP_BYTES: u64 = 64 << 20;

@@ -6,7 +6,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::{Chart, FONT};
-use crate::present::{Board, Disc};
+use intercept_core::present::{Board, Disc};
 
 const SHADED: RGBColor = RGBColor(200, 230, 200);
 const MARK: RGBColor = RGBColor(245, 130, 20);

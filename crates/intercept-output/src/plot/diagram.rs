@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use crate::present::{Arrow, Diagram, Node, Spot, Tone};
+use intercept_core::present::{Arrow, Diagram, Node, Spot, Tone};
 
 /// The drawing's width in its own units.
 pub(super) const WIDTH: f64 = 440.0;

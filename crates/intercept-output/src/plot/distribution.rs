@@ -7,8 +7,8 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::{Chart, ESTIMATE, EXACT, FONT};
-use crate::stats::{Z95, wilson};
-use crate::summary::{DistRow, Summary};
+use intercept_core::stats::{Z95, wilson};
+use intercept_core::summary::{DistRow, Summary};
 
 /// The most bars a distribution chart draws; a longer distribution is binned.
 const MOST_BARS: usize = 40;

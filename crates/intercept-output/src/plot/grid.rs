@@ -9,7 +9,7 @@
 use std::fmt::Write;
 
 use super::diagram::{LINE, MARGIN, SMALL, WIDTH, colours, document, heading, text, text_width, wrap, xml};
-use crate::present::{Grid, Key, KeyShape, Mark, Outline, Route, Tone};
+use intercept_core::present::{Grid, Key, KeyShape, Mark, Outline, Route, Tone};
 
 /// Room for the row numbers on the left and the column numbers above.
 const AXIS: f64 = 22.0;
@@ -268,7 +268,7 @@ mod tests {
             notes: vec!["how to read it".to_owned()],
             columns: 4,
             rows: 3,
-            shades: vec![crate::present::Shade { col: 1, row: 1, tone: Tone::Place }],
+            shades: vec![intercept_core::present::Shade { col: 1, row: 1, tone: Tone::Place }],
             outlines: vec![Outline {
                 cols: (0, 1),
                 rows: (0, 2),

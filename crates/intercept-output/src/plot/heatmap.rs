@@ -6,7 +6,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::{Chart, FONT};
-use crate::present::{HeatCell, Heatmap};
+use intercept_core::present::{HeatCell, Heatmap};
 
 impl Chart for Heatmap {
     fn size(&self) -> (u32, u32) {

@@ -25,10 +25,10 @@ pub mod sweep;
 pub mod tornado;
 
 pub(crate) use self::distribution::{Distribution, seen};
-use crate::config::Scenario;
 use crate::export::{ExportError, Output, RunRecord, write_file};
-use crate::present::Picture;
-use crate::summary::{MetricRow, Summary};
+use intercept_core::config::Scenario;
+use intercept_core::present::Picture;
+use intercept_core::summary::{MetricRow, Summary};
 
 const FONT: &str = "sans-serif";
 static FONT_BYTES: &[u8] = include_bytes!("../../assets/DejaVuSans.ttf");
@@ -56,7 +56,7 @@ impl Output for Charts {
     }
 }
 
-/// The pictures of a rule set's own outputs ([`crate::present::Extra`]): `<name>.{png,svg}` each.
+/// The pictures of a rule set's own outputs ([`intercept_core::present::Extra`]): `<name>.{png,svg}` each.
 pub struct Pictures;
 
 impl Output for Pictures {
@@ -74,9 +74,9 @@ impl Output for Pictures {
 
 /// The picture kinds drawn by plotters, as charts: each drawn by its kind's module.
 pub(crate) enum Plotted<'a> {
-    Heatmap(&'a crate::present::Heatmap),
-    StackedBars(&'a crate::present::StackedBars),
-    Board(&'a crate::present::Board),
+    Heatmap(&'a intercept_core::present::Heatmap),
+    StackedBars(&'a intercept_core::present::StackedBars),
+    Board(&'a intercept_core::present::Board),
 }
 
 impl Plotted<'_> {
@@ -138,7 +138,7 @@ pub fn picture_svg(picture: &Picture) -> Result<String, DrawError> {
     }
 }
 
-/// The scenario's own picture ([`crate::ruleset::Rules::scenario_picture`]) as an SVG document, if its rule
+/// The scenario's own picture ([`intercept_core::ruleset::Rules::scenario_picture`]) as an SVG document, if its rule
 /// set draws one: what a server sends for "a picture of the scenario".
 pub fn scenario_svg(scenario: &Scenario) -> Option<String> {
     picture_svg(&scenario.rules.scenario_picture()?).ok()

@@ -7,7 +7,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::{Chart, FONT, row_label};
-use crate::present::{Bar, StackedBars};
+use intercept_core::present::{Bar, StackedBars};
 
 impl Chart for StackedBars {
     fn size(&self) -> (u32, u32) {

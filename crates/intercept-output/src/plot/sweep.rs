@@ -12,8 +12,8 @@ use plotters::prelude::*;
 
 use super::{Chart, ESTIMATE, EXACT, FONT, both, register_font};
 use crate::export::ExportError;
-use crate::summary::MetricRow;
-use crate::sweep::Point;
+use intercept_core::summary::MetricRow;
+use intercept_core::sweep::Point;
 
 /// The charts of a sweep.
 pub struct SweepCharts<'a> {

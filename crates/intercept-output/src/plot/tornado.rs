@@ -13,7 +13,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::{Chart, ESTIMATE, FONT, both, register_font, row_label};
 use crate::export::ExportError;
-use crate::sensitivity::{Change, Ranked, Sensitivity};
+use intercept_core::sensitivity::{Change, Ranked, Sensitivity};
 
 /// The most knobs a chart shows; the rest are in `sensitivity.parquet`.
 pub const MAX_ROWS: usize = 15;

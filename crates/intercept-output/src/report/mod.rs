@@ -39,8 +39,8 @@ pub use self::sensitivity::SensitivityReport;
 pub use self::sweep::SweepReport;
 use crate::export::{ExportError, create, write_file};
 use crate::plot::{Chart, picture_svg, svg_string};
-use crate::present::Picture;
-pub use crate::present::{Cell, DECIMALS, Row, Table, fixed, thousands};
+use intercept_core::present::Picture;
+pub use intercept_core::present::{Cell, DECIMALS, Row, Table, fixed, thousands};
 
 /// The file every report page is written to.
 pub const FILE: &str = "report.html";

@@ -11,12 +11,12 @@
 use std::path::{Path, PathBuf};
 
 use super::{Cell, Page, Row, Table, fixed, shell_word, thousands};
-use crate::cumulative::Quantile;
 use crate::export::{ExportError, Output, RunRecord};
-use crate::fraction;
 use crate::plot::{Distribution, Headline, seen};
-use crate::present::Placement;
-use crate::summary::{DistRow, MetricRow, Share};
+use intercept_core::cumulative::Quantile;
+use intercept_core::fraction;
+use intercept_core::present::Placement;
+use intercept_core::summary::{DistRow, MetricRow, Share};
 
 /// `report.html` of a run.
 pub struct RunReport;
@@ -35,7 +35,7 @@ pub(crate) fn page(record: &RunRecord) -> Result<Page, ExportError> {
     if let Some(answer) = &record.presentation.answer {
         page.answer(answer);
     }
-    let rests = crate::present::rests_on(&record.presentation.assumptions);
+    let rests = intercept_core::present::rests_on(&record.presentation.assumptions);
     if !rests.is_empty() {
         page.paragraph(&rests);
     }

@@ -8,11 +8,11 @@
 use std::path::{Path, PathBuf};
 
 use super::{Cell, Page, Row, Table, shell_word, thousands};
-use crate::config::Scenario;
 use crate::export::ExportError;
-use crate::metrics::MetricKind;
 use crate::plot::tornado::Tornado;
-use crate::sensitivity::{Change, DEFAULT_FLOAT_STEP, Scope, Sensitivity};
+use intercept_core::config::Scenario;
+use intercept_core::metrics::MetricKind;
+use intercept_core::sensitivity::{Change, DEFAULT_FLOAT_STEP, Scope, Sensitivity};
 
 /// `report.html` of a sensitivity run of `scenario` over `scope`.
 pub struct SensitivityReport<'a> {

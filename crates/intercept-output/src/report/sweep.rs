@@ -9,12 +9,12 @@
 use std::path::{Path, PathBuf};
 
 use super::{Cell, Page, Row, Table, shell_word, thousands};
-use crate::config::Scenario;
 use crate::export::ExportError;
 use crate::plot::sweep::{Line, charted, label, metric_row};
 use crate::show::sweep::settings;
-use crate::summary::MetricRow;
-use crate::sweep::{Axis, Point};
+use intercept_core::config::Scenario;
+use intercept_core::summary::MetricRow;
+use intercept_core::sweep::{Axis, Point};
 
 fn by_estimate(a: &(&Point, &MetricRow), b: &(&Point, &MetricRow)) -> std::cmp::Ordering {
     a.1.estimate.total_cmp(&b.1.estimate)

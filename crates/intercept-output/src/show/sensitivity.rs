@@ -6,9 +6,9 @@ use std::path::Path;
 
 use serde_json::json;
 
-use crate::sensitivity::{Change, Ranked, Sensitivity};
-use crate::text::{csv_line, shown_path};
-use crate::view::View;
+use intercept_core::sensitivity::{Change, Ranked, Sensitivity};
+use intercept_core::text::{csv_line, shown_path};
+use intercept_core::view::View;
 
 /// `sensitivity`'s answer: the run named `name`, the metrics shown (their indices), written to `dir` as
 /// `files` files.
@@ -115,7 +115,7 @@ pub fn value(name: &str, s: &Sensitivity, shown: &[usize]) -> serde_json::Value 
             "unchanged": still.iter().map(|r| &r.knob.key).collect::<Vec<_>>(),
         })
     };
-    let refused = |(step, why): (&crate::sensitivity::Step, &str)| json!({ "key": step.knob.key, "stepped": number(&step.value), "why": why });
+    let refused = |(step, why): (&intercept_core::sensitivity::Step, &str)| json!({ "key": step.knob.key, "stepped": number(&step.value), "why": why });
     json!({
         "name": name, "trials": s.trials, "seed": s.seed,
         "metrics": shown.iter().map(metric).collect::<Vec<_>>(),

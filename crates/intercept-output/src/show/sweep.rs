@@ -5,12 +5,12 @@ use std::fmt::Write;
 use std::path::Path;
 
 use crate::export::sweep_text as text;
-use crate::present::exact_cell;
-use crate::sensitivity::Change;
-use crate::summary::MetricRow;
-use crate::sweep::{Axis, Point, SweepRecord};
-use crate::text::{csv_line, shown_path};
-use crate::view::View;
+use intercept_core::present::exact_cell;
+use intercept_core::sensitivity::Change;
+use intercept_core::summary::MetricRow;
+use intercept_core::sweep::{Axis, Point, SweepRecord};
+use intercept_core::text::{csv_line, shown_path};
+use intercept_core::view::View;
 use serde_json::json;
 
 /// One point's row of one metric, with its difference from the base point.
