@@ -8,6 +8,7 @@ use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use intercept_sim::core::config::{Overrides, set};
 use intercept_sim::core::games::{self, shipped};
 use intercept_sim::core::sensitivity;
+use intercept_sim::core::solve::{Target, Vary};
 
 use crate::tools;
 
@@ -28,6 +29,7 @@ const ORDER: &[&str] = &[
     "reach-table",
     "sweep",
     "sensitivity",
+    "solve",
     "merge",
     "replay",
     "check",
@@ -62,6 +64,8 @@ pub enum Command {
     Sweep(SweepArgs),
     /// Move every number of the rules one step down and up and rank how far each moves the odds.
     Sensitivity(SensitivityArgs),
+    /// Find the value of a whole-number key that gives the odds asked for, solving every value exactly.
+    Solve(SolveArgs),
     /// Merge the shards of one run (`run --shard K/N`) into the files a single run writes.
     #[command(
         after_help = "Example:\n  intercept-sim merge shards/0 shards/1 shards/2 --out reports/three-level-chain"
@@ -416,6 +420,31 @@ fn parse_step(s: &str) -> Result<f64, String> {
     set::check_float_step(step).map_err(|e| e.0)
 }
 
+/// `solve`: the target, and the key to move.
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    /// The scenario config (TOML).
+    pub config: PathBuf,
+    /// What the metric should be: METRIC<=V, METRIC>=V or METRIC=V (V a fraction, decimal or percentage);
+    /// without METRIC, the rule set's headline metric, as in --target '>=1/2'.
+    #[arg(long, value_parser = parse_target, allow_hyphen_values = true)]
+    pub target: Target,
+    /// The whole-number key to move, by its dotted path, and optionally its range: KEY or KEY=LO..HI
+    /// [default range: every value the rules accept within 64 of the config's].
+    #[arg(long, value_parser = parse_vary, allow_hyphen_values = true)]
+    pub vary: Vary,
+    #[command(flatten)]
+    pub format: Format,
+}
+
+fn parse_target(s: &str) -> Result<Target, String> {
+    s.parse::<Target>().map_err(|e| e.0)
+}
+
+fn parse_vary(s: &str) -> Result<Vary, String> {
+    s.parse::<Vary>().map_err(|e| e.0)
+}
+
 /// A command on a config whose answer is a table.
 #[derive(Args, Debug)]
 pub struct TableArgs {
@@ -445,7 +474,7 @@ pub fn command() -> clap::Command {
     let registry = shipped();
     let mut command = tools::mount(Cli::command(), &registry);
     command = command.after_help(format!("{}\n\n{EXIT_STATUS}", examples_of("")));
-    for name in ["metrics", "schema", "sweep", "sensitivity", "init"] {
+    for name in ["metrics", "schema", "sweep", "sensitivity", "solve", "init"] {
         command = command.mut_subcommand(name, |c| c.after_help(examples_of(name)));
     }
     for (n, name) in ORDER.iter().enumerate() {

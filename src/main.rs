@@ -14,7 +14,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use cli::{
-    Command, ExactArgs, MergeArgs, Parsed, RunArgs, SchemaArgs, SensitivityArgs, ServeArgs, SweepArgs, TableArgs,
+    Command, ExactArgs, MergeArgs, Parsed, RunArgs, SchemaArgs, SensitivityArgs, ServeArgs, SolveArgs, SweepArgs,
+    TableArgs,
 };
 use intercept_sim::core::config::{self, ConfigError, Overrides, Scenario};
 use intercept_sim::core::games::shipped;
@@ -22,6 +23,7 @@ use intercept_sim::core::partial::{self, PartialError};
 use intercept_sim::core::runner::{self, SampleOptions};
 use intercept_sim::core::seal::Key;
 use intercept_sim::core::sensitivity;
+use intercept_sim::core::solve;
 use intercept_sim::core::sweep::{self, Axis};
 use intercept_sim::core::view::{Format, View, print};
 use intercept_sim::output::export::ExportError;
@@ -57,6 +59,7 @@ fn main() -> ExitCode {
         Command::Sweep(args) => sweep(args),
         Command::Sensitivity(args) => sensitivity(args),
         Command::Merge(args) => merge(args),
+        Command::Solve(args) => solve(args),
         Command::Init(a) => generate::init(a),
         Command::Serve(a) => serve(a),
         Command::Completions(a) => generate::completions(a),
@@ -266,6 +269,13 @@ fn sensitivity(args: SensitivityArgs) -> Result<(), Failure> {
     let (name, files) = (&scenario.run.name, written.len());
     let view = show::sensitivity::SensitivityView { name, sensitivity: &s, shown: &metrics, dir: &dir, files };
     show_view(&view, args.format.asked())
+}
+
+/// `solve`: every value of the key solved exactly, and the ones that meet the target.
+fn solve(args: SolveArgs) -> Result<(), Failure> {
+    let scenario = config::load(&shipped(), &args.config, Overrides::default())?;
+    let scan = solve::scan(&scenario, &args.target, &args.vary).map_err(|e| bad_input(e.0))?;
+    show_view(&scan, args.format.asked())
 }
 
 fn exact(args: ExactArgs) -> Result<(), Failure> {

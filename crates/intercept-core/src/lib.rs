@@ -57,6 +57,7 @@ pub mod ruleset;
 pub mod runner;
 pub mod seal;
 pub mod sensitivity;
+pub mod solve;
 pub mod stats;
 pub mod summary;
 pub mod sweep;

@@ -49,6 +49,12 @@ pub const EXAMPLES: &[(&str, &str, &str)] = &[
         "sensitivity configs/naval/three-level-chain.toml --only naval.rules --metric mission.completed",
         "",
     ),
+    ("solve", "solve configs/naval/three-level-chain.toml --target '<=1/2' --vary naval.rules.counter_from_port", ""),
+    (
+        "solve",
+        "solve configs/cavalry/charge-on-pikes.toml --target 'target.hedgehog_formed>=1/2' --vary cavalry.target.morale=0..10",
+        "",
+    ),
     ("init", "init cavalry", "writes cavalry.toml"),
     ("init", "init naval -o my-convoy.toml", ""),
     ("init", "init step-race -o -", "to stdout"),

@@ -1,0 +1,122 @@
+//! `solve`: the value of a whole-number key that meets a target, every value solved exactly. The answers are
+//! worked by hand from the naval reach table (N-7, N-8): one group `d` hexes from its interception hex
+//! reaches it when the sum of its dice is at least `d`, so at 7 hexes 0 or 1 die never reach (a die shows at
+//! most 6), 2 dice reach 21 times in 36 (7/12), 3 dice 1 - 20/216 = 49/54, 4 dice 1 - 15/1296 = 427/432,
+//! 5 dice 1 - 6/7776 = 1295/1296, 6 dice 1 - 1/6^6 = 46655/46656, and 7 or 8 dice always (their least sum is
+//! 7 or more).
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+/// A naval scenario of one group `distance` hexes out whose dice are set by `base_dice.sea_transport`.
+fn one_group(dir: &Path, distance: u32) -> PathBuf {
+    let path = dir.join(format!("reach-{distance}.toml"));
+    let config = format!(
+        "[run]\nname = \"reach\"\n\n[naval]\ntheater = \"europe\"\n\n[naval.mission]\nname = \"mission\"\n\
+         activity = \"sea_transport\"\nfactors = 20\n\n[[naval.group]]\nname = \"g\"\ntarget = \"mission\"\n\
+         distance = {distance}\nfactors = 20\n\n[naval.rules.base_dice]\nsea_transport = 3\n"
+    );
+    std::fs::write(&path, config).unwrap();
+    path
+}
+
+fn solve(config: &Path, target: &str) -> Value {
+    let out = Command::cargo_bin("intercept-sim")
+        .unwrap()
+        .arg("solve")
+        .arg(config)
+        .args(["--target", target, "--vary", "naval.rules.base_dice.sea_transport=0..8", "--json"])
+        .assert()
+        .success();
+    serde_json::from_slice(&out.get_output().stdout).expect("JSON")
+}
+
+fn fractions(v: &Value) -> Vec<String> {
+    v["points"].as_array().unwrap().iter().map(|p| p["exact_fraction"].as_str().unwrap().to_owned()).collect()
+}
+
+/// The reach table's row at 7 hexes, and the fewest dice that reach at least half the time: 2 (7/12).
+#[test]
+fn an_integer_key_is_answered_from_the_reach_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let v = solve(&one_group(dir.path(), 7), "group.g.reached>=1/2");
+    let table = ["0", "0", "7/12", "49/54", "427/432", "1295/1296", "46655/46656", "1", "1"];
+    assert_eq!(fractions(&v), table);
+    let meets: Vec<i64> = v["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["meets"] == true)
+        .map(|p| p["value"].as_i64().unwrap())
+        .collect();
+    assert_eq!(meets, (2..=8).collect::<Vec<_>>());
+    let answer = v["answer"].as_str().unwrap();
+    let said = "group.g.reached is at least 50.0% (1/2) when naval.rules.base_dice.sea_transport is 2..8: 2 gives \
+                58.3% (7/12), 3 gives 90.7% (49/54), 4 gives 98.8% (427/432), 5 gives 99.9% (1295/1296), 6 gives \
+                >99.9% (46655/46656), any of 7..8 gives 100.0% (1).";
+    assert_eq!(answer, said);
+}
+
+/// Runs of equal chance are named once: 0 and 1 die never reach, 7 and 8 always do.
+#[test]
+fn plateaus_are_named_as_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let v = solve(&one_group(dir.path(), 7), "group.g.reached<=0");
+    let answer = v["answer"].as_str().unwrap();
+    assert!(answer.ends_with("is 0..1: any of 0..1 gives 0.0% (0)."), "{answer}");
+    let plateaus = v["plateaus"].as_array().unwrap();
+    assert_eq!(
+        (plateaus.last().unwrap()["from"].as_i64(), plateaus.last().unwrap()["to"].as_i64()),
+        (Some(7), Some(8))
+    );
+}
+
+/// No number of dice gives exactly 0.6: it lies between 2 dice (7/12, the closest) and 3 (49/54).
+#[test]
+fn an_exact_target_no_value_hits_is_bracketed() {
+    let dir = tempfile::tempdir().unwrap();
+    let v = solve(&one_group(dir.path(), 7), "group.g.reached=0.6");
+    assert_eq!(v["bracket"], serde_json::json!([2, 3]));
+    assert_eq!(v["closest"], 2);
+    let answer = v["answer"].as_str().unwrap();
+    assert!(answer.contains("The value lies between 2 (7/12) and 3 (49/54)"), "{answer}");
+}
+
+/// At 60 hexes even 8 dice (at most 48) never reach: no value meets the target, said so with exit 0, and
+/// the closest named.
+#[test]
+fn a_target_no_value_reaches_is_said_with_the_closest() {
+    let dir = tempfile::tempdir().unwrap();
+    let v = solve(&one_group(dir.path(), 60), "group.g.reached>=1/2");
+    let answer = v["answer"].as_str().unwrap();
+    let said = "No value of naval.rules.base_dice.sea_transport from 0 to 8 gives group.g.reached at least 50.0% \
+                (1/2); the closest: any of 0..8 gives 0.0% (0).";
+    assert_eq!(answer, said);
+}
+
+/// Bad input: one line naming what is wrong, exit 2, nothing on stdout.
+#[test]
+fn bad_targets_and_keys_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = one_group(dir.path(), 7);
+    for (target, vary, said) in [
+        ("group.g.reached>=half", "naval.rules.base_dice.sea_transport", "is not a target"),
+        ("nosuch>=1/2", "naval.rules.base_dice.sea_transport", "no such metric"),
+        (">=1/2", "naval.rules.base_dice.sea_transprt", "did you mean"),
+        (">=1/2", "naval.theater", "not a whole number of the config"),
+        (">=1/2", "naval.rules.base_dice.sea_transport=5..2", "is not a key to vary"),
+    ] {
+        let out = Command::cargo_bin("intercept-sim")
+            .unwrap()
+            .arg("solve")
+            .arg(&config)
+            .args(["--target", target, "--vary", vary])
+            .assert()
+            .code(2)
+            .stdout("");
+        let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+        assert!(err.contains(said) && err.lines().count() == 1, "{target} {vary}: {err}");
+    }
+}
