@@ -96,6 +96,23 @@ fn a_target_no_value_reaches_is_said_with_the_closest() {
     assert_eq!(answer, said);
 }
 
+/// A range wider than the key allows is scanned where the rules accept it, the rest listed: base dice go
+/// from 0 to 8 (N-4).
+#[test]
+fn values_the_rules_refuse_are_listed() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::cargo_bin("intercept-sim")
+        .unwrap()
+        .arg("solve")
+        .arg(one_group(dir.path(), 7))
+        .args(["--target", "group.g.reached>=1/2", "--vary", "naval.rules.base_dice.sea_transport=6..10", "--json"])
+        .assert()
+        .success();
+    let v: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(v["refused"], serde_json::json!([9, 10]));
+    assert_eq!(fractions(&v), ["46655/46656", "1", "1"]);
+}
+
 /// Bad input: one line naming what is wrong, exit 2, nothing on stdout.
 #[test]
 fn bad_targets_and_keys_exit_2() {
@@ -107,6 +124,7 @@ fn bad_targets_and_keys_exit_2() {
         (">=1/2", "naval.rules.base_dice.sea_transprt", "did you mean"),
         (">=1/2", "naval.theater", "not a whole number of the config"),
         (">=1/2", "naval.rules.base_dice.sea_transport=5..2", "is not a key to vary"),
+        (">=1/2", "naval.rules.base_dice.sea_transport=0..5000", "is not a key to vary"),
     ] {
         let out = Command::cargo_bin("intercept-sim")
             .unwrap()

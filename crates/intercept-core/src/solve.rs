@@ -28,6 +28,13 @@ crate::refusal! {
 /// How far from its current value a key is scanned each way when no range is given.
 pub const REACH: i64 = 64;
 
+/// The most values one scan solves.
+pub const MOST_VALUES: u64 = 1_000;
+
+/// The most chance-tree leaves one scan walks in all (ten times the largest single `exact`): its cost is
+/// estimated from the first value solved and refused before the rest if it would pass this.
+pub const MOST_LEAVES: u64 = 100_000_000;
+
 /// How the metric must stand to the value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Relation {
@@ -146,7 +153,7 @@ impl std::str::FromStr for Vary {
         };
         let (lo, hi) = range.split_once("..").ok_or_else(bad)?;
         let (lo, hi) = (lo.trim().parse::<i64>().map_err(|_| bad())?, hi.trim().parse::<i64>().map_err(|_| bad())?);
-        if key.trim().is_empty() || lo > hi || hi.abs_diff(lo) > 10_000 {
+        if key.trim().is_empty() || lo > hi || hi.abs_diff(lo) >= MOST_VALUES {
             return Err(bad());
         }
         Ok(Vary { key: key.trim().to_owned(), range: Some((lo, hi)) })
@@ -172,6 +179,8 @@ pub struct Scan {
     /// The key's value in the config.
     pub current: i64,
     pub points: Vec<Point>,
+    /// The values of the range the rules refuse (a range given wider than the key allows).
+    pub refused: Vec<i64>,
 }
 
 /// Solves `base` exactly at every value of `vary`'s key, against `target`.
@@ -191,20 +200,33 @@ pub fn scan(base: &Scenario, target: &Target, vary: &Vary) -> Result<Scan, BadSo
     let index = base.rules.metrics().defs().iter().position(|d| d.name == metric).ok_or_else(|| {
         BadSolve(format!("{file}: --target {metric}: no such metric; `intercept-sim metrics {file}` lists them"))
     })?;
-    let at = |value: i64| -> Result<Option<BigRational>, BadSolve> {
+    // A value the rules refuse gives `None`; a solved one its chance (if the metric has a value) and leaves.
+    let at = |value: i64| -> Result<Option<(Option<BigRational>, u64)>, BadSolve> {
         let setting = Setting { key: key.clone(), value: value.to_string() };
         let Ok(scenario) = set::apply(base, &[setting]) else { return Ok(None) };
         let solved = runner::solve(&scenario)
             .map_err(|e| BadSolve(format!("{file}: {key} = {value}: {e}; a scan needs every value solved exactly")))?;
-        Ok(metric_fractions(scenario.rules.metrics(), &solved).swap_remove(index))
+        Ok(Some((metric_fractions(scenario.rules.metrics(), &solved).swap_remove(index), solved.leaves)))
     };
     let values: Vec<i64> = match vary.range {
         Some((lo, hi)) => (lo..=hi).collect(),
         None => around(current, |v| set::apply(base, &[Setting { key: key.clone(), value: v.to_string() }]).is_ok()),
     };
-    let mut points = Vec::with_capacity(values.len());
-    for value in values {
-        if let Some(exact) = at(value)? {
+    let (mut points, mut refused) = (Vec::with_capacity(values.len()), Vec::new());
+    for &value in &values {
+        let Some((exact, leaves)) = at(value)? else {
+            refused.push(value);
+            continue;
+        };
+        let estimate = leaves.saturating_mul(values.len() as u64);
+        if points.is_empty() && estimate > MOST_LEAVES {
+            let n = values.len();
+            return Err(BadSolve(format!(
+                "{file}: --vary {key}: {n} values of about {leaves} leaves each would walk about {estimate} leaves, \
+                 more than the {MOST_LEAVES} a scan may; narrow the range (KEY=LO..HI)"
+            )));
+        }
+        if let Some(exact) = exact {
             let meets = target.relation.holds(&exact, &target.value);
             points.push(Point { value, exact, meets });
         }
@@ -212,7 +234,7 @@ pub fn scan(base: &Scenario, target: &Target, vary: &Vary) -> Result<Scan, BadSo
     if points.is_empty() {
         return Err(BadSolve(format!("{file}: --vary {key}: the rules refuse every value of the range")));
     }
-    Ok(Scan { name: base.run.name.clone(), key, metric, target: target.clone(), current, points })
+    Ok(Scan { name: base.run.name.clone(), key, metric, target: target.clone(), current, points, refused })
 }
 
 /// The values within [`REACH`] of `current` that `allowed` accepts, going each way until the first refused.
@@ -364,6 +386,10 @@ impl View for Scan {
                 if p.meets { "yes" } else { "no" }
             );
         }
+        if !self.refused.is_empty() {
+            let values: Vec<String> = self.refused.iter().map(i64::to_string).collect();
+            let _ = writeln!(out, "the rules refuse {} = {}", self.key, values.join(", "));
+        }
         out
     }
 
@@ -382,6 +408,7 @@ impl View for Scan {
             "plateaus": self.plateaus().iter().map(plateau).collect::<Vec<_>>(),
             "bracket": bracket,
             "closest": self.closest().value,
+            "refused": self.refused,
         })
     }
 
