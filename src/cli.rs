@@ -10,6 +10,7 @@ use intercept_sim::core::games::{self, shipped};
 use intercept_sim::core::sensitivity;
 use intercept_sim::core::solve::{Target, Vary};
 
+pub use crate::format::{Format, TextOrJson};
 use crate::tools;
 
 /// What the exit status says, as the top-level help ends.
@@ -151,46 +152,6 @@ pub struct ManArgs {
 pub struct SchemaArgs {
     /// The rule set's config table; without it, the tables are listed.
     pub table: Option<String>,
-}
-
-/// How a command whose answer is a table prints it: as text, JSON or CSV (the same flags as a rule set's
-/// own commands take, [`crate::tools`]).
-#[derive(Args, Debug)]
-pub struct Format {
-    /// How to print the answer [default: text].
-    #[arg(long, value_name = "FORMAT", value_parser = ["text", "json", "csv"], conflicts_with_all = ["json", "csv"])]
-    pub format: Option<String>,
-    /// Print JSON on stdout instead of text (--format json).
-    #[arg(long, conflicts_with = "csv")]
-    pub json: bool,
-    /// Print the table as CSV on stdout, a header line then one line per row (--format csv).
-    #[arg(long)]
-    pub csv: bool,
-}
-
-/// How a command whose answer has no table form prints it: as text or JSON.
-#[derive(Args, Debug)]
-pub struct TextOrJson {
-    /// How to print the answer [default: text].
-    #[arg(long, value_name = "FORMAT", value_parser = ["text", "json"], conflicts_with = "json")]
-    pub format: Option<String>,
-    /// Print JSON on stdout instead of text (--format json).
-    #[arg(long)]
-    pub json: bool,
-}
-
-impl Format {
-    /// The format asked for.
-    pub fn asked(&self) -> intercept_sim::core::ruleset::Format {
-        tools::chosen(self.format.as_deref(), self.json, self.csv)
-    }
-}
-
-impl TextOrJson {
-    /// The format asked for: text or JSON.
-    pub fn asked(&self) -> intercept_sim::core::ruleset::Format {
-        tools::chosen(self.format.as_deref(), self.json, false)
-    }
 }
 
 /// How a command that samples runs: trials, seed and threads.

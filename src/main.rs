@@ -4,6 +4,7 @@
 //! 130 a run interrupted and written as a partial result. What it prints is rendered by the library's `show`.
 
 mod cli;
+mod format;
 mod generate;
 mod interrupt;
 mod progress;

@@ -10,11 +10,12 @@ use std::path::PathBuf;
 
 use clap::builder::PossibleValuesParser;
 use clap::parser::ValueSource;
-use clap::{Arg, ArgAction, ArgMatches, Command};
+use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches};
 use intercept_sim::core::config::{self, Overrides};
 use intercept_sim::core::games::shipped;
 use intercept_sim::core::ruleset::{Format, Given, Input, Mount, Param, ParamKind, Registry, Tool, ToolError, Values};
 
+use crate::format as flags;
 use crate::{Failure, bad_input};
 
 /// The groups tools are mounted under, with their help.
@@ -50,12 +51,13 @@ fn group_of(mount: Mount) -> Option<&'static str> {
 
 /// The tool's subcommand: its config file, its parameters, and the formats it prints.
 fn sub(tool: &'static dyn Tool) -> Command {
-    let mut command = Command::new(tool.mount().name()).about(tool.title()).after_help(examples(tool.examples()));
+    let mut command = Command::new(tool.mount().name());
     if let Some(help) = tool.config() {
         command = command.arg(Arg::new("config").value_name("CONFIG").required(true).help(help));
     }
-    command = command.args(tool.params().iter().map(flag));
-    formats(command, tool.formats())
+    command = formats(command.args(tool.params().iter().map(flag)), tool.formats());
+    // After the format flags: adding derived flags also sets the command's text from their struct's doc.
+    command.about(tool.title()).long_about(None).after_help(examples(tool.examples()))
 }
 
 /// "Example:" and the command lines, as help ends.
@@ -89,37 +91,13 @@ fn flag(p: &Param) -> Arg {
     }
 }
 
-/// `--format`, and `--json` and `--csv` as its short forms, for a tool that prints more than text.
+/// The format flags for a tool that prints more than text: the same definitions the other commands derive.
 fn formats(command: Command, offered: &[Format]) -> Command {
-    if offered.len() < 2 {
-        return command;
+    match (offered.contains(&Format::Csv), offered.len() > 1) {
+        (true, _) => flags::Format::augment_args(command),
+        (false, true) => flags::TextOrJson::augment_args(command),
+        (false, false) => command,
     }
-    let names: Vec<&'static str> = offered.iter().map(|f| f.name()).collect();
-    let mut command = command
-        .arg(
-            Arg::new("format")
-                .long("format")
-                .value_name("FORMAT")
-                .value_parser(PossibleValuesParser::new(names))
-                .help("How to print the answer [default: text]"),
-        )
-        .arg(
-            Arg::new("json")
-                .long("json")
-                .action(ArgAction::SetTrue)
-                .conflicts_with("format")
-                .help("Print JSON on stdout instead of text (--format json)."),
-        );
-    if offered.contains(&Format::Csv) {
-        command = command.arg(
-            Arg::new("csv")
-                .long("csv")
-                .action(ArgAction::SetTrue)
-                .conflicts_with_all(["format", "json"])
-                .help("Print the table as CSV on stdout, a header line then one line per row (--format csv)."),
-        );
-    }
-    command
 }
 
 /// A tool asked on the command line: the tool, and its own arguments.
@@ -149,7 +127,7 @@ pub fn answer(asked: Asked) -> Result<(), Failure> {
     let scenario = file.map(|f| config::load(&shipped(), &f, Overrides::default())).transpose()?;
     let config = scenario.as_ref().map(|s| Given { file: &s.file, run: &s.run, rules: s.rules.as_ref() });
     let answer = tool.answer(&Input { values, config }).map_err(tool_failure)?;
-    crate::show_view(answer.as_ref(), format(&matches))
+    crate::show_view(answer.as_ref(), format(tool, &matches))
 }
 
 /// The values given on the command line, as name and text pairs (defaults are left to [`Values::read`], so
@@ -168,19 +146,12 @@ fn given(params: &[Param], matches: &ArgMatches) -> Vec<(String, String)> {
     pairs
 }
 
-fn format(matches: &ArgMatches) -> Format {
-    let on = |flag: &str| matches.try_get_one::<bool>(flag).ok().flatten().copied().unwrap_or(false);
-    let format = matches.try_get_one::<String>("format").ok().flatten().map(String::as_str);
-    chosen(format, on("json"), on("csv"))
-}
-
-/// `--format`'s value, else `--json` or `--csv` (its short forms), else text: for every command.
-pub fn chosen(format: Option<&str>, json: bool, csv: bool) -> Format {
-    match (format, json, csv) {
-        (Some("json"), ..) | (None, true, _) => Format::Json,
-        (Some("csv"), ..) | (None, _, true) => Format::Csv,
-        _ => Format::Text,
-    }
+/// The format asked for, read as the flags were added ([`formats`]).
+fn format(tool: &dyn Tool, matches: &ArgMatches) -> Format {
+    let offered = tool.formats();
+    let csv = offered.contains(&Format::Csv).then(|| flags::Format::from_arg_matches(matches).map(|f| f.asked()));
+    let json = (offered.len() > 1).then(|| flags::TextOrJson::from_arg_matches(matches).map(|f| f.asked()));
+    csv.or(json).and_then(Result::ok).unwrap_or(Format::Text)
 }
 
 /// A refused parameter is named by its flag; a question the rules cannot answer is a failed run.

@@ -200,24 +200,22 @@ pub fn scan(base: &Scenario, target: &Target, vary: &Vary) -> Result<Scan, BadSo
     let index = base.rules.metrics().defs().iter().position(|d| d.name == metric).ok_or_else(|| {
         BadSolve(format!("{file}: --target {metric}: no such metric; `intercept-sim metrics {file}` lists them"))
     })?;
-    // A value the rules refuse gives `None`; a solved one its chance (if the metric has a value) and leaves.
-    let at = |value: i64| -> Result<Option<(Option<BigRational>, u64)>, BadSolve> {
-        let setting = Setting { key: key.clone(), value: value.to_string() };
-        let Ok(scenario) = set::apply(base, &[setting]) else { return Ok(None) };
-        let solved = runner::solve(&scenario)
-            .map_err(|e| BadSolve(format!("{file}: {key} = {value}: {e}; a scan needs every value solved exactly")))?;
-        Ok(Some((metric_fractions(scenario.rules.metrics(), &solved).swap_remove(index), solved.leaves)))
-    };
-    let values: Vec<i64> = match vary.range {
-        Some((lo, hi)) => (lo..=hi).collect(),
-        None => around(current, |v| set::apply(base, &[Setting { key: key.clone(), value: v.to_string() }]).is_ok()),
+    // Each value is resolved once: `None` where the rules refuse it.
+    let resolve = |value: i64| set::apply(base, &[Setting { key: key.clone(), value: value.to_string() }]).ok();
+    let values: Vec<(i64, Option<Scenario>)> = match vary.range {
+        Some((lo, hi)) => (lo..=hi).map(|v| (v, resolve(v))).collect(),
+        None => around(current, resolve).into_iter().map(|(v, s)| (v, Some(s))).collect(),
     };
     let (mut points, mut refused) = (Vec::with_capacity(values.len()), Vec::new());
-    for &value in &values {
-        let Some((exact, leaves)) = at(value)? else {
+    for (value, scenario) in &values {
+        let value = *value;
+        let Some(scenario) = scenario else {
             refused.push(value);
             continue;
         };
+        let solved = runner::solve(scenario)
+            .map_err(|e| BadSolve(format!("{file}: {key} = {value}: {e}; a scan needs every value solved exactly")))?;
+        let (exact, leaves) = (metric_fractions(scenario.rules.metrics(), &solved).swap_remove(index), solved.leaves);
         let estimate = leaves.saturating_mul(values.len() as u64);
         if points.is_empty() && estimate > MOST_LEAVES {
             let n = values.len();
@@ -237,13 +235,14 @@ pub fn scan(base: &Scenario, target: &Target, vary: &Vary) -> Result<Scan, BadSo
     Ok(Scan { name: base.run.name.clone(), key, metric, target: target.clone(), current, points, refused })
 }
 
-/// The values within [`REACH`] of `current` that `allowed` accepts, going each way until the first refused.
-fn around(current: i64, allowed: impl Fn(i64) -> bool) -> Vec<i64> {
-    let down = (1..=REACH).map(|d| current.saturating_sub(d)).take_while(|&v| allowed(v));
-    let up = (1..=REACH).map(|d| current.saturating_add(d)).take_while(|&v| allowed(v));
-    let mut values: Vec<i64> = down.chain(std::iter::once(current)).chain(up).collect();
-    values.sort_unstable();
-    values.dedup();
+/// The values within [`REACH`] of `current` that `resolve` accepts, each with what it made of it, going each
+/// way until the first refused; `current` itself is taken as accepted when it is.
+fn around<T>(current: i64, resolve: impl Fn(i64) -> Option<T>) -> Vec<(i64, T)> {
+    let step = |v: i64| resolve(v).map(|t| (v, t));
+    let down = (1..=REACH).map_while(|d| current.checked_sub(d).and_then(step));
+    let up = (1..=REACH).map_while(|d| current.checked_add(d).and_then(step));
+    let mut values: Vec<(i64, T)> = down.chain(step(current)).chain(up).collect();
+    values.sort_unstable_by_key(|(v, _)| *v);
     values
 }
 
@@ -461,8 +460,9 @@ mod tests {
 
     #[test]
     fn around_stops_at_the_first_refused_value_each_way() {
-        assert_eq!(around(3, |v| (0..=8).contains(&v)), (0..=8).collect::<Vec<_>>());
-        assert_eq!(around(0, |v| v >= 0).len() as i64, REACH + 1);
+        let values = |found: Vec<(i64, ())>| found.into_iter().map(|(v, _)| v).collect::<Vec<_>>();
+        assert_eq!(values(around(3, |v| (0..=8).contains(&v).then_some(()))), (0..=8).collect::<Vec<_>>());
+        assert_eq!(around(0, |v| (v >= 0).then_some(())).len() as i64, REACH + 1);
     }
 
     #[test]
