@@ -390,10 +390,14 @@ pub struct SolveArgs {
     /// without METRIC, the rule set's headline metric, as in --target '>=1/2'.
     #[arg(long, value_parser = parse_target, allow_hyphen_values = true)]
     pub target: Target,
-    /// The whole-number key to move, by its dotted path, and optionally its range: KEY or KEY=LO..HI
-    /// [default range: every value the rules accept within 64 of the config's].
+    /// The key to move, by its dotted path, and optionally its range: KEY or KEY=LO..HI. A whole-number key
+    /// is solved at every value [default range: every value the rules accept within 64 of the config's]; a
+    /// decimal key (a chance) exactly as a polynomial in it [default range: 0..1].
     #[arg(long, value_parser = parse_vary, allow_hyphen_values = true)]
     pub vary: Vary,
+    /// How many decimals a decimal key's value is given to.
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(1..=30))]
+    pub digits: u8,
     #[command(flatten)]
     pub format: Format,
 }

@@ -272,11 +272,11 @@ fn sensitivity(args: SensitivityArgs) -> Result<(), Failure> {
     show_view(&view, args.format.asked())
 }
 
-/// `solve`: every value of the key solved exactly, and the ones that meet the target.
+/// `solve`: the values of the key that meet the target, found exactly.
 fn solve(args: SolveArgs) -> Result<(), Failure> {
     let scenario = config::load(&shipped(), &args.config, Overrides::default())?;
-    let scan = solve::scan(&scenario, &args.target, &args.vary).map_err(|e| bad_input(e.0))?;
-    show_view(&scan, args.format.asked())
+    let answer = solve::solve(&scenario, &args.target, &args.vary, args.digits.into()).map_err(|e| bad_input(e.0))?;
+    show_view(&answer, args.format.asked())
 }
 
 fn exact(args: ExactArgs) -> Result<(), Failure> {

@@ -4,6 +4,14 @@
 //! most 6), 2 dice reach 21 times in 36 (7/12), 3 dice 1 - 20/216 = 49/54, 4 dice 1 - 15/1296 = 427/432,
 //! 5 dice 1 - 6/7776 = 1295/1296, 6 dice 1 - 1/6^6 = 46655/46656, and 7 or 8 dice always (their least sum is
 //! 7 or more).
+//!
+//! A decimal key's answers are worked by hand from the combat rules (N-16): one group 1 hex out always
+//! reaches and fights; each round the combat ends with chance `e` (`p_end_after_round`), and after the third
+//! it ends anyway, so it lasts 1 round with chance e, 2 with (1 - e) e and 3 with (1 - e)^2, a mean of
+//! 1 + u + u^2 with u = 1 - e, which is 3 - 3e + e^2. It is at least 2 rounds when u^2 + u - 1 >= 0, that
+//! is u >= (sqrt 5 - 1) / 2: e at most (3 - sqrt 5) / 2 = 0.3819660112..., where the slope is
+//! 2e - 3 = -sqrt 5. The mission completes when the interceptor loses, 1 - p with `p_intercepting_side_wins`
+//! = p: at most 1/3 when p is at least 2/3, exactly.
 
 use std::path::{Path, PathBuf};
 
@@ -122,9 +130,12 @@ fn bad_targets_and_keys_exit_2() {
         ("group.g.reached>=half", "naval.rules.base_dice.sea_transport", "is not a target"),
         ("nosuch>=1/2", "naval.rules.base_dice.sea_transport", "no such metric"),
         (">=1/2", "naval.rules.base_dice.sea_transprt", "did you mean"),
-        (">=1/2", "naval.theater", "not a whole number of the config"),
+        (">=1/2", "naval.theater", "not a number of the config"),
+        (">=1/2", "naval.rules.base_dice.sea_transport=0.5..2", "is a whole number"),
+        (">=1/2", "naval.combat.p_end_after_round=0..1.00000000001", "at most 10 decimals"),
+        (">=1/2", "naval.combat.p_end_after_round=0..2", "the rules refuse"),
         (">=1/2", "naval.rules.base_dice.sea_transport=5..2", "is not a key to vary"),
-        (">=1/2", "naval.rules.base_dice.sea_transport=0..5000", "is not a key to vary"),
+        (">=1/2", "naval.rules.base_dice.sea_transport=0..5000", "at most 1000 values long"),
     ] {
         let out = Command::cargo_bin("intercept-sim")
             .unwrap()
@@ -137,4 +148,52 @@ fn bad_targets_and_keys_exit_2() {
         let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
         assert!(err.contains(said) && err.lines().count() == 1, "{target} {vary}: {err}");
     }
+}
+
+/// The chance of ending a round that makes one combat last 2 rounds on average: (3 - sqrt 5) / 2, an
+/// irrational root given in an exact interval, with the slope -sqrt 5 there.
+#[test]
+fn a_chance_key_is_answered_by_the_root_of_its_polynomial() {
+    let dir = tempfile::tempdir().unwrap();
+    let v = solve_key(&one_group(dir.path(), 1), "combat.rounds>=2", "naval.combat.p_end_after_round");
+    assert_eq!(v["numerator"], serde_json::json!(["3", "-3", "1"]));
+    assert_eq!(v["base"], serde_json::json!(["1"]));
+    let root = &v["roots"][0];
+    let end = |k: &str| root[k].as_str().unwrap().parse::<num_rational::BigRational>().unwrap();
+    // e < (3 - sqrt 5) / 2 exactly when (3 - 2e)^2 > 5, for e below 3/2.
+    let past = |e: &num_rational::BigRational| {
+        let s =
+            num_rational::BigRational::from_integer(3.into()) - e * num_rational::BigRational::from_integer(2.into());
+        &s * &s > num_rational::BigRational::from_integer(5.into())
+    };
+    assert!(past(&end("lo")) && !past(&end("hi")), "{root}");
+    assert!((root["slope"].as_f64().unwrap() + 5f64.sqrt()).abs() < 1e-6);
+    let said = "combat.rounds is at least 2 when naval.combat.p_end_after_round is at most 0.381966 (in [0.38196600, \
+                0.38196602], slope -2.2361).";
+    assert_eq!(v["answer"], said);
+}
+
+/// A root that is a fraction is found exactly, and a key the metric does not depend on is said so.
+#[test]
+fn a_fraction_root_is_exact_and_a_key_that_does_not_matter_is_said() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = one_group(dir.path(), 1);
+    let v = solve_key(&config, "mission.completed<=1/3", "naval.combat.p_intercepting_side_wins");
+    let said = "mission.completed is at most 33.3% (1/3) when naval.combat.p_intercepting_side_wins is at least 2/3 \
+                (exactly, slope -1.0000).";
+    assert_eq!(v["answer"], said);
+    assert_eq!(v["roots"][0]["exact"], "2/3");
+    let v = solve_key(&config, "mission.completed=1/2", "naval.combat.p_end_after_round=0.2..0.8");
+    assert!(v["answer"].as_str().unwrap().ends_with("anywhere from 0.2 to 0.8: it does not depend on it."), "{v}");
+}
+
+fn solve_key(config: &Path, target: &str, vary: &str) -> Value {
+    let out = Command::cargo_bin("intercept-sim")
+        .unwrap()
+        .arg("solve")
+        .arg(config)
+        .args(["--target", target, "--vary", vary, "--json"])
+        .assert()
+        .success();
+    serde_json::from_slice(&out.get_output().stdout).expect("JSON")
 }
