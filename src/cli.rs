@@ -393,8 +393,10 @@ pub struct SolveArgs {
     /// The key to move, by its dotted path, and optionally its range: KEY or KEY=LO..HI. A whole-number key
     /// is solved at every value [default range: every value the rules accept within 64 of the config's]; a
     /// decimal key (a chance) exactly as a polynomial in it [default range: 0..1].
-    #[arg(long, value_parser = parse_vary, allow_hyphen_values = true)]
-    pub vary: Vary,
+    /// Given twice, the second key is solved so at each value of the first (a decimal first key in ten equal
+    /// steps): the frontier of pairs that meet the target.
+    #[arg(long, value_parser = parse_vary, allow_hyphen_values = true, required = true, num_args = 1, action = clap::ArgAction::Append)]
+    pub vary: Vec<Vary>,
     /// How many decimals a decimal key's value is given to.
     #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(1..=30))]
     pub digits: u8,

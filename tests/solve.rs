@@ -197,3 +197,27 @@ fn solve_key(config: &Path, target: &str, vary: &str) -> Value {
         .success();
     serde_json::from_slice(&out.get_output().stdout).expect("JSON")
 }
+
+/// Two keys: for each number of dice, the distances reached at least half the time. One die reaches d
+/// hexes with chance (7 - d)/6, at least 1/2 up to 4; two dice reach 7 with 21/36 but 8 with 15/36; three
+/// dice, whose sum is symmetric about 10.5, reach 11 with exactly 1/2; no die never reaches.
+#[test]
+fn two_keys_give_the_frontier_of_pairs() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::cargo_bin("intercept-sim")
+        .unwrap()
+        .arg("solve")
+        .arg(one_group(dir.path(), 7))
+        .args(["--target", "group.g.reached>=1/2", "--vary", "naval.rules.base_dice.sea_transport=0..3"])
+        .args(["--vary", "naval.group.g.distance=1..12", "--json"])
+        .assert()
+        .success();
+    let v: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let meeting: Vec<&Value> = v["rows"].as_array().unwrap().iter().map(|r| &r["meeting"]).collect();
+    assert_eq!(meeting, [&Value::Null, &"1..4".into(), &"1..7".into(), &"1..11".into()]);
+    let said = "group.g.reached is at least 50.0% (1/2) when naval.rules.base_dice.sea_transport is 1 and \
+                naval.group.g.distance is 1..4, 2 and naval.group.g.distance is 1..7 or 3 and \
+                naval.group.g.distance is 1..11; with naval.rules.base_dice.sea_transport 0 no value of \
+                naval.group.g.distance does.";
+    assert_eq!(v["answer"], said);
+}

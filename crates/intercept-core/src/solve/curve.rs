@@ -67,6 +67,8 @@ pub struct Curve {
     pub digits: usize,
     /// Whether the metric is a chance (else a mean).
     pub chance: bool,
+    /// How many chance-tree leaves the exact solves walked in all.
+    pub leaves: u64,
 }
 
 /// An end of a span: an end of the range, or a root.
@@ -152,6 +154,7 @@ pub fn solve(base: &Scenario, target: &Target, vary: &Vary, digits: usize) -> Re
         spans: Vec::new(),
         digits,
         chance,
+        leaves: walked,
     };
     curve.find_spans();
     Ok(curve)
@@ -367,6 +370,12 @@ impl Curve {
         let want = fraction::to_f64(&self.target.value);
         let distance = |c: &(String, f64)| (c.1 - want).abs();
         candidates.into_iter().min_by(|a, b| distance(a).total_cmp(&distance(b))).unwrap_or_default()
+    }
+
+    /// The values that meet the target, as spans ("at most 0.381966"); `None` when none does.
+    pub fn meeting(&self) -> Option<String> {
+        let spans: Vec<String> = self.spans.iter().map(|&s| self.span_words(s)).collect();
+        (!spans.is_empty()).then(|| spans.join(" or "))
     }
 
     /// The answer in a sentence or two.

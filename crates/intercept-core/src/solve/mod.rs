@@ -22,10 +22,12 @@ use crate::fraction::{self, BigRational};
 use crate::view::View;
 
 pub mod curve;
+pub mod pair;
 pub mod poly;
 pub mod scan;
 
 pub use self::curve::Curve;
+pub use self::pair::Pair;
 pub use self::scan::{Plateau, Point, Scan, scan};
 
 crate::refusal! {
@@ -174,6 +176,8 @@ impl std::str::FromStr for Vary {
 pub enum Answer {
     Whole(Scan),
     Decimal(Curve),
+    /// Two keys: the second solved at each value of the first.
+    Pair(Pair),
 }
 
 impl Answer {
@@ -181,6 +185,7 @@ impl Answer {
         match self {
             Answer::Whole(s) => s,
             Answer::Decimal(c) => c,
+            Answer::Pair(p) => p,
         }
     }
 
@@ -189,6 +194,16 @@ impl Answer {
         match self {
             Answer::Whole(s) => s.answer(),
             Answer::Decimal(c) => c.answer(),
+            Answer::Pair(p) => p.answer(),
+        }
+    }
+
+    /// Where the key meets the target, as spans; `None` when nowhere (and for two keys).
+    pub fn meeting(&self) -> Option<String> {
+        match self {
+            Answer::Whole(s) => s.meeting(),
+            Answer::Decimal(c) => c.meeting(),
+            Answer::Pair(_) => None,
         }
     }
 }
@@ -207,9 +222,18 @@ impl View for Answer {
     }
 }
 
-/// The value of `vary`'s key that meets `target`: every value of a whole-number key solved exactly, or the
-/// exact polynomial of a decimal key and its roots, given to `digits` decimals.
-pub fn solve(base: &Scenario, target: &Target, vary: &Vary, digits: usize) -> Result<Answer, BadSolve> {
+/// The values of `vary`'s keys that meet `target`. One key: every value of a whole-number key solved
+/// exactly, or the exact polynomial of a decimal key and its roots, given to `digits` decimals. Two keys: the
+/// second solved so at each value of the first.
+pub fn solve(base: &Scenario, target: &Target, vary: &[Vary], digits: usize) -> Result<Answer, BadSolve> {
+    match vary {
+        [one] => solve_one(base, target, one, digits),
+        [outer, inner] => pair::solve(base, target, outer, inner, digits).map(Answer::Pair),
+        _ => Err(BadSolve(format!("{}: allowed: one or two --vary keys", base.file.display()))),
+    }
+}
+
+fn solve_one(base: &Scenario, target: &Target, vary: &Vary, digits: usize) -> Result<Answer, BadSolve> {
     let asked = Asked::new(base, target, &vary.key)?;
     match asked.current {
         Number::Int(_) => scan(base, target, vary).map(Answer::Whole),

@@ -38,12 +38,56 @@ pub struct Scan {
     pub refused: Vec<i64>,
     /// Whether the metric is a chance (else a mean).
     pub chance: bool,
+    /// How many chance-tree leaves the exact solves walked in all.
+    pub leaves: u64,
 }
 
 /// Solves `base` exactly at every value of `vary`'s whole-number key, against `target`.
 pub fn scan(base: &Scenario, target: &Target, vary: &Vary) -> Result<Scan, BadSolve> {
     let file = base.file.display();
     let Asked { key, current, metric, index, chance } = Asked::new(base, target, &vary.key)?;
+    let (current, values) = whole_values(base, &key, current, vary)?;
+    let (mut points, mut refused, mut walked) = (Vec::with_capacity(values.len()), Vec::new(), 0u64);
+    for (value, scenario) in &values {
+        let value = *value;
+        let Some(scenario) = scenario else {
+            refused.push(value);
+            continue;
+        };
+        let solved = runner::solve(scenario)
+            .map_err(|e| BadSolve(format!("{file}: {key} = {value}: {e}; a scan needs every value solved exactly")))?;
+        let (exact, leaves) = (metric_fractions(scenario.rules.metrics(), &solved).swap_remove(index), solved.leaves);
+        let estimate = leaves.saturating_mul(values.len() as u64);
+        walked = walked.saturating_add(leaves);
+        if points.is_empty() && estimate > MOST_LEAVES {
+            let n = values.len();
+            return Err(BadSolve(format!(
+                "{file}: --vary {key}: {n} values of about {leaves} leaves each would walk about {estimate} leaves, \
+                 more than the {MOST_LEAVES} a scan may; narrow the range (KEY=LO..HI)"
+            )));
+        }
+        if let Some(exact) = exact {
+            let meets = target.relation.holds(&exact, &target.value);
+            points.push(Point { value, exact, meets });
+        }
+    }
+    if points.is_empty() {
+        return Err(BadSolve(format!("{file}: --vary {key}: the rules refuse every value of the range")));
+    }
+    let name = base.run.name.clone();
+    Ok(Scan { name, key, metric, target: target.clone(), current, points, refused, chance, leaves: walked })
+}
+
+/// The values of whole-number key `key` (canonical, its value `current`) to solve, each resolved once:
+/// `vary`'s range, each value `None` where the rules refuse it, or every value they accept within
+/// [`REACH`]; and the key's value as a whole number.
+pub(crate) fn whole_values(
+    base: &Scenario,
+    key: &str,
+    current: Number,
+    vary: &Vary,
+) -> Result<(i64, Vec<(i64, Option<Scenario>)>), BadSolve> {
+    let file = base.file.display();
     let Number::Int(current) = current else {
         return Err(BadSolve(format!(
             "{file}: --vary {key}: not a whole number of the config; allowed: a key whose value is a whole number"
@@ -64,39 +108,12 @@ pub fn scan(base: &Scenario, target: &Target, vary: &Vary) -> Result<Scan, BadSo
             }
         }
     };
-    // Each value is resolved once: `None` where the rules refuse it.
-    let resolve = |value: i64| set::apply(base, &[Setting { key: key.clone(), value: value.to_string() }]).ok();
-    let values: Vec<(i64, Option<Scenario>)> = match range {
+    let resolve = |value: i64| set::apply(base, &[Setting { key: key.to_owned(), value: value.to_string() }]).ok();
+    let values = match range {
         Some((lo, hi)) => (lo..=hi).map(|v| (v, resolve(v))).collect(),
         None => around(current, resolve).into_iter().map(|(v, s)| (v, Some(s))).collect(),
     };
-    let (mut points, mut refused) = (Vec::with_capacity(values.len()), Vec::new());
-    for (value, scenario) in &values {
-        let value = *value;
-        let Some(scenario) = scenario else {
-            refused.push(value);
-            continue;
-        };
-        let solved = runner::solve(scenario)
-            .map_err(|e| BadSolve(format!("{file}: {key} = {value}: {e}; a scan needs every value solved exactly")))?;
-        let (exact, leaves) = (metric_fractions(scenario.rules.metrics(), &solved).swap_remove(index), solved.leaves);
-        let estimate = leaves.saturating_mul(values.len() as u64);
-        if points.is_empty() && estimate > MOST_LEAVES {
-            let n = values.len();
-            return Err(BadSolve(format!(
-                "{file}: --vary {key}: {n} values of about {leaves} leaves each would walk about {estimate} leaves, \
-                 more than the {MOST_LEAVES} a scan may; narrow the range (KEY=LO..HI)"
-            )));
-        }
-        if let Some(exact) = exact {
-            let meets = target.relation.holds(&exact, &target.value);
-            points.push(Point { value, exact, meets });
-        }
-    }
-    if points.is_empty() {
-        return Err(BadSolve(format!("{file}: --vary {key}: the rules refuse every value of the range")));
-    }
-    Ok(Scan { name: base.run.name.clone(), key, metric, target: target.clone(), current, points, refused, chance })
+    Ok((current, values))
 }
 
 /// The values within [`REACH`] of `current` that `resolve` accepts, each with what it made of it, going each
@@ -130,6 +147,12 @@ impl Scan {
             }
         }
         out
+    }
+
+    /// The values that meet the target, as spans ("2..8", "0..1 and 7..8"); `None` when none does.
+    pub fn meeting(&self) -> Option<String> {
+        let meeting: Vec<Plateau> = self.plateaus().into_iter().filter(|p| p.meets).collect();
+        (!meeting.is_empty()).then(|| spans(&meeting))
     }
 
     /// Two neighbouring values whose chances lie either side of the target value, when none hits it exactly.
