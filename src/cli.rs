@@ -400,6 +400,9 @@ pub struct SolveArgs {
     /// How many decimals a decimal key's value is given to.
     #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(1..=30))]
     pub digits: u8,
+    /// Output folder [default: reports/<run.name>-solve].
+    #[arg(short, long)]
+    pub out: Option<PathBuf>,
     #[command(flatten)]
     pub format: Format,
 }

@@ -276,7 +276,12 @@ fn sensitivity(args: SensitivityArgs) -> Result<(), Failure> {
 fn solve(args: SolveArgs) -> Result<(), Failure> {
     let scenario = config::load(&shipped(), &args.config, Overrides::default())?;
     let answer = solve::solve(&scenario, &args.target, &args.vary, args.digits.into()).map_err(|e| bad_input(e.0))?;
-    show_view(&answer, args.format.asked())
+    let default = Path::new("reports").join(format!("{}-solve", scenario.run.name));
+    let (dir, flag) = out_or(args.out, (default, ""));
+    let folder = open(&dir, flag)?;
+    study::write_solve(&scenario, &answer, folder.staging()).map_err(|e| not_written(e, &folder, &dir))?;
+    let written = folder.commit().map_err(folder_failure)?;
+    show_view(&show::SolveView { answer: &answer, dir: &dir, files: written.len() }, args.format.asked())
 }
 
 fn exact(args: ExactArgs) -> Result<(), Failure> {

@@ -30,9 +30,15 @@ fn one_group(dir: &Path, distance: u32) -> PathBuf {
     path
 }
 
+/// The command, run in `cwd` so that its output folder (`reports/...`) lands there.
+fn sim(cwd: &Path) -> Command {
+    let mut command = Command::cargo_bin("intercept-sim").unwrap();
+    command.current_dir(cwd);
+    command
+}
+
 fn solve(config: &Path, target: &str) -> Value {
-    let out = Command::cargo_bin("intercept-sim")
-        .unwrap()
+    let out = sim(config.parent().unwrap())
         .arg("solve")
         .arg(config)
         .args(["--target", target, "--vary", "naval.rules.base_dice.sea_transport=0..8", "--json"])
@@ -109,8 +115,7 @@ fn a_target_no_value_reaches_is_said_with_the_closest() {
 #[test]
 fn values_the_rules_refuse_are_listed() {
     let dir = tempfile::tempdir().unwrap();
-    let out = Command::cargo_bin("intercept-sim")
-        .unwrap()
+    let out = sim(dir.path())
         .arg("solve")
         .arg(one_group(dir.path(), 7))
         .args(["--target", "group.g.reached>=1/2", "--vary", "naval.rules.base_dice.sea_transport=6..10", "--json"])
@@ -137,8 +142,7 @@ fn bad_targets_and_keys_exit_2() {
         (">=1/2", "naval.rules.base_dice.sea_transport=5..2", "is not a key to vary"),
         (">=1/2", "naval.rules.base_dice.sea_transport=0..5000", "at most 1000 values long"),
     ] {
-        let out = Command::cargo_bin("intercept-sim")
-            .unwrap()
+        let out = sim(dir.path())
             .arg("solve")
             .arg(&config)
             .args(["--target", target, "--vary", vary])
@@ -188,8 +192,7 @@ fn a_fraction_root_is_exact_and_a_key_that_does_not_matter_is_said() {
 }
 
 fn solve_key(config: &Path, target: &str, vary: &str) -> Value {
-    let out = Command::cargo_bin("intercept-sim")
-        .unwrap()
+    let out = sim(config.parent().unwrap())
         .arg("solve")
         .arg(config)
         .args(["--target", target, "--vary", vary, "--json"])
@@ -204,8 +207,7 @@ fn solve_key(config: &Path, target: &str, vary: &str) -> Value {
 #[test]
 fn two_keys_give_the_frontier_of_pairs() {
     let dir = tempfile::tempdir().unwrap();
-    let out = Command::cargo_bin("intercept-sim")
-        .unwrap()
+    let out = sim(dir.path())
         .arg("solve")
         .arg(one_group(dir.path(), 7))
         .args(["--target", "group.g.reached>=1/2", "--vary", "naval.rules.base_dice.sea_transport=0..3"])
@@ -220,4 +222,52 @@ fn two_keys_give_the_frontier_of_pairs() {
                 naval.group.g.distance is 1..11; with naval.rules.base_dice.sea_transport 0 no value of \
                 naval.group.g.distance does.";
     assert_eq!(v["answer"], said);
+}
+
+/// The run folder: the table as Parquet, the chart, the report with the answer, and a manifest whose command
+/// gives the same answer again.
+#[test]
+fn a_solve_writes_its_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = one_group(dir.path(), 1);
+    let out = dir.path().join("out");
+    let printed = sim(dir.path())
+        .arg("solve")
+        .arg(&config)
+        .args(["--target", "combat.rounds>=2", "--vary", "naval.combat.p_end_after_round", "--out"])
+        .arg(&out)
+        .assert()
+        .success();
+    let stdout = String::from_utf8_lossy(&printed.get_output().stdout).into_owned();
+    assert!(
+        stdout.ends_with(&format!(
+            "wrote 5 files (solve.parquet, solve.png, solve.svg, report.html, manifest.json) to {}\n",
+            out.display()
+        )),
+        "{stdout}"
+    );
+    for file in ["solve.parquet", "solve.png", "solve.svg", "report.html", "manifest.json"] {
+        assert!(out.join(file).is_file(), "{file}");
+    }
+    let manifest: Value = serde_json::from_slice(&std::fs::read(out.join("manifest.json")).unwrap()).unwrap();
+    let answer = manifest["solve"]["answer"].as_str().unwrap();
+    assert!(stdout.starts_with(answer), "{answer}");
+    let report = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(report.contains("lies in") && report.contains("3, -3, 1"), "the roots and the polynomial");
+    let command = manifest["command"].as_str().unwrap();
+    let words: Vec<String> = command.split(' ').skip(2).map(|w| w.trim_matches('\'').to_owned()).collect();
+    let again = sim(dir.path())
+        .args(["solve"])
+        .args(&words)
+        .args(["--json", "--out"])
+        .arg(dir.path().join("again"))
+        .assert()
+        .success();
+    let again: Value = serde_json::from_slice(&again.get_output().stdout).unwrap();
+    assert_eq!(again["answer"], answer);
+    use polars::prelude::{ParquetReader, SerReader};
+    let frame = ParquetReader::new(std::fs::File::open(out.join("solve.parquet")).unwrap()).finish().unwrap();
+    let names: Vec<String> = frame.get_column_names().iter().map(|n| n.to_string()).collect();
+    assert_eq!(names, ["naval.combat.p_end_after_round", "exact", "exact_fraction", "meets"]);
+    assert_eq!(frame.height(), 11);
 }

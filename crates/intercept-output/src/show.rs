@@ -1,5 +1,5 @@
 //! What the command line prints and the workbench serves, one [`View`] per answer: [`RunView`],
-//! [`ExactView`], [`ScenarioView`], [`MetricsView`], and a sweep's and a sensitivity run's in [`sweep`] and
+//! [`ExactView`], [`ScenarioView`], [`MetricsView`], [`SolveView`], and a sweep's and a sensitivity run's in [`sweep`] and
 //! [`sensitivity`]. Each renders itself as a table for people, a JSON value for programs, and CSV where it is
 //! a table; the command line prints the format asked ([`intercept_core::view::print`]).
 
@@ -21,6 +21,33 @@ use intercept_core::summary::{MetricRow, Summary};
 use intercept_core::text::{csv_line, shown_path};
 use intercept_core::view::View;
 use serde_json::json;
+
+/// `solve`: the answer, written to `dir` as `files` files.
+pub struct SolveView<'a> {
+    pub answer: &'a intercept_core::solve::Answer,
+    pub dir: &'a Path,
+    pub files: usize,
+}
+
+impl View for SolveView<'_> {
+    fn text(&self) -> String {
+        let (files, dir) = (self.files, shown_path(self.dir));
+        format!(
+            "{}
+wrote {files} files (solve.parquet, solve.png, solve.svg, report.html, manifest.json) to {dir}
+",
+            self.answer.text()
+        )
+    }
+
+    fn json(&self) -> serde_json::Value {
+        self.answer.json()
+    }
+
+    fn csv(&self) -> Option<String> {
+        self.answer.csv()
+    }
+}
 
 /// `run` and `merge`: a run's summary, written to `dir` as `files` files.
 pub struct RunView<'a> {

@@ -1,25 +1,27 @@
-//! Sweeps and sensitivity runs from a resolved scenario to their `--json` documents and output files, one
+//! Sweeps, sensitivity runs and solves from a resolved scenario to their `--json` documents and output files, one
 //! pipeline for the command line and the workbench alike, so the two give the same document for the same
 //! config, trials and seed.
 //!
 //! [`SweepStart`] is a sweep ready to play (a new one's resolved points, or a resumed one's counts);
 //! [`SweepStart::play`] plays it into [`Swept`], which writes its files ([`Swept::write`]) and its documents.
 //! [`sensitivity_steps`] reads `--only` prefixes into the [`Scope`] and the steps to take;
-//! [`write_sensitivity`] writes a finished run's files. [`shown_metrics`] picks the metrics a document shows.
+//! [`write_sensitivity`] writes a finished run's files, [`write_solve`] a solve's. [`shown_metrics`] picks the metrics a document shows.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
-use crate::export::{ExportError, SensitivityParquet, SweepManifest, SweepParquet};
+use crate::export::{ExportError, SensitivityParquet, SolveManifest, SolveParquet, SweepManifest, SweepParquet};
+use crate::plot::solve::SolveChart;
 use crate::plot::sweep::SweepCharts;
 use crate::plot::tornado::TornadoCharts;
-use crate::report::{SensitivityReport, SweepReport};
+use crate::report::{SensitivityReport, SolveReport, SweepReport};
 use intercept_core::config::{Scenario, set};
 use intercept_core::cost::{Cost, Study};
 use intercept_core::metrics::MetricKind;
 use intercept_core::present::thousands;
 use intercept_core::runner;
 use intercept_core::sensitivity::{self, Scope, Sensitivity, Step};
+use intercept_core::solve::Answer;
 use intercept_core::sweep::{self, Axis, Counts, Point, SweepRecord};
 
 intercept_core::refusal! {
@@ -165,6 +167,17 @@ pub fn sensitivity_steps(
 /// The probability metrics of a sensitivity run: those its tornado charts draw.
 pub fn charted(s: &Sensitivity) -> Vec<usize> {
     (0..s.metrics.len()).filter(|&m| s.metrics[m].kind == MetricKind::Probability).collect()
+}
+
+/// Writes a solve's `solve.parquet`, `solve.{png,svg}`, `report.html` and `manifest.json` into `dir`;
+/// returns the paths.
+pub fn write_solve(scenario: &Scenario, answer: &Answer, dir: &Path) -> Result<Vec<PathBuf>, ExportError> {
+    let mut written = SolveParquet(answer).write(dir)?;
+    written.extend(SolveChart::of(answer).write(dir)?);
+    written.extend(SolveReport { scenario, answer }.write(dir)?);
+    let command = crate::report::solve_command(scenario, answer);
+    written.extend(SolveManifest { answer, command: &command, config: &scenario.file }.write(dir)?);
+    Ok(written)
 }
 
 /// Writes `sensitivity.parquet`, the tornado charts and `report.html` into `dir`; returns the paths.

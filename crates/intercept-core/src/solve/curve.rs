@@ -16,7 +16,7 @@ use num_traits::{One, Signed, Zero};
 use serde_json::json;
 
 use super::poly::{self, Newton, Poly, Root};
-use super::{Asked, BadSolve, MOST_LEAVES, Relation, Target, Vary, amount, header, target_json, wanted};
+use super::{Asked, BadSolve, MOST_LEAVES, Relation, Row, Target, Vary, amount, header, rows_csv, target_json, wanted};
 use crate::config::Scenario;
 use crate::config::set::{self, Number, Setting};
 use crate::exact::{ExactTally, mean};
@@ -401,10 +401,20 @@ impl Curve {
         out + "."
     }
 
-    /// The key's values the table shows: [`STEPS`] equal steps across the range.
-    pub fn steps(&self) -> Vec<BigRational> {
+    /// `n` equal steps across the range: `n + 1` values of the key.
+    pub fn steps(&self, n: i64) -> Vec<BigRational> {
         let (lo, hi) = &self.range;
-        (0..=STEPS).map(|k| lo + (hi - lo) * BigRational::new(k.into(), STEPS.into())).collect()
+        (0..=n).map(|k| lo + (hi - lo) * BigRational::new(k.into(), n.into())).collect()
+    }
+
+    /// The table's rows: the metric exactly at [`STEPS`] equal steps across the range.
+    pub fn rows(&self) -> Vec<Row> {
+        let row = |x: BigRational| {
+            let exact = self.at(&x)?;
+            let meets = self.target.relation.holds(&exact, &self.target.value);
+            Some(Row { outer: None, label: rounded(&x, MOST_DIGITS), value: fraction::to_f64(&x), exact, meets })
+        };
+        self.steps(STEPS).into_iter().filter_map(row).collect()
     }
 
     fn degree_words(&self) -> String {
@@ -428,7 +438,7 @@ impl View for Curve {
             "exact",
             header(&self.metric, &self.target)
         );
-        for x in self.steps() {
+        for x in self.steps(STEPS) {
             let Some(v) = self.at(&x) else { continue };
             let here = if fraction::to_f64(&x) == self.current { " (the config's)" } else { "" };
             let meets = if self.target.relation.holds(&v, &self.target.value) { "yes" } else { "no" };
@@ -454,7 +464,7 @@ impl View for Curve {
             Bound::Hi => json!(fraction::to_f64(&self.range.1)),
             Bound::Root(i) => json!(fraction::to_f64(&self.roots[i].mid())),
         };
-        let points = self.steps().iter().filter_map(|x| {
+        let points = self.steps(STEPS).iter().filter_map(|x| {
             self.at(x).map(|v| json!({ "value": fraction::to_f64(x), "exact": fraction::to_f64(&v), "exact_fraction": fraction::text(&v), "meets": self.target.relation.holds(&v, &self.target.value) }))
         }).collect::<Vec<_>>();
         json!({
@@ -474,15 +484,7 @@ impl View for Curve {
     }
 
     fn csv(&self) -> Option<String> {
-        let mut out = crate::text::csv_line(&["value", "exact", "exact_fraction", "meets"]);
-        for x in self.steps() {
-            let Some(v) = self.at(&x) else { continue };
-            let meets = self.target.relation.holds(&v, &self.target.value);
-            let row =
-                [rounded(&x, MOST_DIGITS), fraction::to_f64(&v).to_string(), fraction::text(&v), meets.to_string()];
-            out += &crate::text::csv_line(&row);
-        }
-        Some(out)
+        Some(rows_csv(None, &self.rows()))
     }
 }
 

@@ -70,7 +70,7 @@ impl Relation {
         }
     }
 
-    fn symbol(self) -> &'static str {
+    pub fn symbol(self) -> &'static str {
         match self {
             Relation::AtMost => "<=",
             Relation::AtLeast => ">=",
@@ -171,6 +171,37 @@ impl std::str::FromStr for Vary {
     }
 }
 
+/// One row of an answer's table: a value of the key (under a value of the first key, for two), the metric
+/// there exactly, and whether it meets the target.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    /// The first key's value, for two keys.
+    pub outer: Option<String>,
+    /// The key's value as a setting writes it.
+    pub label: String,
+    pub value: f64,
+    pub exact: BigRational,
+    pub meets: bool,
+}
+
+/// Rows as CSV: the first key's column (for two keys), the key's, then the metric's exact value.
+pub(crate) fn rows_csv(outer: Option<&str>, rows: &[Row]) -> String {
+    let mut header: Vec<&str> = outer.into_iter().collect();
+    header.extend(["value", "exact", "exact_fraction", "meets"]);
+    let mut out = crate::text::csv_line(&header);
+    for r in rows {
+        let mut row: Vec<String> = r.outer.iter().cloned().collect();
+        row.extend([
+            r.label.clone(),
+            fraction::to_f64(&r.exact).to_string(),
+            fraction::text(&r.exact),
+            r.meets.to_string(),
+        ]);
+        out += &crate::text::csv_line(&row);
+    }
+    out
+}
+
 /// What [`solve`] found: a whole-number key scanned, or a decimal key's curve.
 #[derive(Clone, Debug)]
 pub enum Answer {
@@ -195,6 +226,16 @@ impl Answer {
             Answer::Whole(s) => s.answer(),
             Answer::Decimal(c) => c.answer(),
             Answer::Pair(p) => p.answer(),
+        }
+    }
+
+    /// The table of values: each value of the key solved (of a decimal key, equal steps across the range),
+    /// under each value of the first key for two.
+    pub fn rows(&self) -> Vec<Row> {
+        match self {
+            Answer::Whole(s) => s.rows(),
+            Answer::Decimal(c) => c.rows(),
+            Answer::Pair(p) => p.rows(),
         }
     }
 

@@ -5,7 +5,7 @@ use std::fmt::Write;
 use serde_json::json;
 
 use super::scan::whole_values;
-use super::{Answer, Asked, BadSolve, MOST_LEAVES, Target, Vary, curve, wanted};
+use super::{Answer, Asked, BadSolve, MOST_LEAVES, Row, Target, Vary, curve, rows_csv, wanted};
 use crate::config::Scenario;
 use crate::config::set::{self, Number, Setting};
 use crate::fraction::BigRational;
@@ -140,6 +140,16 @@ impl Pair {
     }
 }
 
+impl Pair {
+    /// Every row of the second key's tables, under the first key's value.
+    pub fn rows(&self) -> Vec<Row> {
+        let under = |(value, answer): &(String, Answer)| {
+            answer.rows().into_iter().map(|r| Row { outer: Some(value.clone()), ..r }).collect::<Vec<_>>()
+        };
+        self.rows.iter().flat_map(under).collect()
+    }
+}
+
 /// "a", "a or b", "a, b or c".
 fn list(items: &[String]) -> String {
     match items {
@@ -183,19 +193,6 @@ impl View for Pair {
     }
 
     fn csv(&self) -> Option<String> {
-        let mut out = String::new();
-        for (i, (value, answer)) in self.rows.iter().enumerate() {
-            let inner = answer.csv().unwrap_or_default();
-            let mut lines = inner.lines();
-            let header = lines.next().unwrap_or_default();
-            if i == 0 {
-                out += &crate::text::csv_line(&[self.outer.as_str()]).trim_end().to_owned();
-                let _ = writeln!(out, ",{}", header.replacen("value", &self.inner, 1));
-            }
-            for line in lines {
-                let _ = writeln!(out, "{},{line}", crate::text::csv_line(&[value.as_str()]).trim_end());
-            }
-        }
-        Some(out)
+        Some(rows_csv(Some(&self.outer), &self.rows()))
     }
 }

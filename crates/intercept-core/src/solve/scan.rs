@@ -6,7 +6,8 @@ use num_traits::{Signed, ToPrimitive};
 use serde_json::json;
 
 use super::{
-    Asked, BadSolve, MOST_LEAVES, MOST_VALUES, REACH, Relation, Target, Vary, amount, header, target_json, wanted,
+    Asked, BadSolve, MOST_LEAVES, MOST_VALUES, REACH, Relation, Row, Target, Vary, amount, header, rows_csv,
+    target_json, wanted,
 };
 use crate::config::Scenario;
 use crate::config::set::{self, Number, Setting};
@@ -149,6 +150,18 @@ impl Scan {
         out
     }
 
+    /// Each value solved, exactly.
+    pub fn rows(&self) -> Vec<Row> {
+        let row = |p: &Point| Row {
+            outer: None,
+            label: p.value.to_string(),
+            value: p.value as f64,
+            exact: p.exact.clone(),
+            meets: p.meets,
+        };
+        self.points.iter().map(row).collect()
+    }
+
     /// The values that meet the target, as spans ("2..8", "0..1 and 7..8"); `None` when none does.
     pub fn meeting(&self) -> Option<String> {
         let meeting: Vec<Plateau> = self.plateaus().into_iter().filter(|p| p.meets).collect();
@@ -284,17 +297,7 @@ impl View for Scan {
     }
 
     fn csv(&self) -> Option<String> {
-        let mut out = crate::text::csv_line(&["value", "exact", "exact_fraction", "meets"]);
-        for p in &self.points {
-            let row = [
-                p.value.to_string(),
-                fraction::to_f64(&p.exact).to_string(),
-                fraction::text(&p.exact),
-                p.meets.to_string(),
-            ];
-            out += &crate::text::csv_line(&row);
-        }
-        Some(out)
+        Some(rows_csv(None, &self.rows()))
     }
 }
 

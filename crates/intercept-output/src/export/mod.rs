@@ -13,10 +13,12 @@ use std::path::{Path, PathBuf};
 use polars::prelude::*;
 
 mod sensitivity;
+mod solve;
 mod sweep;
 mod trials;
 
 pub use self::sensitivity::SensitivityParquet;
+pub use self::solve::{SolveManifest, SolveParquet};
 pub use self::sweep::{SweepManifest, SweepParquet, text as sweep_text};
 pub use self::trials::{ROW_GROUP_BYTES, TrialsWriter, row_bytes};
 use intercept_core::cumulative::Quantile;

@@ -20,6 +20,7 @@ pub mod diagram;
 mod distribution;
 pub mod grid;
 mod heatmap;
+pub mod solve;
 mod stacked;
 pub mod sweep;
 pub mod tornado;

@@ -29,6 +29,7 @@
 
 mod run;
 mod sensitivity;
+mod solve;
 mod sweep;
 
 use std::fmt::Write as _;
@@ -36,6 +37,7 @@ use std::path::{Path, PathBuf};
 
 pub use self::run::RunReport;
 pub use self::sensitivity::SensitivityReport;
+pub use self::solve::{SolveReport, command as solve_command};
 pub use self::sweep::SweepReport;
 use crate::export::{ExportError, create, write_file};
 use crate::plot::{Chart, picture_svg, svg_string};
