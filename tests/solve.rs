@@ -271,3 +271,31 @@ fn a_solve_writes_its_folder() {
     assert_eq!(names, ["naval.combat.p_end_after_round", "exact", "exact_fraction", "meets"]);
     assert_eq!(frame.height(), 11);
 }
+
+/// A tree too large to solve exactly (here made so with run.max_exact_leaves = 2) is bisected by sampling:
+/// the boundary falls between 1 die (never reaches 7 hexes) and 2 (7/12), and every value's 95% interval
+/// holds its exact chance from the reach table.
+#[test]
+fn a_tree_too_large_is_bisected_by_sampling() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = one_group(dir.path(), 7);
+    let text = std::fs::read_to_string(&config).unwrap();
+    let text = text.replace("[run]\n", "[run]\nmax_exact_leaves = 2\ntrials = 100000\nseed = 7\n");
+    std::fs::write(&config, text).unwrap();
+    let v = solve(&config, "group.g.reached>=1/2");
+    assert_eq!(v["method"], "sampled");
+    let exact = [0.0, 0.0, 7.0 / 12.0, 49.0 / 54.0, 427.0 / 432.0, 1295.0 / 1296.0, 46655.0 / 46656.0, 1.0, 1.0];
+    let probes = v["probes"].as_array().unwrap();
+    for p in probes {
+        let at = exact[p["value"].as_u64().unwrap() as usize];
+        let (low, high) = (p["ci_low"].as_f64().unwrap(), p["ci_high"].as_f64().unwrap());
+        assert!(low <= at && at <= high, "{p}");
+    }
+    let verdict = |value: u64| probes.iter().find(|p| p["value"] == value).map(|p| p["verdict"].clone());
+    assert_eq!((verdict(1), verdict(2)), (Some("fails".into()), Some("meets".into())));
+    let answer = v["answer"].as_str().unwrap();
+    assert!(
+        answer.contains("is at least 50.0% (1/2) when naval.rules.base_dice.sea_transport is 2..8: 2 gives 58.3%"),
+        "{answer}"
+    );
+}

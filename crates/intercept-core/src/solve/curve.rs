@@ -16,7 +16,9 @@ use num_traits::{One, Signed, Zero};
 use serde_json::json;
 
 use super::poly::{self, Newton, Poly, Root};
-use super::{Asked, BadSolve, MOST_LEAVES, Relation, Row, Target, Vary, amount, header, rows_csv, target_json, wanted};
+use super::{
+    Asked, BadSolve, MOST_LEAVES, Measure, Relation, Row, Target, Vary, amount, header, rows_csv, target_json, wanted,
+};
 use crate::config::Scenario;
 use crate::config::set::{self, Number, Setting};
 use crate::exact::{ExactTally, mean};
@@ -412,7 +414,8 @@ impl Curve {
         let row = |x: BigRational| {
             let exact = self.at(&x)?;
             let meets = self.target.relation.holds(&exact, &self.target.value);
-            Some(Row { outer: None, label: rounded(&x, MOST_DIGITS), value: fraction::to_f64(&x), exact, meets })
+            let (label, value) = (rounded(&x, MOST_DIGITS), fraction::to_f64(&x));
+            Some(Row { outer: None, label, value, measure: Measure::Exact(exact), meets: Some(meets) })
         };
         self.steps(STEPS).into_iter().filter_map(row).collect()
     }

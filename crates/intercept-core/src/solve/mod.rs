@@ -24,10 +24,12 @@ use crate::view::View;
 pub mod curve;
 pub mod pair;
 pub mod poly;
+pub mod sampled;
 pub mod scan;
 
 pub use self::curve::Curve;
 pub use self::pair::Pair;
+pub use self::sampled::Bisection;
 pub use self::scan::{Plateau, Point, Scan, scan};
 
 crate::refusal! {
@@ -172,7 +174,7 @@ impl std::str::FromStr for Vary {
 }
 
 /// One row of an answer's table: a value of the key (under a value of the first key, for two), the metric
-/// there exactly, and whether it meets the target.
+/// there, and whether it meets the target.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Row {
     /// The first key's value, for two keys.
@@ -180,23 +182,50 @@ pub struct Row {
     /// The key's value as a setting writes it.
     pub label: String,
     pub value: f64,
-    pub exact: BigRational,
-    pub meets: bool,
+    pub measure: Measure,
+    /// `None` where a sampled value's interval holds the target.
+    pub meets: Option<bool>,
 }
 
-/// Rows as CSV: the first key's column (for two keys), the key's, then the metric's exact value.
+/// A metric's value: exact, or estimated with its 95% interval.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Measure {
+    Exact(BigRational),
+    Sampled { estimate: f64, low: f64, high: f64 },
+}
+
+impl Measure {
+    /// The exact value's nearest float, or the estimate.
+    pub fn point(&self) -> f64 {
+        match self {
+            Measure::Exact(x) => fraction::to_f64(x),
+            Measure::Sampled { estimate, .. } => *estimate,
+        }
+    }
+}
+
+/// Rows as CSV: the first key's column (for two keys), the key's, then the metric's exact value (its float and
+/// fraction) or its estimate and 95% interval, and whether it meets the target (empty when sampling cannot
+/// tell).
 pub(crate) fn rows_csv(outer: Option<&str>, rows: &[Row]) -> String {
+    let sampled = rows.iter().any(|r| matches!(r.measure, Measure::Sampled { .. }));
     let mut header: Vec<&str> = outer.into_iter().collect();
-    header.extend(["value", "exact", "exact_fraction", "meets"]);
+    header.push("value");
+    header.extend(if sampled {
+        ["estimate", "ci_low", "ci_high"].as_slice()
+    } else {
+        ["exact", "exact_fraction"].as_slice()
+    });
+    header.push("meets");
     let mut out = crate::text::csv_line(&header);
     for r in rows {
         let mut row: Vec<String> = r.outer.iter().cloned().collect();
-        row.extend([
-            r.label.clone(),
-            fraction::to_f64(&r.exact).to_string(),
-            fraction::text(&r.exact),
-            r.meets.to_string(),
-        ]);
+        row.push(r.label.clone());
+        match &r.measure {
+            Measure::Exact(x) => row.extend([fraction::to_f64(x).to_string(), fraction::text(x)]),
+            Measure::Sampled { estimate, low, high } => row.extend([estimate, low, high].map(f64::to_string)),
+        }
+        row.push(r.meets.map(|m| m.to_string()).unwrap_or_default());
         out += &crate::text::csv_line(&row);
     }
     out
@@ -209,6 +238,8 @@ pub enum Answer {
     Decimal(Curve),
     /// Two keys: the second solved at each value of the first.
     Pair(Pair),
+    /// A whole-number key whose tree is too large to solve exactly, bisected by sampling.
+    Sampled(Bisection),
 }
 
 impl Answer {
@@ -217,6 +248,7 @@ impl Answer {
             Answer::Whole(s) => s,
             Answer::Decimal(c) => c,
             Answer::Pair(p) => p,
+            Answer::Sampled(b) => b,
         }
     }
 
@@ -226,6 +258,7 @@ impl Answer {
             Answer::Whole(s) => s.answer(),
             Answer::Decimal(c) => c.answer(),
             Answer::Pair(p) => p.answer(),
+            Answer::Sampled(b) => b.answer(),
         }
     }
 
@@ -236,6 +269,7 @@ impl Answer {
             Answer::Whole(s) => s.rows(),
             Answer::Decimal(c) => c.rows(),
             Answer::Pair(p) => p.rows(),
+            Answer::Sampled(b) => b.rows(),
         }
     }
 
@@ -244,7 +278,7 @@ impl Answer {
         match self {
             Answer::Whole(s) => s.meeting(),
             Answer::Decimal(c) => c.meeting(),
-            Answer::Pair(_) => None,
+            Answer::Pair(_) | Answer::Sampled(_) => None,
         }
     }
 }
@@ -275,6 +309,18 @@ pub fn solve(base: &Scenario, target: &Target, vary: &[Vary], digits: usize) -> 
 }
 
 fn solve_one(base: &Scenario, target: &Target, vary: &Vary, digits: usize) -> Result<Answer, BadSolve> {
+    let asked = Asked::new(base, target, &vary.key)?;
+    match asked.current {
+        Number::Int(_) => match scan::scan_or_too_large(base, target, vary)? {
+            Ok(scan) => Ok(Answer::Whole(scan)),
+            Err(too_large) => sampled::bisect(base, target, vary, &too_large).map(Answer::Sampled),
+        },
+        Number::Float(_) => curve::solve(base, target, vary, digits).map(Answer::Decimal),
+    }
+}
+
+/// [`solve_one`] without sampling: what each value of a first key takes, since a frontier is exact.
+fn solve_exactly(base: &Scenario, target: &Target, vary: &Vary, digits: usize) -> Result<Answer, BadSolve> {
     let asked = Asked::new(base, target, &vary.key)?;
     match asked.current {
         Number::Int(_) => scan(base, target, vary).map(Answer::Whole),

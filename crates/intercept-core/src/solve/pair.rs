@@ -51,7 +51,7 @@ pub fn solve(base: &Scenario, target: &Target, outer: &Vary, inner: &Vary, digit
             refused.push(value.clone());
             continue;
         };
-        let answer = super::solve_one(scenario, target, inner, digits)
+        let answer = super::solve_exactly(scenario, target, inner, digits)
             .map_err(|e| BadSolve(format!("{} = {value}: {}", asked.key, e.0)))?;
         let estimate = leaves(&answer).saturating_mul(values.len() as u64);
         if rows.is_empty() && estimate > MOST_LEAVES {
@@ -105,7 +105,7 @@ fn leaves(answer: &Answer) -> u64 {
     match answer {
         Answer::Whole(s) => s.leaves,
         Answer::Decimal(c) => c.leaves,
-        Answer::Pair(_) => 0,
+        Answer::Pair(_) | Answer::Sampled(_) => 0,
     }
 }
 

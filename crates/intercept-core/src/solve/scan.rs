@@ -6,12 +6,12 @@ use num_traits::{Signed, ToPrimitive};
 use serde_json::json;
 
 use super::{
-    Asked, BadSolve, MOST_LEAVES, MOST_VALUES, REACH, Relation, Row, Target, Vary, amount, header, rows_csv,
+    Asked, BadSolve, MOST_LEAVES, MOST_VALUES, Measure, REACH, Relation, Row, Target, Vary, amount, header, rows_csv,
     target_json, wanted,
 };
 use crate::config::Scenario;
 use crate::config::set::{self, Number, Setting};
-use crate::exact::metric_fractions;
+use crate::exact::{TooLarge, metric_fractions};
 use crate::fraction::{self, BigRational};
 use crate::runner;
 use crate::view::View;
@@ -46,6 +46,17 @@ pub struct Scan {
 /// Solves `base` exactly at every value of `vary`'s whole-number key, against `target`.
 pub fn scan(base: &Scenario, target: &Target, vary: &Vary) -> Result<Scan, BadSolve> {
     let file = base.file.display();
+    scan_or_too_large(base, target, vary)?
+        .map_err(|e| BadSolve(format!("{file}: --vary {}: {e}; a scan needs every value solved exactly", vary.key)))
+}
+
+/// [`scan`], or why a value's chance tree is too large to solve exactly.
+pub(crate) fn scan_or_too_large(
+    base: &Scenario,
+    target: &Target,
+    vary: &Vary,
+) -> Result<Result<Scan, TooLarge>, BadSolve> {
+    let file = base.file.display();
     let Asked { key, current, metric, index, chance } = Asked::new(base, target, &vary.key)?;
     let (current, values) = whole_values(base, &key, current, vary)?;
     let (mut points, mut refused, mut walked) = (Vec::with_capacity(values.len()), Vec::new(), 0u64);
@@ -55,8 +66,10 @@ pub fn scan(base: &Scenario, target: &Target, vary: &Vary) -> Result<Scan, BadSo
             refused.push(value);
             continue;
         };
-        let solved = runner::solve(scenario)
-            .map_err(|e| BadSolve(format!("{file}: {key} = {value}: {e}; a scan needs every value solved exactly")))?;
+        let solved = match runner::solve(scenario) {
+            Ok(solved) => solved,
+            Err(too_large) => return Ok(Err(too_large)),
+        };
         let (exact, leaves) = (metric_fractions(scenario.rules.metrics(), &solved).swap_remove(index), solved.leaves);
         let estimate = leaves.saturating_mul(values.len() as u64);
         walked = walked.saturating_add(leaves);
@@ -76,7 +89,7 @@ pub fn scan(base: &Scenario, target: &Target, vary: &Vary) -> Result<Scan, BadSo
         return Err(BadSolve(format!("{file}: --vary {key}: the rules refuse every value of the range")));
     }
     let name = base.run.name.clone();
-    Ok(Scan { name, key, metric, target: target.clone(), current, points, refused, chance, leaves: walked })
+    Ok(Ok(Scan { name, key, metric, target: target.clone(), current, points, refused, chance, leaves: walked }))
 }
 
 /// The values of whole-number key `key` (canonical, its value `current`) to solve, each resolved once:
@@ -156,8 +169,8 @@ impl Scan {
             outer: None,
             label: p.value.to_string(),
             value: p.value as f64,
-            exact: p.exact.clone(),
-            meets: p.meets,
+            measure: Measure::Exact(p.exact.clone()),
+            meets: Some(p.meets),
         };
         self.points.iter().map(row).collect()
     }

@@ -37,17 +37,21 @@ impl SolveChart {
             Answer::Whole(s) => (s.key.clone(), s.metric.clone(), s.chance, &s.target),
             Answer::Decimal(c) => (c.key.clone(), c.metric.clone(), c.chance, &c.target),
             Answer::Pair(p) => (p.inner.clone(), p.metric.clone(), p.chance, &p.target),
+            Answer::Sampled(b) => (b.key.clone(), b.metric.clone(), b.chance, &b.target),
         };
         let (lines, roots) = match answer {
             Answer::Whole(s) => (vec![(String::new(), scan_line(s))], Vec::new()),
             Answer::Decimal(c) => {
                 (vec![(String::new(), curve_line(c))], c.roots.iter().map(|r| fraction::to_f64(&r.mid())).collect())
             }
+            Answer::Sampled(b) => {
+                (vec![(String::new(), b.probes.iter().map(|p| (p.value as f64, p.estimate)).collect())], Vec::new())
+            }
             Answer::Pair(p) => {
                 let line = |(value, a): &(String, Answer)| match a {
                     Answer::Whole(s) => Some((format!("{} = {value}", p.outer), scan_line(s))),
                     Answer::Decimal(c) => Some((format!("{} = {value}", p.outer), curve_line(c))),
-                    Answer::Pair(_) => None,
+                    Answer::Pair(_) | Answer::Sampled(_) => None,
                 };
                 (p.rows.iter().take(MOST_LINES).filter_map(line).collect(), Vec::new())
             }

@@ -5,12 +5,12 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Cell, Page, Row, Table, shell_word};
+use super::{Cell, Page, Row, Table, shell_word, thousands};
 use crate::export::ExportError;
 use crate::plot::solve::SolveChart;
 use intercept_core::config::Scenario;
 use intercept_core::fraction;
-use intercept_core::solve::{Answer, Curve, curve};
+use intercept_core::solve::{Answer, Curve, Measure, curve};
 
 /// `report.html` of a solve of `scenario`.
 pub struct SolveReport<'a> {
@@ -50,11 +50,16 @@ impl SolveReport<'_> {
             Answer::Whole(s) => format!("{} values solved exactly", s.points.len()),
             Answer::Decimal(c) => format!("{} exact solves", c.solves),
             Answer::Pair(p) => format!("{} values of the first key", p.rows.len()),
+            Answer::Sampled(b) => format!("{} values sampled", b.probes.len()),
+        };
+        let how = match self.answer {
+            Answer::Sampled(b) => format!("sampled: {} trials per value, seed {}", thousands(b.trials), b.seed),
+            _ => "exact: no sampling".to_owned(),
         };
         vec![
             self.scenario.rules.entry().title().to_owned(),
             solved,
-            "exact: no sampling".to_owned(),
+            how,
             format!("intercept-sim {}", env!("CARGO_PKG_VERSION")),
         ]
     }
@@ -74,6 +79,13 @@ impl SolveReport<'_> {
                  in a row lay on it; its roots against the target were isolated by Sturm sequences and narrowed by \
                  bisection on exact fractions, so each lies inside the interval given."
             }
+            Answer::Sampled(_) => {
+                "The chance tree is too large to solve exactly, so the key's boundary was found by sampling: every \
+                 value tried plays the same seeded trials (common random numbers). Taking the metric to move one \
+                 way with the key, the range's ends were tried, then the values between one that meets the target \
+                 and one that does not were halved until the two were neighbours, or until a value's 95% interval \
+                 held the target, so that sampling could not say which side it is on."
+            }
             Answer::Pair(_) => {
                 "Two keys: the second was solved exactly at each value of the first (every whole value, or ten equal \
                  steps of a decimal). Each line of the chart is one value of the first key; where it crosses the \
@@ -89,14 +101,29 @@ impl SolveReport<'_> {
             _ => None,
         };
         let mut columns: Vec<&str> = outer.into_iter().collect();
-        columns.extend(["value", "exact", "fraction", "meets the target"]);
+        match self.answer {
+            Answer::Sampled(_) => columns.extend(["value", "estimate", "interval", "meets the target"]),
+            _ => columns.extend(["value", "exact", "fraction", "meets the target"]),
+        }
         let mut table = Table::new(&columns);
         for r in self.answer.rows() {
             let mut cells: Vec<Cell> = r.outer.iter().map(Cell::name).collect();
             cells.push(Cell::name(&r.label));
-            cells.push(Cell::value(fraction::to_f64(&r.exact)).class("exact"));
-            cells.push(Cell::name(fraction::short_text(&r.exact).unwrap_or_else(|| fraction::text(&r.exact))));
-            cells.push(Cell::name(if r.meets { "yes" } else { "no" }));
+            match &r.measure {
+                Measure::Exact(x) => {
+                    cells.push(Cell::value(fraction::to_f64(x)).class("exact"));
+                    cells.push(Cell::name(fraction::short_text(x).unwrap_or_else(|| fraction::text(x))));
+                }
+                Measure::Sampled { estimate, low, high } => {
+                    cells.push(Cell::value(*estimate).class("estimate"));
+                    cells.push(Cell::name(format!("95% interval {low:.6} to {high:.6}")));
+                }
+            }
+            cells.push(Cell::name(match r.meets {
+                Some(true) => "yes",
+                Some(false) => "no",
+                None => "cannot tell",
+            }));
             let mut row = Row::new(cells).data("value", &r.label);
             if let Some(outer) = &r.outer {
                 row = row.data("outer", outer);
@@ -152,6 +179,7 @@ pub fn command(scenario: &Scenario, answer: &Answer) -> String {
         Answer::Whole(s) => (&s.metric, &s.target),
         Answer::Decimal(c) => (&c.metric, &c.target),
         Answer::Pair(p) => (&p.metric, &p.target),
+        Answer::Sampled(b) => (&b.metric, &b.target),
     };
     let value = fraction::text(&target.value);
     words.extend(["--target".into(), shell_word(&format!("{metric}{}{value}", target.relation.symbol()))]);
@@ -186,6 +214,10 @@ fn vary(answer: &Answer, varies: &mut Vec<String>) -> Option<usize> {
             let end = |x| curve::decimal(x).unwrap_or_default();
             varies.push(format!("{}={}..{}", c.key, end(&c.range.0), end(&c.range.1)));
             Some(c.digits)
+        }
+        Answer::Sampled(b) => {
+            varies.push(format!("{}={}..{}", b.key, b.range.0, b.range.1));
+            None
         }
         Answer::Pair(_) => None,
     }
