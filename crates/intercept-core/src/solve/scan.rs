@@ -92,6 +92,9 @@ pub(crate) fn scan_or_too_large(
     Ok(Ok(Scan { name, key, metric, target: target.clone(), current, points, refused, chance, leaves: walked }))
 }
 
+/// Values of a key, each with the scenario it resolves to, or `None` where the rules refuse it.
+pub(crate) type Values = Vec<(i64, Option<Scenario>)>;
+
 /// The values of whole-number key `key` (canonical, its value `current`) to solve, each resolved once:
 /// `vary`'s range, each value `None` where the rules refuse it, or every value they accept within
 /// [`REACH`]; and the key's value as a whole number.
@@ -100,7 +103,7 @@ pub(crate) fn whole_values(
     key: &str,
     current: Number,
     vary: &Vary,
-) -> Result<(i64, Vec<(i64, Option<Scenario>)>), BadSolve> {
+) -> Result<(i64, Values), BadSolve> {
     let file = base.file.display();
     let Number::Int(current) = current else {
         return Err(BadSolve(format!(
