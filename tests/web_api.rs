@@ -317,3 +317,155 @@ fn serve_prints_the_url_and_answers() {
     assert_eq!(reply.status, 200);
     assert!(reply.json()["rule_sets"].as_array().unwrap().len() >= 2);
 }
+
+/// A query value percent-encoded (the targets hold `<`, `>`, `=`, `%` and `/`).
+fn encoded(value: &str) -> String {
+    value
+        .bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
+}
+
+/// `POST /api/solve?target=T&vary=K` answers exactly the command line's `solve CONFIG --target T --vary K
+/// --json`: a whole-number key, a decimal key with `digits`, and two keys. A target that is no target is 400
+/// with the line the command line gives inside its own; a key the config lacks 422 with the command line's
+/// line; a request that is not one (no key, three keys, digits out of range, no target) 400; never a 500.
+#[test]
+fn solve_answers_the_cli_json_and_refuses_bad_targets_and_keys() {
+    let base = shipped();
+    let text = std::fs::read_to_string(NAVAL).unwrap();
+    let solve = |query: &str| post(&format!("{base}/api/solve?name={NAVAL}&{query}"), &text);
+    let cases: &[(&str, &[&str], Option<&str>)] = &[
+        ("mission.completed<=55%", &["naval.group.taranto.distance"], None),
+        ("mission.completed>=0.58", &["naval.combat.p_intercepting_side_wins"], Some("4")),
+        (">=1/2", &["naval.group[0].distance=6..9", "naval.group.messina.distance=4..6"], None),
+    ];
+    for (target, vary, digits) in cases {
+        let mut query = format!("target={}", encoded(target));
+        // The command line writes its folder too: into a temporary one.
+        let out = tempfile::tempdir().unwrap();
+        let dir = out.path().join("solve").to_str().unwrap().to_owned();
+        let mut args = vec!["solve", NAVAL, "--target", target, "--json", "--out", &dir];
+        for key in *vary {
+            query += &format!("&vary={}", encoded(key));
+            args.extend(["--vary", key]);
+        }
+        if let Some(digits) = digits {
+            query += &format!("&digits={digits}");
+            args.extend(["--digits", digits]);
+        }
+        let reply = solve(&query);
+        assert_eq!((reply.status, reply.content_type.as_str()), (200, "application/json"), "{query}: {}", reply.body);
+        let (code, stdout, stderr) = cli(Path::new("."), &args);
+        assert_eq!(code, 0, "{stderr}");
+        assert_eq!(reply.body.trim_end(), stdout.trim_end(), "{query}");
+        assert!(reply.json()["answer"].as_str().is_some_and(|a| !a.is_empty()), "{}", reply.body);
+    }
+    // A target that is no target: the command line's line, which it gives inside clap's.
+    let reply = solve("target=mission.completed%3C%3Dhalf&vary=naval.group.taranto.distance");
+    assert_eq!(reply.status, 400, "{}", reply.body);
+    let args = ["solve", NAVAL, "--target", "mission.completed<=half", "--vary", "naval.group.taranto.distance"];
+    let (code, _, stderr) = cli(Path::new("."), &args);
+    assert_eq!(code, 2);
+    assert!(reply.error().contains("is not a target") && stderr.contains(&reply.error()), "{}\n{stderr}", reply.body);
+    // Keys and metrics the config lacks: 422 with the command line's line.
+    for (target, key) in [
+        ("<=1/2", "naval.group.tarant.distance"),
+        ("<=1/2", "naval.mission.name"),
+        ("nothing<=1/2", "naval.group.taranto.distance"),
+    ] {
+        let reply = solve(&format!("target={}&vary={}", encoded(target), encoded(key)));
+        let (code, _, stderr) = cli(Path::new("."), &["solve", NAVAL, "--target", target, "--vary", key]);
+        assert_eq!((reply.status, code), (422, 2), "{key}: {}", reply.body);
+        assert_eq!(reply.error(), cli_error(&stderr), "{key}");
+    }
+    let refused = [
+        ("target=%3C%3D1%2F2", "vary: 0 given; allowed: one or two keys to vary, such as vary=<table>.<key>"),
+        (
+            "vary=naval.group.taranto.distance",
+            "target: missing; allowed: [METRIC]<=V, >=V or =V, such as target=<=1/2 (the headline metric) or target=<metric>>=50%",
+        ),
+        (
+            "target=%3C%3D1%2F2&vary=a.b&vary=a.c&vary=a.d",
+            "vary: 3 given; allowed: one or two keys to vary, such as vary=<table>.<key>",
+        ),
+        (
+            "target=%3C%3D1%2F2&vary=naval.group.taranto.distance&digits=0",
+            "digits: \"0\" is not allowed; allowed: a whole number from 1 to 30",
+        ),
+        (
+            "target=%3C%3D1%2F2&vary=naval.group.taranto.distance&seed=3",
+            "seed: no such query parameter; allowed: target, vary, digits, name",
+        ),
+    ];
+    for (query, error) in refused {
+        let reply = solve(query);
+        assert_eq!((reply.status, reply.error()), (400, error.to_owned()), "{query}");
+    }
+    for query in [
+        "target=%3C%3D1%2F0&vary=x",
+        "target=%3D&vary=%3D..",
+        "target=%3C%3D1&vary=naval.group.taranto.distance%3D0..100000000000",
+    ] {
+        let reply = solve(query);
+        assert!((400..500).contains(&reply.status), "{query}: {} {}", reply.status, reply.body);
+    }
+    let reply = post(
+        &format!("{base}/api/solve?target=%3C%3D1%2F2&vary=naval.group.taranto.distance&name=bad.toml"),
+        "[run]\nname = 3\n",
+    );
+    assert_eq!(reply.status, 422, "{}", reply.body);
+    assert!(reply.error().starts_with("bad.toml:2: key 'run.name'"), "{}", reply.body);
+    assert_eq!(get(&format!("{base}/api/status")).json()["exact"]["running"], 0, "every solve has ended");
+}
+
+/// `POST /api/solve/keys` lists every number of the resolved config outside `[run]`, by the key `--vary` takes.
+#[test]
+fn solve_keys_are_every_number_of_the_config() {
+    let base = shipped();
+    let reply = post(&format!("{base}/api/solve/keys"), &std::fs::read_to_string(NAVAL).unwrap());
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    let keys = reply.json()["keys"].as_array().unwrap().clone();
+    let find = |key: &str| keys.iter().find(|k| k["key"] == key).cloned().unwrap_or_else(|| panic!("{key}: {keys:?}"));
+    assert_eq!(
+        find("naval.group.taranto.distance"),
+        serde_json::json!({ "key": "naval.group.taranto.distance", "value": 8, "whole": true })
+    );
+    assert_eq!(find("naval.combat.p_intercepting_side_wins")["whole"], false);
+    assert!(keys.iter().all(|k| !k["key"].as_str().unwrap().starts_with("run.")), "no [run] key");
+    let reply = post(&format!("{base}/api/solve/keys?name=bad.toml"), "[run]\nname = 3\n");
+    assert_eq!(reply.status, 422, "{}", reply.body);
+}
+
+/// The solve endpoints are guarded as every POST is: another site's `Origin` or a cross-site fetch is 403, a
+/// body a form or a `no-cors` fetch can send 415, and nothing is solved.
+#[test]
+fn another_site_solves_nothing() {
+    let base = shipped();
+    let text = std::fs::read_to_string(NAVAL).unwrap();
+    let url = format!("{base}/api/solve?target=%3C%3D1%2F2&vary=naval.group.taranto.distance");
+    for url in [url.as_str(), &format!("{base}/api/solve/keys")] {
+        let evil = [("origin", "http://evil.example"), ("content-type", "application/toml")];
+        let reply = web::call_with("POST", url, &evil, text.as_bytes());
+        assert_eq!(reply.status, 403, "{}", reply.body);
+        assert!(reply.error().starts_with("Origin http://evil.example: requests from another site are refused"));
+        let cross = [("sec-fetch-site", "cross-site"), ("content-type", "application/toml")];
+        assert_eq!(web::call_with("POST", url, &cross, text.as_bytes()).status, 403);
+        for kind in ["text/plain", "application/x-www-form-urlencoded", ""] {
+            let mut headers = vec![("content-type", kind)];
+            headers.retain(|(_, v)| !v.is_empty());
+            let reply = web::call_with("POST", url, &headers, text.as_bytes());
+            assert_eq!(reply.status, 415, "{kind}: {}", reply.body);
+        }
+        assert_eq!(get(url).status, 405);
+    }
+    assert_eq!(get(&format!("{base}/api/status")).json()["exact"]["running"], 0);
+    let mine = [("content-type", "application/toml"), ("sec-fetch-site", "same-origin")];
+    assert_eq!(web::call_with("POST", &url, &mine, text.as_bytes()).status, 200, "the workbench's own page solves");
+}

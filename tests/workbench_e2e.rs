@@ -2,7 +2,7 @@
 //! library, `playwright-core` from the npm registry, driving Debian's /usr/bin/chromium; no browser is ever
 //! downloaded) against `intercept-sim serve --port 0` on a temporary copy of `configs/`. The test computes
 //! with the command line what the editor must show (the exact answer after the edit, the message for a bad
-//! value) and hands it to the script; the script fails on any console or page error. It also writes the
+//! value, the value found for a target with `solve --json`) and hands it to the script; the script fails on any console or page error. It also writes the
 //! editor's screenshots into `docs/screenshots/`. The quick calculators (`tests/e2e/calc.mjs`, against
 //! `intercept-sim odds --json`) and the game page (`tests/e2e/play.mjs`: a turn against the tree-search
 //! player, its advice, taking back, a set-up, a replay against `intercept-sim replay --json`) likewise, with
@@ -134,13 +134,44 @@ fn built_by_keyboard(dir: &Path) -> Value {
     serde_json::json!({ "target": convoy, "toml": lines, "completed": expected_completed(&file).parse::<f64>().unwrap() })
 }
 
+/// What "find value for target" must show on the chain after taranto's distance became 10 (`file`): the
+/// command line's `solve --json` answer sentence and table for a target on mission.completed, varying
+/// taranto's distance, and its message for a value that is no number.
+fn solve_expected(file: &Path) -> Value {
+    let (metric, key, relation, value) = ("mission.completed", "naval.group.taranto.distance", "<=", "55%");
+    let target = format!("{metric}{relation}{value}");
+    let out = tempfile::tempdir().unwrap();
+    let folder = out.path().join("solve");
+    let args = ["solve", file.to_str().unwrap(), "--target", &target, "--vary", key, "--json", "--out"];
+    let doc = cli_json(&[&args[..], &[folder.to_str().unwrap()]].concat());
+    let points: Vec<Value> = doc["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| serde_json::json!([p["value"], p["exact_fraction"]]))
+        .collect();
+    let bad = "half";
+    let out = Command::cargo_bin("intercept-sim")
+        .unwrap()
+        .args(["solve", file.to_str().unwrap(), "--target", &format!("{metric}{relation}{bad}"), "--vary", key])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "a target that is no number is refused");
+    serde_json::json!({
+        "metric": metric, "key": key, "relation": relation, "value": value,
+        "answer": doc["answer"], "points": points,
+        "bad": { "value": bad, "said": String::from_utf8(out.stderr).unwrap().trim_end() },
+    })
+}
+
 #[test]
 fn the_editor_works_end_to_end_in_chromium() {
     let work = tempfile::tempdir().unwrap();
     let expected = expected_completed(&chain_with_distance(work.path(), "10"));
+    let solve = solve_expected(&chain_with_distance(work.path(), "10")).to_string();
     let bad = refused_message(&chain_with_distance(work.path(), "-3"));
     let built = built_by_keyboard(work.path()).to_string();
-    let stdout = in_chromium("editor.mjs", &[&expected, &bad, &built]);
+    let stdout = in_chromium("editor.mjs", &[&expected, &bad, &built, &solve]);
     assert!(stdout.contains("editor end to end: ok"), "{stdout}");
 }
 

@@ -6,15 +6,21 @@
 // a group added and removed keeping every comment of the file, with undo and redo; the combat model changed
 // through the answer's "change" link; a Monte Carlo run to the end with its progress bar, another cancelled;
 // saved into the configs folder (and over it, once asked); the share link opened in a fresh browser context;
-// a scenario built with the keyboard alone from the naval starter; axe-core finding nothing at each stage;
-// no sideways scrolling; screenshots. Any console error or page error fails it. Run by tests/workbench_e2e.rs:
-//   node editor.mjs URL EXPECTED_COMPLETED "BAD_MESSAGE" BUILT_JSON SCREENSHOT_DIR
+// a scenario built with the keyboard alone from the naval starter; "find value" beside an exact number, from
+// the keyboard: the answer sentence and table the command line's `solve --json` gives, greyed and labelled
+// when an input or the scenario changes, a reply to an old request dropped, a value that is no number refused
+// with the command line's message; axe-core finding nothing at each stage; no sideways scrolling;
+// screenshots. Any console error or page error fails it. Run by tests/workbench_e2e.rs:
+//   node editor.mjs URL EXPECTED_COMPLETED "BAD_MESSAGE" BUILT_JSON SOLVE_JSON SCREENSHOT_DIR
 // BUILT_JSON: {"toml": [lines the built scenario must hold], "completed": the command line's exact value}.
+// SOLVE_JSON: {"metric", "key", "relation", "value", "answer": solve's sentence, "points": [[value, exact
+// fraction], ...], "bad": {"value", "said": the command line's error}}.
 import { allow, atBothWidths, fail, namedOnce, noAxeViolations, noOverflow, openAt, watch } from './browser.mjs';
 
-const [base, expectedText, badMessage, builtJson, shots] = process.argv.slice(2);
+const [base, expectedText, badMessage, builtJson, solveJson, shots] = process.argv.slice(2);
 const expected = Number(expectedText);
 const built = JSON.parse(builtJson);
+const solve = JSON.parse(solveJson);
 const root = base.replace(/\/$/, '');
 
 const completed = (page) => page.locator('#exact tr[data-metric="mission.completed"]');
@@ -128,6 +134,76 @@ async function changesWhatItRestsOn(page, where) {
   await answered(page, expected);
 }
 
+/** The find-value panel's state: greyed (stale), its note, its answer sentence. */
+async function solvePanel(page) {
+  return page.$eval('#solve', (v) => ({ stale: v.classList.contains('stale'), note: v.querySelector('.stale-note').hidden ? '' : v.querySelector('.stale-note').textContent,
+    answer: v.querySelector('#solve-answer').textContent, greyed: Number(getComputedStyle(v.querySelector('#solve-result')).opacity) < 1 }));
+}
+
+/** "find value" beside mission.completed, from the keyboard: the panel takes the focus; the key, relation and
+ * value chosen, Enter answers with the command line's `solve --json` sentence and table. A changed input or
+ * scenario greys the answer and says why; a reply to an earlier request is dropped; a value that is no number
+ * is refused with the command line's message and no answer shown. */
+async function findsValue(page, where, width) {
+  await page.focus(`#exact tr[data-metric="${solve.metric}"] button[data-solve]`);
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.activeElement && document.activeElement.id === 'solve-heading');
+  await page.waitForFunction((k) => [...document.querySelectorAll('#solve-key option')].some((o) => o.value === k), solve.key);
+  const group = await page.$eval(`#solve-key option[value="${solve.key}"]`, (o) => o.parentElement.label);
+  if (group !== 'set in the file') fail(`${where}: ${solve.key} is offered under ${JSON.stringify(group)}`);
+  await page.selectOption('#solve-key', solve.key);
+  await page.selectOption('#solve-relation', solve.relation);
+  await page.fill('#solve-value', solve.value);
+  await page.press('#solve-value', 'Enter');
+  await page.waitForSelector('#solve-state[data-state="answered"]');
+  let shown = await solvePanel(page);
+  if (shown.answer !== solve.answer) fail(`${where}: the page finds ${JSON.stringify(shown.answer)}; the command line ${JSON.stringify(solve.answer)}`);
+  if (shown.stale) fail(`${where}: a fresh answer is greyed: ${JSON.stringify(shown)}`);
+  const rows = await page.$$eval('#solve-results tbody tr', (rs) => rs.map((r) => [Number(r.dataset.value), r.dataset.exactFraction]));
+  if (JSON.stringify(rows) !== JSON.stringify(solve.points)) fail(`${where}: the table of values differs from the command line's: ${JSON.stringify(rows).slice(0, 300)}`);
+  if (!(await page.textContent('#solve-results tr.base th')).startsWith('10 (current)')) fail(`${where}: the scenario's own value is not marked`);
+  await noOverflow(page, `${where} find value`);
+  await noAxeViolations(page, `${where} find value`);
+  await page.locator('#solve').screenshot({ path: `${shots}/solve-${width > 600 ? 'desktop' : 'phone'}.png` });
+  // Another value typed: the answer is for other inputs until asked again; typed back, it is current again.
+  await page.fill('#solve-value', '60%');
+  shown = await solvePanel(page);
+  if (!shown.stale || !shown.greyed || !/other inputs/.test(shown.note)) fail(`${where}: an answer for other inputs is not greyed and labelled: ${JSON.stringify(shown)}`);
+  await page.fill('#solve-value', solve.value);
+  if ((await solvePanel(page)).stale) fail(`${where}: the answer for the inputs on screen is greyed`);
+  // Asked, then changed before the reply: the reply belongs to the old input and is never shown as current.
+  await page.fill('#solve-value', '56%');
+  await page.click('#solve-find');
+  await page.fill('#solve-value', '57%');
+  await page.waitForTimeout(1500);
+  shown = await solvePanel(page);
+  if (!shown.stale || !/other inputs/.test(shown.note)) fail(`${where}: a reply to an old request is shown as current: ${JSON.stringify(shown)}`);
+  // The scenario changed: the answer belongs to an earlier version; undone, it is the current one's again.
+  await page.fill('#solve-value', solve.value);
+  await page.locator('#f-naval-group-0-distance').fill('9');
+  await page.waitForFunction(() => document.querySelector('#toml').value.includes('distance = 9'));
+  shown = await solvePanel(page);
+  if (!shown.stale || !shown.greyed || !/earlier version/.test(shown.note)) fail(`${where}: an answer for an earlier scenario is not greyed and labelled: ${JSON.stringify(shown)}`);
+  await page.click('#undo');
+  await answered(page, expected);
+  shown = await solvePanel(page);
+  if (shown.stale || shown.answer !== solve.answer) fail(`${where}: back on the same scenario and inputs, the answer is ${JSON.stringify(shown)}`);
+  // A value that is no number: the command line's message, and no answer.
+  allow.status = 400;
+  await page.fill('#solve-value', solve.bad.value);
+  await page.press('#solve-value', 'Enter');
+  await page.waitForSelector('#solve-state[data-state="refused"]');
+  allow.status = null;
+  const said = await page.textContent('#solve-state');
+  if (!said.includes('is not a target') || !solve.bad.said.includes(said)) fail(`${where}: a bad value says ${JSON.stringify(said)}; the command line ${JSON.stringify(solve.bad.said)}`);
+  shown = await solvePanel(page);
+  if (shown.answer !== '' || (await page.locator('#solve-results').count())) fail(`${where}: an answer is still shown beside the error: ${JSON.stringify(shown)}`);
+  await noAxeViolations(page, `${where} find value refused`);
+  await page.fill('#solve-value', solve.value);
+  await page.press('#solve-value', 'Enter');
+  await page.waitForSelector('#solve-state[data-state="answered"]');
+}
+
 async function monteCarlo(page, where, width) {
   await page.fill('#trials', '300000');
   await page.click('#run');
@@ -222,6 +298,7 @@ async function editor(browser, width) {
   await answered(page, expected);
   if (!(await page.inputValue('#toml')).includes('distance = 10')) fail(`${where}: the TOML did not follow the form`);
   await monteCarlo(page, where, width);
+  await findsValue(page, where, width);
   await staleWhenInvalid(page, where);
   await typesAName(page, where);
   await addsAndRemoves(page, where);

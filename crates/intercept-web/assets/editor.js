@@ -9,6 +9,7 @@
 // a Monte Carlo run, a sweep, the tornado) remembers the text it was computed for, and the moment the text
 // changes it is greyed and labelled as belonging to an earlier version until it is computed again. Monte
 // Carlo runs as a job polled for its progress (track), as do the what-if sweeps and tornado (whatif.js).
+// Beside each exact number, "find value" solves for the value of a key that gives a target (solve.js).
 // Share puts the TOML, deflated, into the URL's hash; Download saves it as a file; Save puts it into the
 // configs folder. Plain script (dom.js, form.js), no framework; every page element is in editor.html.
 'use strict';
@@ -133,6 +134,8 @@ const NOTES = {
   invalid: 'From an earlier version of the scenario: fix the error to see this one’s.',
   'too-large': 'From an earlier version of the scenario.',
   job: 'Ran on an earlier version of the scenario: run it again for this one.',
+  solve: 'Found for an earlier version of the scenario: press Find value to answer this one.',
+  'solve-inputs': 'Found for other inputs: press Find value to answer these.',
 };
 
 /** Marks every result computed for another text than `text` (the scenario's by default) as stale, with the
@@ -141,13 +144,16 @@ function markStale(why, text = ed.text) {
   for (const view of document.querySelectorAll('.view')) {
     const kind = view.dataset.view;
     const result = ed.results[kind];
-    const stale = result !== undefined && result !== text;
+    // The value found for a target belongs to its inputs as well as to the text (solve.js).
+    const solveWhy = kind === 'solve' ? solveStale(text) : null;
+    const stale = kind === 'solve' ? solveWhy !== null : result !== undefined && result !== text;
     view.classList.toggle('stale', stale);
     const note = view.querySelector(':scope > .stale-note');
     if (!note) continue;
     note.hidden = !stale;
     const job = ['run', 'sweep', 'tornado'].includes(kind);
-    note.textContent = stale ? NOTES[job ? 'job' : why] : '';
+    const said = kind === 'solve' ? (solveWhy === 'text' ? 'solve' : 'solve-inputs') : job ? 'job' : why;
+    note.textContent = stale ? NOTES[said] : '';
   }
 }
 
@@ -187,6 +193,7 @@ async function refresh() {
     else if (picture.ok) $('picture').innerHTML = picture.body; // the server's own SVG
     current('picture', text);
     showExact(exact, text);
+    solveKeys(text).catch(() => {});
   } catch (e) {
     if (e.name !== 'AbortError') showAnswer('failed', `No answer: ${e.message}`);
   }
@@ -218,7 +225,7 @@ function showExact(exact, text) {
   for (const m of metrics) {
     rows.append(el('tr', { 'data-metric': m.metric, 'data-exact': m.exact },
       el('td', { text: m.metric }), el('td', { text: m.exact == null ? '–' : m.exact.toFixed(6) }),
-      el('td', { text: m.exact_fraction ?? '' })));
+      el('td', { text: m.exact_fraction ?? '' }), el('td', {}, solveButton(m.metric))));
   }
 }
 

@@ -16,6 +16,7 @@ const ASSETS: &[(&str, &str)] = &[
     ("form.js", include_str!("../assets/form.js")),
     ("editor.js", include_str!("../assets/editor.js")),
     ("whatif.js", include_str!("../assets/whatif.js")),
+    ("solve.js", include_str!("../assets/solve.js")),
     ("tools.css", include_str!("../assets/tools.css")),
     ("calc.js", include_str!("../assets/calc.js")),
     ("play.js", include_str!("../assets/play.js")),

@@ -50,7 +50,7 @@ pub fn scenario(text: &str, name: &str, overrides: Overrides) -> Answer<Scenario
 }
 
 /// The view's JSON as the command line prints it (`--json`).
-fn json(view: &dyn View) -> String {
+pub(crate) fn json(view: &dyn View) -> String {
     print(view, Format::Json).unwrap_or_default()
 }
 

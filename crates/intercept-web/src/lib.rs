@@ -5,7 +5,7 @@
 //! runs that on its own runtime until Ctrl-C, for the command line, and [`Server::spawn`] on a thread of
 //! its own, for tests. The routes are assembled in [`app`]:
 //! the config endpoints ([`config`]), the Monte Carlo jobs ([`jobs`], [`run`]) with the sweep and sensitivity
-//! jobs ([`study`]), the quick calculators and
+//! jobs ([`study`]), inverse design ("find value for target", [`solve`]), the quick calculators and
 //! rule-set catalog ([`catalog`]), the configs folder ([`scenarios`]), the start page ([`page`]), the
 //! scenario editor ([`editor`]), and the calculator and game pages with the game API ([`tools`], [`play`], set-up by hand [`setup`]);
 //! every error is a JSON [`error::ApiError`]. Every request passes [`guard`] first (its `Host`, its site, its
@@ -51,6 +51,7 @@ mod play;
 mod run;
 mod scenarios;
 mod setup;
+mod solve;
 mod solving;
 mod study;
 mod tools;
@@ -178,6 +179,8 @@ fn app(state: State) -> Router {
         .route("/api/sweep/values", post(study::values))
         .route("/api/sweep/exact", post(exact_sweep::sweep))
         .route("/api/sensitivity", post(study::start_sensitivity))
+        .route("/api/solve", post(solve::solve))
+        .route("/api/solve/keys", post(solve::keys))
         .route("/api/odds", get(catalog::calculators))
         .route("/api/odds/{rule_set}", get(catalog::odds))
         .route("/api/rule-sets", get(catalog::rule_sets))
