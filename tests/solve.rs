@@ -183,8 +183,8 @@ fn a_fraction_root_is_exact_and_a_key_that_does_not_matter_is_said() {
     let dir = tempfile::tempdir().unwrap();
     let config = one_group(dir.path(), 1);
     let v = solve_key(&config, "mission.completed<=1/3", "naval.combat.p_intercepting_side_wins");
-    let said = "mission.completed is at most 33.3% (1/3) when naval.combat.p_intercepting_side_wins is at least 2/3 \
-                (exactly, slope -1.0000).";
+    let said = "mission.completed is at most 33.3% (1/3) when naval.combat.p_intercepting_side_wins is at least \
+                0.666667 (2/3 exactly, slope -1.0000).";
     assert_eq!(v["answer"], said);
     assert_eq!(v["roots"][0]["exact"], "2/3");
     let v = solve_key(&config, "mission.completed=1/2", "naval.combat.p_end_after_round=0.2..0.8");

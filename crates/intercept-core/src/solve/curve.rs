@@ -308,7 +308,7 @@ impl Curve {
 
     fn root_text(&self, r: &Root) -> String {
         match r.exact() {
-            Some(x) => decimal(x).unwrap_or_else(|| fraction::text(x)),
+            Some(x) => decimal(x).unwrap_or_else(|| format!("{:.digits$}", fraction::to_f64(x), digits = self.digits)),
             None => format!("{:.digits$}", fraction::to_f64(&r.mid()), digits = self.digits),
         }
     }
@@ -331,7 +331,8 @@ impl Curve {
         let several = self.roots.len() > 1;
         let detail = |r: &Root| {
             let (at, slope) = match r.exact() {
-                Some(x) => ("exactly".to_owned(), self.slope(x)),
+                Some(x) if decimal(x).is_some() => ("exactly".to_owned(), self.slope(x)),
+                Some(x) => (format!("{} exactly", fraction::text(x)), self.slope(x)),
                 None => {
                     (format!("in [{}, {}]", outward(&r.lo, d, false), outward(&r.hi, d, true)), self.slope(&r.mid()))
                 }

@@ -372,12 +372,18 @@ pub(crate) fn percent(r: &BigRational) -> String {
     }
 }
 
-/// A metric's value in words: a chance "58.3% (7/12)", a mean "1.75 (7/4)" or "2".
+/// A metric's value in words: a chance "58.3% (7/12)", a mean "1.75 (7/4)" or "2"; a fraction too long to
+/// read is left to the table ("35.6%").
 pub(crate) fn amount(v: &BigRational, chance: bool) -> String {
-    match (chance, v.is_integer()) {
-        (true, _) => format!("{} ({})", percent(v), fraction::text(v)),
-        (false, true) => fraction::text(v),
-        (false, false) => format!("{:.4} ({})", fraction::to_f64(v), fraction::text(v)),
+    let exact = if v.is_integer() { Some(fraction::text(v)) } else { fraction::short_text(v) };
+    let shown = match chance {
+        true => percent(v),
+        false if v.is_integer() => return fraction::text(v),
+        false => format!("{:.4}", fraction::to_f64(v)),
+    };
+    match exact {
+        Some(exact) => format!("{shown} ({exact})"),
+        None => shown,
     }
 }
 
