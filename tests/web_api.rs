@@ -425,6 +425,32 @@ fn solve_answers_the_cli_json_and_refuses_bad_targets_and_keys() {
     assert_eq!(get(&format!("{base}/api/status")).json()["exact"]["running"], 0, "every solve has ended");
 }
 
+/// A tree too large to solve exactly (here made so by `run.max_exact_leaves`) is bisected by sampling, in
+/// the workbench as on the command line: the same document, probes and intervals.
+#[test]
+fn a_solve_too_large_to_be_exact_is_sampled_as_the_cli_samples_it() {
+    let base = shipped();
+    let text = std::fs::read_to_string(NAVAL).unwrap().replacen("[run]\n", "[run]\nmax_exact_leaves = 10\n", 1);
+    let text = text.lines().filter(|l| !l.starts_with("trials")).collect::<Vec<_>>().join("\n");
+    let text = text.replacen("[run]\n", "[run]\ntrials = 20000\n", 1);
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("sampled.toml");
+    std::fs::write(&config, &text).unwrap();
+    let target = "mission.completed<=0.51";
+    let key = "naval.rules.counter_from_port=0..4";
+    let url = format!("{base}/api/solve?name=sampled.toml&target={}&vary={}", encoded(target), encoded(key));
+    let reply = post(&url, &text);
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    assert_eq!(reply.json()["method"], "sampled", "{}", reply.body);
+    let out = dir.path().join("out").to_str().unwrap().to_owned();
+    let config = config.to_str().unwrap();
+    let (code, stdout, stderr) =
+        cli(Path::new("."), &["solve", config, "--target", target, "--vary", key, "--json", "--out", &out]);
+    assert_eq!(code, 0, "{stderr}");
+    let (web, cli) = (reply.json(), serde_json::from_str::<serde_json::Value>(&stdout).unwrap());
+    assert_eq!((&web["answer"], &web["probes"]), (&cli["answer"], &cli["probes"]));
+}
+
 /// `POST /api/solve/keys` lists every number of the resolved config outside `[run]`, by the key `--vary` takes.
 #[test]
 fn solve_keys_are_every_number_of_the_config() {

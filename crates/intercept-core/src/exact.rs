@@ -249,6 +249,12 @@ pub fn halting<T>(stop: &Arc<AtomicBool>, work: impl FnOnce() -> T) -> T {
     work()
 }
 
+/// The flag [`halting`] set on this thread, if any: what work that samples rather than walks hands on to
+/// its runs (`SampleOptions::interrupt`), so that it stops with the walks.
+pub fn halt_flag() -> Option<Arc<AtomicBool>> {
+    HALT.with(|h| h.borrow().clone())
+}
+
 /// What a leaf counts against the pick budget: its picks, or for a leaf whose probability outgrew `u128`
 /// the work of multiplying them as big fractions, which grows with the square of the path's length. Without
 /// this a tree of very long paths (units rolling until one succeeds) would be walked for minutes before it

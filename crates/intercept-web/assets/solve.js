@@ -136,7 +136,11 @@ function clearSolve() {
 function showSolve(doc, text, signature) {
   $('solve-answer').textContent = doc.answer;
   $('solve-table').replaceChildren(solveTable(doc));
-  const said = `solved exactly: ${doc.points ? doc.points.length : 0} values of ${doc.key}`;
+  const said = doc.method === 'sampled'
+    ? `sampled, the tree being too large to solve exactly: ${doc.probes.length} values of ${doc.key}, ${doc.trials} trials each`
+    : doc.numerator
+      ? `solved exactly: the metric as a polynomial in ${doc.key}, from ${doc.solves} exact solves`
+      : `solved exactly: ${doc.points.length} values of ${doc.key}`;
   solveState('answered', said);
   ed.solve.shown = { text, signature, said };
   markStale('computing');
@@ -151,12 +155,29 @@ function solveTable(doc) {
   const table = el('table', { class: 'results', id: 'solve-results' },
     el('caption', { text: `${metric} as ${doc.key} changes; the target: ${metric} ${goal}; the scenario's value is ${doc.current}` }),
     el('thead', {}, el('tr', {}, ...[key, 'exact', 'fraction', 'meets target'].map((h) => el('th', { scope: 'col', text: h })))));
+  if (doc.method === 'sampled') return sampledTable(doc, key, metric, goal);
   const body = el('tbody');
   for (const p of doc.points || []) {
     const current = Number(p.value) === Number(doc.current);
     body.append(el('tr', { class: current ? 'base' : null, 'data-value': p.value, 'data-exact-fraction': p.exact_fraction, 'data-meets': p.meets },
       el('th', { scope: 'row', text: current ? `${p.value} (current)` : String(p.value) }),
       el('td', { text: Number(p.exact).toFixed(6) }), el('td', { text: p.exact_fraction }), el('td', { text: p.meets ? 'yes' : 'no' })));
+  }
+  table.append(body);
+  return table;
+}
+
+/** A tree too large to solve exactly: the values tried, each estimate with its 95% interval. */
+function sampledTable(doc, key, metric, goal) {
+  const table = el('table', { class: 'results', id: 'solve-results' },
+    el('caption', { text: `${metric} as ${doc.key} changes, sampled on ${doc.trials} trials a value; the target: ${metric} ${goal}` }),
+    el('thead', {}, el('tr', {}, ...[key, 'estimate', '95% interval', 'meets target'].map((h) => el('th', { scope: 'col', text: h })))));
+  const body = el('tbody');
+  const says = { meets: 'yes', fails: 'no', unsure: 'cannot tell' };
+  for (const p of doc.probes) {
+    body.append(el('tr', { 'data-value': p.value, 'data-meets': p.verdict },
+      el('th', { scope: 'row', text: String(p.value) }), el('td', { text: Number(p.estimate).toFixed(6) }),
+      el('td', { text: `${Number(p.ci_low).toFixed(6)} to ${Number(p.ci_high).toFixed(6)}` }), el('td', { text: says[p.verdict] })));
   }
   table.append(body);
   return table;

@@ -496,9 +496,7 @@ impl View for Curve {
 mod tests {
     use super::*;
 
-    fn r(n: i64, d: i64) -> BigRational {
-        BigRational::new(n.into(), d.into())
-    }
+    use crate::solve::r;
 
     #[test]
     fn decimals_are_written_exactly() {

@@ -403,15 +403,17 @@ pub(crate) fn target_json(metric: &str, target: &Target) -> serde_json::Value {
             "value": fraction::to_f64(&target.value), "fraction": fraction::text(&target.value) })
 }
 
+/// `n/d`, for the tests of this module's files.
+#[cfg(test)]
+pub(crate) fn r(n: i64, d: i64) -> BigRational {
+    BigRational::new(n.into(), d.into())
+}
+
 #[cfg(test)]
 mod tests {
     use num_traits::Zero;
 
     use super::*;
-
-    fn r(n: i64, d: i64) -> BigRational {
-        BigRational::new(n.into(), d.into())
-    }
 
     #[test]
     fn targets_read_fractions_decimals_and_percentages() {

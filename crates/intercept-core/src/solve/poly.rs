@@ -280,9 +280,7 @@ pub fn between(p: &Poly, left: &Root, right: &mut Root) -> BigRational {
 mod tests {
     use super::*;
 
-    fn r(n: i64, d: i64) -> BigRational {
-        BigRational::new(n.into(), d.into())
-    }
+    use crate::solve::r;
 
     fn poly(cs: &[i64]) -> Poly {
         Poly::new(cs.iter().map(|&c| r(c, 1)).collect())

@@ -73,16 +73,22 @@ pub fn bisect(base: &Scenario, target: &Target, vary: &Vary, why: &TooLarge) -> 
              trials, more than the {MOST_TRIALS} a search may; lower run.trials"
         )));
     }
-    let probe = |i: usize| -> Probe {
+    // Stopped with the exact walks (a server's request whose client left): each run at its next chunk.
+    let stop = crate::exact::halt_flag();
+    let options = SampleOptions { interrupt: stop.clone(), ..SampleOptions::default() };
+    let probe = |i: usize| -> Result<Probe, BadSolve> {
         let (value, scenario) = accepted[i];
-        let record = runner::sample(scenario, &SampleOptions::default(), &|_| {});
+        let record = runner::sample(scenario, &options, &|_| {});
+        if stop.as_ref().is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed)) {
+            return Err(BadSolve(format!("{file}: --vary {key}: the search was stopped before it finished")));
+        }
         let row = record.summary.metric(&metric).expect("the metric was checked");
         let verdict = verdict(target, row.ci_low, row.ci_high);
-        Probe { value, estimate: row.estimate, low: row.ci_low, high: row.ci_high, verdict }
+        Ok(Probe { value, estimate: row.estimate, low: row.ci_low, high: row.ci_high, verdict })
     };
-    let mut probes = vec![probe(0)];
+    let mut probes = vec![probe(0)?];
     if accepted.len() > 1 {
-        probes.push(probe(accepted.len() - 1));
+        probes.push(probe(accepted.len() - 1)?);
     }
     let (mut lo, mut hi) = (0, accepted.len() - 1);
     let decided = |p: &Probe| p.verdict != Verdict::Unsure;
@@ -90,7 +96,7 @@ pub fn bisect(base: &Scenario, target: &Target, vary: &Vary, why: &TooLarge) -> 
         let low_side = probes[0].verdict;
         while hi - lo > 1 {
             let mid = lo + (hi - lo) / 2;
-            let p = probe(mid);
+            let p = probe(mid)?;
             let verdict = p.verdict;
             probes.push(p);
             match verdict {

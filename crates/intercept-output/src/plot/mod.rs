@@ -164,6 +164,16 @@ fn register_font() {
     });
 }
 
+/// The y range of a chart whose values run from `low` to `high`: padded by `share` of the span (at least
+/// `least`) each way, and kept within 0..1 for a probability.
+pub(crate) fn padded(low: f64, high: f64, share: f64, least: f64, probability: bool) -> (f64, f64) {
+    let pad = ((high - low) * share).max(least);
+    match probability {
+        true => ((low - pad).max(0.0), (high + pad).min(1.0)),
+        false => (low - pad, high + pad),
+    }
+}
+
 /// Draws `chart` to `stem.png` and `stem.svg` in `dir`.
 fn both(dir: &Path, stem: &str, chart: &impl Chart) -> Result<Vec<PathBuf>, ExportError> {
     let png = dir.join(format!("{stem}.png"));

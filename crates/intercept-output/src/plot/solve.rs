@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::{Chart, ESTIMATE, EXACT, FONT, both, register_font};
+use super::{Chart, ESTIMATE, EXACT, FONT, both, padded, register_font};
 use crate::export::ExportError;
 use intercept_core::fraction::{self, BigRational};
 use intercept_core::solve::{Answer, Curve, Scan};
@@ -102,11 +102,7 @@ impl Chart for SolveChart {
         let (x0, x1) = points().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| (a.min(p.0), b.max(p.0)));
         let (y0, y1) = points().fold((self.target, self.target), |(a, b), p| (a.min(p.1), b.max(p.1)));
         let (x0, x1) = if x0 < x1 { (x0, x1) } else { (x0 - 0.5, x0 + 0.5) };
-        let pad = ((y1 - y0) * 0.08).max(1e-3);
-        let (y0, y1) = match self.chance {
-            true => ((y0 - pad).max(0.0), (y1 + pad).min(1.0)),
-            false => (y0 - pad, y1 + pad),
-        };
+        let (y0, y1) = padded(y0, y1, 0.08, 1e-3, self.chance);
         let mut chart = ChartBuilder::on(root)
             .caption(format!("{} (dashed: the target)", self.title), (FONT, 20))
             .margin(16)

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::{Chart, ESTIMATE, EXACT, FONT, both, register_font};
+use super::{Chart, ESTIMATE, EXACT, FONT, both, padded, register_font};
 use crate::export::ExportError;
 use intercept_core::summary::MetricRow;
 use intercept_core::sweep::Point;
@@ -105,11 +105,7 @@ impl Chart for Line<'_> {
         let low =
             self.rows.iter().map(|r| r.ci_low.min(r.exact.unwrap_or(f64::INFINITY))).fold(f64::INFINITY, f64::min);
         let high = self.rows.iter().map(|r| r.ci_high.max(r.exact.unwrap_or(0.0))).fold(f64::NEG_INFINITY, f64::max);
-        let pad = ((high - low) * 0.1).max(1e-4);
-        let (low, high) = match self.probability {
-            true => ((low - pad).max(0.0), (high + pad).min(1.0)),
-            false => (low - pad, high + pad),
-        };
+        let (low, high) = padded(low, high, 0.1, 1e-4, self.probability);
         let mut chart = ChartBuilder::on(root)
             .caption(format!("{} (95% band; red: exact)", self.metric), (FONT, 20))
             .margin(16)
