@@ -65,7 +65,7 @@ pub enum Command {
     Sweep(SweepArgs),
     /// Move every number of the rules one step down and up and rank how far each moves the odds.
     Sensitivity(SensitivityArgs),
-    /// Find the value of a whole-number key that gives the odds asked for, solving every value exactly.
+    /// Find the value of a key that gives the odds asked for, exactly (a tree too large is sampled, said so).
     Solve(SolveArgs),
     /// Merge the shards of one run (`run --shard K/N`) into the files a single run writes.
     #[command(
