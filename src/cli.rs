@@ -3,12 +3,12 @@
 
 use std::path::PathBuf;
 
+use crate::core::config::{Overrides, set};
+use crate::core::games::{self, shipped};
+use crate::core::sensitivity;
+use crate::core::solve::{Target, Vary};
 use clap::error::ErrorKind;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
-use intercept_sim::core::config::{Overrides, set};
-use intercept_sim::core::games::{self, shipped};
-use intercept_sim::core::sensitivity;
-use intercept_sim::core::solve::{Target, Vary};
 
 pub use crate::format::{Format, TextOrJson};
 use crate::tools;
@@ -276,7 +276,7 @@ fn within(s: &str, least: u64, most: u64) -> Result<u64, String> {
 
 /// A value quoted in a message, cut to a readable length.
 fn clip(s: &str) -> String {
-    intercept_sim::core::text::clip(s, 40)
+    crate::core::text::clip(s, 40)
 }
 
 /// `K/N` with `K < N`, both whole numbers, N at least 1.
@@ -466,8 +466,8 @@ fn examples_of(command: &str) -> String {
 
 /// The command line parsed. An error is one line on stderr naming the command's help, with long values cut
 /// short, and exit status 2; help and the version print as usual.
-pub fn parse() -> Parsed {
-    let matches = negative_numbers(command()).try_get_matches();
+pub fn parse(args: Vec<std::ffi::OsString>) -> Parsed {
+    let matches = negative_numbers(command()).try_get_matches_from(&args);
     let parsed = matches.and_then(|mut m| match tools::asked(&shipped(), &m) {
         Some(asked) => Ok(Parsed::Tool(asked)),
         None => Cli::from_arg_matches_mut(&mut m).map(Parsed::Cli).map_err(|e| e.format(&mut command())),
@@ -476,7 +476,7 @@ pub fn parse() -> Parsed {
         Ok(parsed) => parsed,
         Err(e) if !e.use_stderr() || e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => e.exit(),
         Err(e) => {
-            let command = named_command(&std::env::args_os().collect::<Vec<_>>());
+            let command = named_command(&args);
             eprintln!("error: {}", one_line(&e.render().to_string(), &command));
             std::process::exit(2)
         }
@@ -517,7 +517,7 @@ pub fn one_line(rendered: &str, command: &str) -> String {
         message.push_str(line);
         listing = line.ends_with(':') || item;
     }
-    intercept_sim::core::text::one_line(&format!("{message}; see '{command} --help'"))
+    crate::core::text::one_line(&format!("{message}; see '{command} --help'"))
 }
 
 /// The command the arguments name (`intercept-sim odds NAME`): the subcommands they start with.

@@ -3,8 +3,8 @@
 //! ([`TextOrJson`]). The commands above derive them; a rule set's own commands ([`crate::tools`]) add the same
 //! definitions to the commands they build.
 
+use crate::core::view::Format as Shape;
 use clap::Args;
-use intercept_sim::core::view::Format as Shape;
 
 /// How a command whose answer is a table prints it: as text, JSON or CSV.
 #[derive(Args, Debug)]

@@ -7,12 +7,12 @@ use std::fs::{self, File};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use intercept_sim::core::config::starter;
-use intercept_sim::core::games::shipped;
-use intercept_sim::core::ruleset::Entry;
+use crate::core::config::starter;
+use crate::core::games::shipped;
+use crate::core::ruleset::Entry;
 
+use crate::app::{Failure, bad_input, emit, failed};
 use crate::cli::{CompletionsArgs, InitArgs, ManArgs};
-use crate::{Failure, bad_input, emit, failed};
 
 /// Whether writing a file may replace one already there.
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -1,18 +1,18 @@
 //! Ctrl-C and SIGTERM during a run: the first asks the engine to stop at the next chunk boundary, so the
 //! chunks already finished are written out as a partial result; a second quits at once. Outputs are written
-//! to a staging folder and put in place only when whole ([`intercept_sim::output::folder`]), and quitting at once
+//! to a staging folder and put in place only when whole ([`crate::output::folder`]), and quitting at once
 //! removes the staging folder first, so it leaves neither a truncated file nor a temporary one.
 
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, LazyLock};
 
-use intercept_sim::core::engine::Plan;
-use intercept_sim::core::sweep::SweepRecord;
-use intercept_sim::core::text::shown_path;
-use intercept_sim::output::export::RunRecord;
+use crate::core::engine::Plan;
+use crate::core::sweep::SweepRecord;
+use crate::core::text::shown_path;
+use crate::output::export::RunRecord;
 
-use crate::Failure;
+use crate::app::Failure;
 
 static STOP: LazyLock<Arc<AtomicBool>> = LazyLock::new(Arc::default);
 
@@ -43,7 +43,7 @@ fn install_saying(message: &'static str) -> Arc<AtomicBool> {
 
 /// Removes what this process was staging (after a commit in progress, if any) and exits with status 130.
 fn quit() {
-    intercept_sim::output::folder::abandon();
+    crate::output::folder::abandon();
     std::process::exit(130);
 }
 

@@ -4,7 +4,8 @@
 //! Each crate is re-exported under its own name, never flattened, so a path says which crate it is in
 //! ([`core`], [`output`], [`web`]): a [`core::config::Scenario`] runs through [`core::runner`] into a
 //! [`output::export::RunRecord`], which [`output::outputs`] writes as Parquet, charts and a report into an
-//! output [`output::folder`]; [`output::show`] prints it.
+//! output [`output::folder`]; [`output::show`] prints it. [`app::main`] is the command line itself, what the
+//! binary and the Python package's console script run.
 //!
 //! # Example
 //!
@@ -27,6 +28,14 @@
 //! assert!(asked >= 1);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+
+pub mod app;
+mod cli;
+mod format;
+mod generate;
+mod interrupt;
+mod progress;
+mod tools;
 
 /// The rules core: rule sets, configs, the sampler and the exact solver.
 pub use intercept_core as core;

@@ -37,7 +37,7 @@ impl Progress {
             ProgressStyle::with_template("{bar:40} {percent:>3}% {human_pos}/{human_len} trials, {rate}, eta {eta}")
                 .expect("a valid template")
                 .with_key("rate", |state: &ProgressState, w: &mut dyn std::fmt::Write| {
-                    let _ = write!(w, "{}", intercept_sim::core::stats::rate(state.per_sec()));
+                    let _ = write!(w, "{}", crate::core::stats::rate(state.per_sec()));
                 });
         bar.set_style(style);
         Progress {

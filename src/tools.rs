@@ -8,15 +8,15 @@
 
 use std::path::PathBuf;
 
+use crate::core::config::{self, Overrides};
+use crate::core::games::shipped;
+use crate::core::ruleset::{Format, Given, Input, Mount, Param, ParamKind, Registry, Tool, ToolError, Values};
 use clap::builder::PossibleValuesParser;
 use clap::parser::ValueSource;
 use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches};
-use intercept_sim::core::config::{self, Overrides};
-use intercept_sim::core::games::shipped;
-use intercept_sim::core::ruleset::{Format, Given, Input, Mount, Param, ParamKind, Registry, Tool, ToolError, Values};
 
+use crate::app::{Failure, bad_input};
 use crate::format as flags;
-use crate::{Failure, bad_input};
 
 /// The groups tools are mounted under, with their help.
 const GROUPS: [(&str, &str); 2] = [
@@ -127,7 +127,7 @@ pub fn answer(asked: Asked) -> Result<(), Failure> {
     let scenario = file.map(|f| config::load(&shipped(), &f, Overrides::default())).transpose()?;
     let config = scenario.as_ref().map(|s| Given { file: &s.file, run: &s.run, rules: s.rules.as_ref() });
     let answer = tool.answer(&Input { values, config }).map_err(tool_failure)?;
-    crate::show_view(answer.as_ref(), format(tool, &matches))
+    crate::app::show_view(answer.as_ref(), format(tool, &matches))
 }
 
 /// The values given on the command line, as name and text pairs (defaults are left to [`Values::read`], so
