@@ -42,8 +42,13 @@ impl From<ConfigError> for Failure {
 }
 
 /// Runs the command line `args` (the program's name first) and gives its exit code: what the
-/// `intercept-sim` binary runs, and the Python package's console script too.
+/// `intercept-sim` binary runs.
 pub fn main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
+    ExitCode::from(run_command_line(args))
+}
+
+/// [`main`]'s exit status as a number: what the Python package's `intercept-sim` console script returns.
+pub fn run_command_line(args: impl IntoIterator<Item = OsString>) -> u8 {
     let cli = match cli::parse(args.into_iter().collect()) {
         Parsed::Cli(cli) => cli,
         Parsed::Tool(asked) => return exit(tools::answer(asked)),
@@ -67,12 +72,12 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
 }
 
 /// The exit code of a command's result, its error printed on one line.
-fn exit(result: Result<(), Failure>) -> ExitCode {
+fn exit(result: Result<(), Failure>) -> u8 {
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) => 0,
         Err(f) => {
             eprintln!("error: {}", f.message);
-            ExitCode::from(f.code)
+            f.code
         }
     }
 }

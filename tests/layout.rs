@@ -123,6 +123,7 @@ const PARSING: &[(&str, &str)] = &[
     ("crates/intercept-web/src/editor.rs", "a request's body"),
     ("crates/intercept-web/src/play.rs", "a request's body"),
     ("crates/intercept-web/src/patch.rs", "a config file's text and its edit, to check the edit changes one key"),
+    ("crates/intercept-python/src/lib.rs", "a config's text handed in by Python (`Scenario.from_toml`)"),
 ];
 
 /// Calls that parse TOML or JSON text.
