@@ -64,7 +64,8 @@ fn the_wheel_installs_and_its_pytest_suite_passes() {
         .expect("maturin wrote a wheel");
     let fresh = tempfile::tempdir().unwrap();
     let env = fresh.path().join("venv");
-    let python = venv(&env, &[wheel.to_str().unwrap(), "pytest"]);
+    // The Arrow consumers the tables are checked against, as a user of the wheel would have them.
+    let python = venv(&env, &[wheel.to_str().unwrap(), "pytest", "pyarrow", "polars", "pandas"]);
     let mut pytest = Command::new(&python);
     pytest.args(["-m", "pytest", "-q", "python/tests"]).current_dir(root());
     // The console script first on PATH; this build's binary for the command line the results are compared with.

@@ -11,12 +11,12 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 
 from . import _native
 from ._native import ConfigError, __version__, rule_sets
 
-__all__ = ["ConfigError", "ExactResult", "RunResult", "Scenario", "SolveResult", "__version__", "rule_sets"]
+__all__ = ["ConfigError", "ExactResult", "RunResult", "Scenario", "SolveResult", "Table", "__version__", "rule_sets"]
 
 
 def _fraction(text: Optional[str]) -> Optional[Fraction]:
@@ -38,19 +38,42 @@ class ExactResult:
         return f"ExactResult({self.answer!r})"
 
 
-class RunResult:
-    """A Monte Carlo run's summary (``run --json``): each metric's estimate, 95% interval and exact value."""
+class Table:
+    """A result table, handed to any Arrow consumer through the Arrow C stream interface without a copy:
+    ``polars.DataFrame(t)``, ``pyarrow.table(t)``, ``pandas.DataFrame(pyarrow.table(t))``."""
 
-    def __init__(self, document: Dict[str, Any], answer: Optional[str]) -> None:
-        self.document = document
-        self.answer = answer
-        self.trials: int = document["trials"]
-        self.seed: int = document["seed"]
-        self.summary: List[Dict[str, Any]] = document["metrics"]
+    def __init__(self, stream: Callable[[], object], name: str) -> None:
+        self._stream = stream
+        self.name = name
+
+    def __arrow_c_stream__(self, requested_schema: Optional[object] = None) -> object:
+        return self._stream()
+
+    def __repr__(self) -> str:
+        return f"Table({self.name!r})"
+
+
+class RunResult:
+    """A Monte Carlo run: its summary (``run --json``): each metric's estimate, 95% interval and exact value;
+    its tables as Arrow (``summary``, ``distributions``), and ``write(folder)`` for the command line's files."""
+
+    def __init__(self, native: _native.Run) -> None:
+        self._native = native
+        self.document: Dict[str, Any] = json.loads(native.json())
+        self.answer: Optional[str] = native.answer
+        self.trials: int = self.document["trials"]
+        self.seed: int = self.document["seed"]
+        self.metrics: List[Dict[str, Any]] = self.document["metrics"]
+        self.summary = Table(native.summary_stream, "summary")
+        self.distributions = Table(native.distributions_stream, "distributions")
 
     def estimate(self, metric: str) -> float:
         """The metric's estimate."""
-        return next(m["estimate"] for m in self.summary if m["metric"] == metric)
+        return float(next(m["estimate"] for m in self.metrics if m["metric"] == metric))
+
+    def write(self, folder: Union[str, Path]) -> List[str]:
+        """Writes the run folder ``run --out FOLDER`` writes; returns the files written."""
+        return self._native.write(str(folder))
 
     def __repr__(self) -> str:
         return f"RunResult({self.trials} trials, seed {self.seed}: {self.answer!r})"
@@ -111,8 +134,7 @@ class Scenario:
 
     def run(self, trials: Optional[int] = None, seed: Optional[int] = None, threads: Optional[int] = None) -> RunResult:
         """A seeded Monte Carlo run (``run``), without writing files; the config's trials and seed by default."""
-        document, answer = self._native.run_json(trials, seed, threads)
-        return RunResult(json.loads(document), answer)
+        return RunResult(self._native.run(trials, seed, threads))
 
     def solve(self, target: str, vary: Union[str, Sequence[str]], digits: int = 6) -> SolveResult:
         """The values of ``vary`` (a key, or two) that give the metric ``target`` asks for (``solve``)."""

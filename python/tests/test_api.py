@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, List
@@ -98,3 +99,31 @@ def test_the_console_script_is_the_command_line(tmp_path: Path) -> None:
     assert (out / "summary.parquet").is_file() and (out / "report.html").is_file()
     bad = subprocess.run(["intercept-sim", "bogus"], capture_output=True, text=True)
     assert bad.returncode == 2 and bad.stderr.startswith("error: unrecognized subcommand 'bogus'")
+
+
+def test_tables_reach_arrow_consumers_without_a_copy(tmp_path: Path) -> None:
+    pa = pytest.importorskip("pyarrow")
+    pl = pytest.importorskip("polars")
+    r = isim.Scenario.load(config("cavalry")).run(trials=20000, seed=7)
+    table = pa.table(r.summary)
+    assert table.column_names[:4] == ["metric", "estimate", "ci_low", "ci_high"]
+    assert table.column("metric").to_pylist() == [m["metric"] for m in r.metrics]
+    assert table.column("estimate").to_pylist() == [m["estimate"] for m in r.metrics]
+    frame = pl.DataFrame(r.distributions)
+    assert frame.height == len(r.document["distributions"])
+    # The same rows as the Parquet file the run folder holds.
+    written = r.write(tmp_path / "run")
+    assert any(p.endswith("summary.parquet") for p in written)
+    assert pl.read_parquet(tmp_path / "run" / "summary.parquet").equals(pl.DataFrame(r.summary))
+    pandas = table.to_pandas()
+    assert list(pandas["metric"]) == [m["metric"] for m in r.metrics]
+
+
+def test_the_readme_python_section_runs_as_printed() -> None:
+    readme = (ROOT / "README.md").read_text()
+    section = readme.split("## Python", 1)[1]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    printed = section.split("prints", 1)[1].split("```text\n", 1)[1].split("```", 1)[0]
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == printed

@@ -5,6 +5,8 @@
 //! Python exception (`ConfigError` with `file`, `line` and `key`, or `ValueError`), never a panic.
 //! [`command_line`] is the `intercept-sim` console script: the binary's own `main`.
 
+mod arrow;
+
 use std::path::{Path, PathBuf};
 
 use intercept_sim::core::config::{self, ConfigError, Overrides, Scenario as Resolved, set};
@@ -12,10 +14,14 @@ use intercept_sim::core::games::shipped;
 use intercept_sim::core::runner::{self, SampleOptions};
 use intercept_sim::core::solve::{self, Target, Vary};
 use intercept_sim::core::view::View;
+use intercept_sim::output::export::{self, RunRecord};
+use intercept_sim::output::folder::Folder;
+use intercept_sim::output::outputs;
 use intercept_sim::output::show;
 use pyo3::create_exception;
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyCapsule;
 
 create_exception!(
     _native,
@@ -90,21 +96,14 @@ impl Scenario {
         Ok(show::ExactView { scenario: &self.inner, solved: &solved }.json().to_string())
     }
 
-    /// `run --json` without writing files: the run's summary, sampled on `trials` trials from `seed` (the
-    /// config's when `None`) on `threads` threads (every core when `None`; the numbers do not depend on it);
-    /// and the answer sentence its report leads with.
+    /// A Monte Carlo run on `trials` trials from `seed` (the config's when `None`) on `threads` threads (every
+    /// core when `None`; the numbers do not depend on it). Nothing is written until `Run.write`.
     #[pyo3(signature = (trials = None, seed = None, threads = None))]
-    fn run_json(
-        &self,
-        py: Python<'_>,
-        trials: Option<u64>,
-        seed: Option<u64>,
-        threads: Option<usize>,
-    ) -> PyResult<(String, Option<String>)> {
+    fn run(&self, py: Python<'_>, trials: Option<u64>, seed: Option<u64>, threads: Option<usize>) -> PyResult<Run> {
         let scenario = self.with_run(trials, seed)?;
         let options = SampleOptions { threads, ..SampleOptions::default() };
         let record = py.detach(|| runner::pool(threads).install(|| runner::sample(&scenario, &options, &|_| {})));
-        Ok((show::summary_value(&record).to_string(), record.presentation.answer.clone()))
+        Ok(Run { record })
     }
 
     /// `solve --json`: which values of the `vary` keys (one or two) give the metric `target` asks for.
@@ -142,6 +141,52 @@ impl Scenario {
     }
 }
 
+/// A finished run: its summary as the command line's `run --json` document, its tables as Arrow streams,
+/// and its folder written on request.
+#[pyclass(frozen, module = "intercept_sim._native")]
+struct Run {
+    record: RunRecord,
+}
+
+#[pymethods]
+impl Run {
+    /// `run --json`: the summary document.
+    fn json(&self) -> String {
+        show::summary_value(&self.record).to_string()
+    }
+
+    /// The answer sentence the report leads with, when the rule set gives one.
+    #[getter]
+    fn answer(&self) -> Option<String> {
+        self.record.presentation.answer.clone()
+    }
+
+    /// `summary.parquet`'s table as an Arrow C stream.
+    fn summary_stream<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyCapsule>> {
+        let frame = export::summary_frame(&self.record.summary).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+        arrow::stream_capsule(py, frame)
+    }
+
+    /// `distributions.parquet`'s table as an Arrow C stream.
+    fn distributions_stream<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyCapsule>> {
+        let frame =
+            export::distributions_frame(&self.record.summary).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+        arrow::stream_capsule(py, frame)
+    }
+
+    /// Writes the run folder `run --out FOLDER` writes (Parquet, charts, report, manifest) into `folder`,
+    /// which is put in place only once every file is written; returns the files written.
+    fn write(&self, py: Python<'_>, folder: PathBuf) -> PyResult<Vec<String>> {
+        let failed = |e: &dyn std::fmt::Display| PyOSError::new_err(format!("{}: {e}", folder.display()));
+        let written = py.detach(|| -> PyResult<Vec<PathBuf>> {
+            let open = Folder::open(&folder).map_err(|e| failed(&e))?;
+            outputs::export(&self.record, open.staging()).map_err(|e| failed(&e))?;
+            open.commit().map_err(|e| failed(&e))
+        })?;
+        Ok(written.iter().map(|p| p.display().to_string()).collect())
+    }
+}
+
 /// The names of the rule sets, as a config's top table names them.
 #[pyfunction]
 fn rule_sets() -> Vec<String> {
@@ -157,6 +202,7 @@ fn command_line(py: Python<'_>, argv: Vec<String>) -> u8 {
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Scenario>()?;
+    m.add_class::<Run>()?;
     m.add_function(wrap_pyfunction!(rule_sets, m)?)?;
     m.add_function(wrap_pyfunction!(command_line, m)?)?;
     m.add("ConfigError", m.py().get_type::<ConfigErrorBase>())?;
