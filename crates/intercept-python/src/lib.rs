@@ -100,7 +100,7 @@ impl Scenario {
     /// core when `None`; the numbers do not depend on it). Nothing is written until `Run.write`.
     #[pyo3(signature = (trials = None, seed = None, threads = None))]
     fn run(&self, py: Python<'_>, trials: Option<u64>, seed: Option<u64>, threads: Option<usize>) -> PyResult<Run> {
-        let scenario = self.with_run(trials, seed)?;
+        let scenario = self.with_run(py, trials, seed)?;
         let options = SampleOptions { threads, ..SampleOptions::default() };
         let record = py.detach(|| runner::pool(threads).install(|| runner::sample(&scenario, &options, &|_| {})));
         Ok(Run { record })
@@ -126,7 +126,7 @@ impl Scenario {
 
 impl Scenario {
     /// The scenario with its trials and seed replaced where given, checked as `--trials` and `--seed` are.
-    fn with_run(&self, trials: Option<u64>, seed: Option<u64>) -> PyResult<Resolved> {
+    fn with_run(&self, py: Python<'_>, trials: Option<u64>, seed: Option<u64>) -> PyResult<Resolved> {
         let mut settings = Vec::new();
         if let Some(trials) = trials {
             settings.push(set::Setting { key: "run.trials".into(), value: trials.to_string() });
@@ -137,7 +137,7 @@ impl Scenario {
         if settings.is_empty() {
             return Ok(self.inner.clone());
         }
-        Python::attach(|py| set::apply(&self.inner, &settings).map_err(|e| config_error(py, &e)))
+        set::apply(&self.inner, &settings).map_err(|e| config_error(py, &e))
     }
 }
 
