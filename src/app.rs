@@ -13,7 +13,7 @@ use crate::cli::{
     Command, ExactArgs, MergeArgs, Parsed, RunArgs, SchemaArgs, SensitivityArgs, ServeArgs, SolveArgs, SweepArgs,
     TableArgs,
 };
-use crate::core::config::{self, ConfigError, Overrides, Scenario};
+use crate::core::config::{self, Overrides, Scenario};
 use crate::core::games::shipped;
 use crate::core::partial::{self, PartialError};
 use crate::core::runner::{self, SampleOptions};
@@ -21,25 +21,13 @@ use crate::core::seal::Key;
 use crate::core::sensitivity;
 use crate::core::solve;
 use crate::core::sweep::{self, Axis};
-use crate::core::view::{Format, View, print};
+use crate::failure::{Failure, bad_input, emit, failed, show_view};
 use crate::output::export::ExportError;
 use crate::output::folder::{Folder, FolderError};
 use crate::output::outputs;
 use crate::output::show;
 use crate::output::study::{self, SweepStart};
 use crate::{cli, generate, interrupt, progress, tools};
-
-/// Why the command failed, and with which exit code.
-pub(crate) struct Failure {
-    pub(crate) code: u8,
-    pub(crate) message: String,
-}
-
-impl From<ConfigError> for Failure {
-    fn from(e: ConfigError) -> Self {
-        bad_input(e.to_string())
-    }
-}
 
 /// Runs the command line `args` (the program's name first) and gives its exit code: what the
 /// `intercept-sim` binary runs.
@@ -380,30 +368,6 @@ fn open_browser(url: &str) {
     }
 }
 
-/// Prints to stdout; a reader that stops early (`| head`) is not an error.
-pub(crate) fn emit(text: String) -> Result<(), Failure> {
-    let mut stdout = std::io::stdout().lock();
-    match writeln!(stdout, "{}", text.trim_end()).and_then(|()| stdout.flush()) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(failed(e)),
-        _ => Ok(()),
-    }
-}
-
-/// Prints `view` in `format`: its table for people unless `--quiet` asked for silence, its JSON or CSV
-/// always.
-pub(crate) fn show_view(view: &dyn View, format: Format) -> Result<(), Failure> {
-    match (format, print(view, format)) {
-        (Format::Text, Some(text)) => emit_table(text),
-        (_, Some(text)) => emit(text),
-        (_, None) => Err(failed(format!("this answer has no {} form", format.name()))),
-    }
-}
-
-/// Prints a table for people, unless `--quiet` asked for silence.
-fn emit_table(text: String) -> Result<(), Failure> {
-    if progress::quiet() { Ok(()) } else { emit(text) }
-}
-
 /// Whether the command was asked to be quiet (`-q`).
 fn quiet(command: &Command) -> bool {
     match command {
@@ -441,19 +405,10 @@ fn refused(e: study::Refused) -> Failure {
     bad_input(e.0)
 }
 
-/// Bad input: a config, an argument or a folder that cannot be used.
-pub(crate) fn bad_input(message: String) -> Failure {
-    Failure { code: 2, message }
-}
-
 /// A run whose files could not be written (a full disk): the file named where it was to go, not in the
 /// staging folder, which is removed; and the folder is said to hold what it held before.
 fn not_written(e: ExportError, folder: &Folder, dir: &Path) -> Failure {
     let e = e.relocated(folder.staging(), dir);
     let dir = crate::core::text::shown_path(dir);
     failed(format!("{e}; nothing was written, and {dir} holds what it held before"))
-}
-
-pub(crate) fn failed(e: impl std::fmt::Display) -> Failure {
-    Failure { code: 1, message: e.to_string() }
 }

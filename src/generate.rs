@@ -11,8 +11,8 @@ use crate::core::config::starter;
 use crate::core::games::shipped;
 use crate::core::ruleset::Entry;
 
-use crate::app::{Failure, bad_input, emit, failed};
 use crate::cli::{CompletionsArgs, InitArgs, ManArgs};
+use crate::failure::{Failure, bad_input, emit, failed};
 
 /// Whether writing a file may replace one already there.
 #[derive(Clone, Copy, PartialEq, Eq)]

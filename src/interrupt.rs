@@ -12,7 +12,7 @@ use crate::core::sweep::SweepRecord;
 use crate::core::text::shown_path;
 use crate::output::export::RunRecord;
 
-use crate::app::Failure;
+use crate::failure::Failure;
 
 static STOP: LazyLock<Arc<AtomicBool>> = LazyLock::new(Arc::default);
 

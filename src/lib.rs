@@ -31,6 +31,7 @@
 
 pub mod app;
 mod cli;
+mod failure;
 mod format;
 mod generate;
 mod interrupt;

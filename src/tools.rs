@@ -15,7 +15,7 @@ use clap::builder::PossibleValuesParser;
 use clap::parser::ValueSource;
 use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches};
 
-use crate::app::{Failure, bad_input};
+use crate::failure::{Failure, bad_input};
 use crate::format as flags;
 
 /// The groups tools are mounted under, with their help.
@@ -127,7 +127,7 @@ pub fn answer(asked: Asked) -> Result<(), Failure> {
     let scenario = file.map(|f| config::load(&shipped(), &f, Overrides::default())).transpose()?;
     let config = scenario.as_ref().map(|s| Given { file: &s.file, run: &s.run, rules: s.rules.as_ref() });
     let answer = tool.answer(&Input { values, config }).map_err(tool_failure)?;
-    crate::app::show_view(answer.as_ref(), format(tool, &matches))
+    crate::failure::show_view(answer.as_ref(), format(tool, &matches))
 }
 
 /// The values given on the command line, as name and text pairs (defaults are left to [`Values::read`], so
