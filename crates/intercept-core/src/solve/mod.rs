@@ -302,28 +302,21 @@ impl View for Answer {
 /// second solved so at each value of the first.
 pub fn solve(base: &Scenario, target: &Target, vary: &[Vary], digits: usize) -> Result<Answer, BadSolve> {
     match vary {
-        [one] => solve_one(base, target, one, digits),
+        [one] => solve_one(base, target, one, digits, true),
         [outer, inner] => pair::solve(base, target, outer, inner, digits).map(Answer::Pair),
         _ => Err(BadSolve(format!("{}: allowed: one or two --vary keys", base.file.display()))),
     }
 }
 
-fn solve_one(base: &Scenario, target: &Target, vary: &Vary, digits: usize) -> Result<Answer, BadSolve> {
-    let asked = Asked::new(base, target, &vary.key)?;
-    match asked.current {
+/// One key solved: a whole-number key scanned (or, with `sampling`, bisected by sampling when its tree is
+/// too large; a frontier's rows stay exact), a decimal key's curve.
+fn solve_one(base: &Scenario, target: &Target, vary: &Vary, digits: usize, sampling: bool) -> Result<Answer, BadSolve> {
+    match Asked::new(base, target, &vary.key)?.current {
         Number::Int(_) => match scan::scan_or_too_large(base, target, vary)? {
             Ok(scan) => Ok(Answer::Whole(scan)),
-            Err(too_large) => sampled::bisect(base, target, vary, &too_large).map(Answer::Sampled),
+            Err(too_large) if sampling => sampled::bisect(base, target, vary, &too_large).map(Answer::Sampled),
+            Err(too_large) => Err(scan::too_large_to_scan(base, vary, &too_large)),
         },
-        Number::Float(_) => curve::solve(base, target, vary, digits).map(Answer::Decimal),
-    }
-}
-
-/// [`solve_one`] without sampling: what each value of a first key takes, since a frontier is exact.
-fn solve_exactly(base: &Scenario, target: &Target, vary: &Vary, digits: usize) -> Result<Answer, BadSolve> {
-    let asked = Asked::new(base, target, &vary.key)?;
-    match asked.current {
-        Number::Int(_) => scan(base, target, vary).map(Answer::Whole),
         Number::Float(_) => curve::solve(base, target, vary, digits).map(Answer::Decimal),
     }
 }

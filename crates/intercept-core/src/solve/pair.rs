@@ -51,7 +51,7 @@ pub fn solve(base: &Scenario, target: &Target, outer: &Vary, inner: &Vary, digit
             refused.push(value.clone());
             continue;
         };
-        let answer = super::solve_exactly(scenario, target, inner, digits)
+        let answer = super::solve_one(scenario, target, inner, digits, false)
             .map_err(|e| BadSolve(format!("{} = {value}: {}", asked.key, e.0)))?;
         let estimate = leaves(&answer).saturating_mul(values.len() as u64);
         if rows.is_empty() && estimate > MOST_LEAVES {

@@ -45,9 +45,13 @@ pub struct Scan {
 
 /// Solves `base` exactly at every value of `vary`'s whole-number key, against `target`.
 pub fn scan(base: &Scenario, target: &Target, vary: &Vary) -> Result<Scan, BadSolve> {
+    scan_or_too_large(base, target, vary)?.map_err(|e| too_large_to_scan(base, vary, &e))
+}
+
+/// Why a scan was refused: a value's chance tree too large to solve exactly.
+pub(crate) fn too_large_to_scan(base: &Scenario, vary: &Vary, e: &TooLarge) -> BadSolve {
     let file = base.file.display();
-    scan_or_too_large(base, target, vary)?
-        .map_err(|e| BadSolve(format!("{file}: --vary {}: {e}; a scan needs every value solved exactly", vary.key)))
+    BadSolve(format!("{file}: --vary {}: {e}; a scan needs every value solved exactly", vary.key))
 }
 
 /// [`scan`], or why a value's chance tree is too large to solve exactly.
