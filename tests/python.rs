@@ -64,8 +64,10 @@ fn the_wheel_installs_and_its_pytest_suite_passes() {
         .expect("maturin wrote a wheel");
     let fresh = tempfile::tempdir().unwrap();
     let env = fresh.path().join("venv");
-    // The Arrow consumers the tables are checked against, as a user of the wheel would have them.
-    let python = venv(&env, &[wheel.to_str().unwrap(), "pytest", "pyarrow", "polars", "pandas"]);
+    // The Arrow consumers the tables are checked against, as a user of the wheel would have them; Jupyter's
+    // notebook runner for the example notebook; mypy for `--strict` and stubtest; tqdm for progress bars.
+    let tools = ["pytest", "pyarrow", "polars", "pandas", "nbclient", "nbformat", "ipykernel", "mypy", "tqdm"];
+    let python = venv(&env, &[&[wheel.to_str().unwrap()], &tools[..]].concat());
     let mut pytest = Command::new(&python);
     pytest.args(["-m", "pytest", "-q", "python/tests"]).current_dir(root());
     // The console script first on PATH; this build's binary for the command line the results are compared with.

@@ -3,7 +3,7 @@
 //! without the wheel depending on any one of them.
 
 use polars::prelude::{CompatLevel, DataFrame, SchemaExt};
-use polars_arrow::array::{Array, StructArray};
+use polars_arrow::array::{Array, PrimitiveArray, StructArray};
 use polars_arrow::datatypes::{ArrowDataType, Field};
 use polars_arrow::ffi::{ArrowArrayStream, export_iterator};
 use pyo3::prelude::*;
@@ -27,4 +27,26 @@ pub fn stream_capsule(py: Python<'_>, mut frame: DataFrame) -> PyResult<Bound<'_
     PyCapsule::new_with_value_and_destructor(py, stream, c"arrow_array_stream", |stream: ArrowArrayStream, _| {
         drop(stream)
     })
+}
+
+/// Where each fixed-width column of `frame` keeps its values (its one chunk's value buffer), by name: a
+/// consumer that reads the stream in place shows the same addresses.
+pub fn addresses(frame: &DataFrame) -> Vec<(String, usize)> {
+    fn values<T: polars_arrow::types::NativeType>(array: &dyn Array) -> Option<usize> {
+        let array = array.as_any().downcast_ref::<PrimitiveArray<T>>()?;
+        Some(array.values().as_ptr() as usize)
+    }
+    let mut found = Vec::new();
+    for column in frame.columns() {
+        let series = column.as_materialized_series();
+        let [chunk] = series.chunks().as_slice() else { continue };
+        let chunk = chunk.as_ref();
+        let address = values::<f64>(chunk)
+            .or_else(|| values::<u64>(chunk))
+            .or_else(|| values::<i64>(chunk))
+            .or_else(|| values::<u32>(chunk))
+            .or_else(|| values::<i32>(chunk));
+        found.extend(address.map(|a| (column.name().to_string(), a)));
+    }
+    found
 }

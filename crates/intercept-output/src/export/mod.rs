@@ -17,9 +17,9 @@ mod solve;
 mod sweep;
 mod trials;
 
-pub use self::sensitivity::SensitivityParquet;
-pub use self::solve::{SolveManifest, SolveParquet};
-pub use self::sweep::{SweepManifest, SweepParquet, text as sweep_text};
+pub use self::sensitivity::{SensitivityParquet, frame as sensitivity_frame};
+pub use self::solve::{SolveManifest, SolveParquet, frame as solve_frame};
+pub use self::sweep::{SweepManifest, SweepParquet, frame as sweep_frame, text as sweep_text};
 pub use self::trials::{ROW_GROUP_BYTES, TrialsWriter, row_bytes};
 use intercept_core::cumulative::Quantile;
 use intercept_core::present::{DataTable, Values};

@@ -35,7 +35,7 @@ mod sweep;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-pub use self::run::RunReport;
+pub use self::run::{RunReport, page as run_page};
 pub use self::sensitivity::SensitivityReport;
 pub use self::solve::{SolveReport, command as solve_command};
 pub use self::sweep::SweepReport;
@@ -59,6 +59,21 @@ pub struct Page {
     title: String,
     facts: Vec<String>,
     sections: Vec<Section>,
+    /// The answer paragraph's text, the last table or figure added, and the blocks marked with
+    /// [`Page::feature`]: what [`Page::fragment`] shows.
+    lead: Option<String>,
+    /// The heading the blocks added now sit under: the title, a section's or a subheading's.
+    under: String,
+    last: Option<Featured>,
+    featured: Vec<Featured>,
+}
+
+/// A block [`Page::fragment`] shows: a table (folded under its section's heading) or a figure.
+#[derive(Clone, Debug)]
+struct Featured {
+    table: bool,
+    heading: String,
+    html: String,
 }
 
 /// One `<section>`: its `<h2>` (none for the blocks before the first heading) and its HTML so far.
@@ -71,7 +86,9 @@ struct Section {
 impl Page {
     /// A page titled `title`, with no sections yet.
     pub fn new(title: &str) -> Page {
-        Page { title: title.to_owned(), facts: Vec::new(), sections: vec![Section::default()] }
+        let sections = vec![Section::default()];
+        let (title, under) = (title.to_owned(), title.to_owned());
+        Page { title, facts: Vec::new(), sections, lead: None, under, last: None, featured: Vec::new() }
     }
 
     /// Adds facts to the line under the title (model, trials, seed, ...), shown in order.
@@ -83,12 +100,14 @@ impl Page {
     /// Starts a new section with `heading` as its `<h2>`; it is listed in the page's contents.
     pub fn section(&mut self, heading: &str) -> &mut Self {
         let id = self.unique_id(heading);
+        heading.clone_into(&mut self.under);
         self.sections.push(Section { heading: Some((heading.to_owned(), id)), html: String::new() });
         self
     }
 
     /// A `<h3>` inside the current section.
     pub fn subheading(&mut self, text: &str) -> &mut Self {
+        text.clone_into(&mut self.under);
         self.push(&format!("<h3>{}</h3>\n", escape(text)))
     }
 
@@ -99,6 +118,7 @@ impl Page {
 
     /// The page's answer: a paragraph set larger than the others, meant to open the page.
     pub fn answer(&mut self, text: &str) -> &mut Self {
+        self.lead.get_or_insert_with(|| text.to_owned());
         self.push(&format!("<p class=\"answer\">{}</p>\n", escape(text)))
     }
 
@@ -119,7 +139,39 @@ impl Page {
 
     /// A table.
     pub fn table(&mut self, table: &Table) -> &mut Self {
-        self.push(&table_html(table))
+        let html = table_html(table);
+        self.remember(true, &html);
+        self.push(&html)
+    }
+
+    /// Marks the table or figure just added as one [`Page::fragment`] shows.
+    pub fn feature(&mut self) -> &mut Self {
+        self.featured.extend(self.last.take());
+        self
+    }
+
+    /// The page as a notebook cell shows a result: the answer, then the featured tables (each folded under
+    /// its section's heading) and figures, in one `<div>` with no page around it.
+    pub fn fragment(&self) -> String {
+        let mut out = String::from("<div class=\"intercept-sim\">\n");
+        if let Some(lead) = &self.lead {
+            let _ = writeln!(out, "<p><strong>{}</strong></p>", escape(lead));
+        }
+        for block in &self.featured {
+            match block.table {
+                true => {
+                    let heading = escape(&block.heading);
+                    let _ = writeln!(out, "<details>\n<summary>{heading}</summary>\n{}</details>", block.html);
+                }
+                false => out.push_str(&block.html),
+            }
+        }
+        out += "</div>\n";
+        out
+    }
+
+    fn remember(&mut self, table: bool, html: &str) {
+        self.last = Some(Featured { table, heading: self.under.clone(), html: html.to_owned() });
     }
 
     /// A chart drawn as inline SVG, with `caption` under it (also its accessible name). The chart shrinks to
@@ -144,7 +196,9 @@ impl Page {
         let label = format!("<svg role=\"img\" aria-label=\"{}\" style=\"min-width: {min_width}px\" ", escape(caption));
         let svg = svg.replacen("<svg ", &label, 1);
         let caption = escape(caption);
-        self.push(&format!("<figure>\n<div class=\"chart\">{svg}</div><figcaption>{caption}</figcaption>\n</figure>\n"))
+        let html = format!("<figure>\n<div class=\"chart\">{svg}</div><figcaption>{caption}</figcaption>\n</figure>\n");
+        self.remember(false, &html);
+        self.push(&html)
     }
 
     /// Preformatted text, such as a command.

@@ -28,7 +28,7 @@ impl Output for RunReport {
 }
 
 /// The whole page of a run.
-pub(crate) fn page(record: &RunRecord) -> Result<Page, ExportError> {
+pub fn page(record: &RunRecord) -> Result<Page, ExportError> {
     let name = record.config.run.name.as_deref().unwrap_or("run");
     let mut page = Page::new(name);
     page.facts(facts(record));
@@ -141,12 +141,13 @@ fn headline(page: &mut Page, record: &RunRecord) -> Result<(), ExportError> {
     for r in varying {
         table.push(metric_row(r, fractions));
     }
-    page.table(&table);
+    page.table(&table).feature();
     folded(page, record);
     page.chart(
         "Every probability with its 95% interval (blue) and its exact value (red cross)",
         &Headline::new(summary, &record.presentation.headline),
-    )?;
+    )?
+    .feature();
     Ok(())
 }
 

@@ -46,7 +46,7 @@ impl SensitivityReport<'_> {
     }
 
     /// The page's answer: which value moves the rule set's headline metric most, and by how much each way.
-    fn answer(&self) -> Option<String> {
+    pub fn answer(&self) -> Option<String> {
         let s = self.sensitivity;
         let headline = self.scenario.rules.headline();
         let m = headline.iter().find_map(|h| s.metric(h))?;
@@ -111,14 +111,21 @@ impl SensitivityReport<'_> {
         let s = self.sensitivity;
         let probabilities = (0..s.metrics.len()).filter(|&m| s.metrics[m].kind == MetricKind::Probability);
         let mut unmoved = Vec::new();
-        for m in probabilities {
+        for (i, m) in probabilities.enumerate() {
             let Some(tornado) = Tornado::of(s, m) else {
                 unmoved.push(s.metrics[m].name.clone());
                 continue;
             };
             page.subheading(tornado.metric);
+            // A notebook shows the first metric's chart and table: the headline's.
             page.chart(&format!("Change in {} when one value moves one step", tornado.metric), &tornado)?;
+            if i == 0 {
+                page.feature();
+            }
             page.table(&self.ranked(m));
+            if i == 0 {
+                page.feature();
+            }
         }
         if !unmoved.is_empty() {
             page.subheading("Metrics no step changes");

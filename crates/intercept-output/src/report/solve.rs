@@ -35,8 +35,8 @@ impl SolveReport<'_> {
         page.list(&self.scenario.rules.plain_words());
         page.section("Results");
         let chart = SolveChart::of(self.answer);
-        page.chart("The metric across the key's range; dashed: the target", &chart)?;
-        page.table(&self.table());
+        page.chart("The metric across the key's range; dashed: the target", &chart)?.feature();
+        page.table(&self.table()).feature();
         if let Answer::Decimal(c) = self.answer {
             curve_details(&mut page, c);
         }

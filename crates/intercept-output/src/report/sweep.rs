@@ -54,7 +54,7 @@ impl SweepReport<'_> {
 
     /// The page's answer: the rule set's sentence at the base point, then how far its headline metric moves
     /// across the points.
-    fn answer(&self) -> Option<String> {
+    pub fn answer(&self) -> Option<String> {
         let base = self.points.first()?;
         let at = settings;
         let mut answer = format!("At {}: {}", at(base), base.record.presentation.answer.as_deref()?);
@@ -120,9 +120,13 @@ impl SweepReport<'_> {
         if !still.is_empty() {
             page.paragraph(&format!("One value in every trial at every point, so not charted: {}.", still.join(", ")));
         }
-        for line in Line::all(self.points, &shown) {
+        for (i, line) in Line::all(self.points, &shown).into_iter().enumerate() {
             page.subheading(line.metric);
             page.chart(&format!("{} at each point, with its 95% band and exact values", line.metric), &line)?;
+            // A notebook shows the first metric's curve and table.
+            if i == 0 {
+                page.feature();
+            }
             let mut columns: Vec<&str> = self.axes.iter().map(|a| a.key.as_str()).collect();
             columns.extend(["estimate", "95% low", "95% high", "exact", "difference", "95% low", "95% high"]);
             let mut table = Table::new(&columns);
@@ -140,6 +144,9 @@ impl SweepReport<'_> {
                 table.push(Row::new(cells).data("metric", &r.metric).data("point", &label(point)));
             }
             page.table(&table);
+            if i == 0 {
+                page.feature();
+            }
         }
         Ok(())
     }
