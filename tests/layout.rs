@@ -123,7 +123,12 @@ const PARSING: &[(&str, &str)] = &[
     ("crates/intercept-web/src/editor.rs", "a request's body"),
     ("crates/intercept-web/src/play.rs", "a request's body"),
     ("crates/intercept-web/src/patch.rs", "a config file's text and its edit, to check the edit changes one key"),
-    ("crates/intercept-python/src/lib.rs", "a config's text handed in by Python (`Scenario.from_toml`)"),
+    (
+        "crates/intercept-python/src/scenario.rs",
+        "a config's text handed in by Python (`Scenario.from_toml`), or a dict's JSON (`from_dict`), written as \
+         TOML once so that the one config reader checks it as it checks a file",
+    ),
+    ("crates/intercept-python/src/game.rs", "a position handed in by Python as JSON (`Game.from_position`)"),
 ];
 
 /// Calls that parse TOML or JSON text.

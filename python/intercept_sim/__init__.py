@@ -76,7 +76,9 @@ class Scenario:
         try:
             text = json.dumps(config)
         except (TypeError, ValueError) as e:
-            raise ConfigError(f"{name}: not a config: {e}") from None
+            error = ConfigError(f"{name}: not a config: {e}")
+            error.file, error.line, error.key, error.reason = name, None, None, f"not a config: {e}"
+            raise error from None
         return cls(_native.Scenario.from_json(text, name))
 
     @property

@@ -69,5 +69,6 @@ def test_a_dict_is_a_config() -> None:
     with pytest.raises(isim.ConfigError) as bad:
         isim.Scenario.from_dict(as_dict, name="mine")
     assert (bad.value.file, bad.value.line, bad.value.key) == ("mine", None, "cavalry.target.morale")
-    with pytest.raises(isim.ConfigError, match="not a config"):
+    with pytest.raises(isim.ConfigError, match="not a config") as bad:
         isim.Scenario.from_dict({"cavalry": {1, 2}})
+    assert (bad.value.file, bad.value.line, bad.value.key) == ("<dict>", None, None)
