@@ -12,7 +12,7 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use intercept_sim::core::chance::{Sampler, chunk_rng};
-use intercept_sim::core::games::board_game::mcts::Mcts;
+use intercept_sim::core::games::board_game::mcts::{Leaf, Mcts};
 use intercept_sim::core::games::board_game::players::{Random, play_game};
 use intercept_sim::core::games::board_game::position::Position;
 use intercept_sim::core::games::board_game::turns::Variant;
@@ -55,7 +55,7 @@ fn mcts_playouts(c: &mut Criterion) {
     for (name, p) in [("start", Position::start()), ("midgame", midgame(40))] {
         let turns = p.turns(v);
         for budget in [50, 500] {
-            let mcts = Mcts { budget, depth: 6, variant: v };
+            let mcts = Mcts { budget, depth: 6, variant: v, leaf: Leaf::Lean };
             let chance = || Sampler::at_trial(1, 1, 0);
             let playouts = mcts.search(&p, &turns, &mut chance()).playouts;
             group.throughput(Throughput::Elements(u64::from(playouts.max(1))));

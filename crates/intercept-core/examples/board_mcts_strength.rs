@@ -9,7 +9,7 @@
 //! again.
 
 use intercept_core::chance::Sampler;
-use intercept_core::games::board_game::mcts::Mcts;
+use intercept_core::games::board_game::mcts::{Leaf, Mcts};
 use intercept_core::games::board_game::players::play_game;
 use intercept_core::games::board_game::position::{Colour, Position};
 use intercept_core::games::board_game::turns::Variant;
@@ -24,8 +24,8 @@ fn main() {
     let arg = |k: usize, default: u64| std::env::args().nth(k).map_or(default, |a| a.parse().expect("a number"));
     let (games, budget, seed) = (arg(1, 200), arg(2, 150) as u32, arg(3, 1));
     let v = Variant::default();
-    let strong = Mcts { budget, depth: DEPTH, variant: v };
-    let base = Mcts { budget: BASE, depth: DEPTH, variant: v };
+    let strong = Mcts { budget, depth: DEPTH, variant: v, leaf: Leaf::Lean };
+    let base = Mcts { budget: BASE, depth: DEPTH, variant: v, leaf: Leaf::Lean };
     let start = Position::start();
     let [mut wins, mut losses, mut draws] = [0u64; 3];
     for g in 0..games {

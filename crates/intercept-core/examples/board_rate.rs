@@ -10,7 +10,7 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use intercept_core::chance::{Sampler, chunk_rng};
-use intercept_core::games::board_game::mcts::Mcts;
+use intercept_core::games::board_game::mcts::{Leaf, Mcts};
 use intercept_core::games::board_game::players::{Random, play_game};
 use intercept_core::games::board_game::position::Position;
 use intercept_core::games::board_game::turns::Variant;
@@ -42,7 +42,7 @@ fn main() {
     let mut out = vec![format!("random {:.0} k plies/s", random / 1e3)];
     for (name, p) in [("start", start), ("midgame", midgame(40))] {
         let turns = p.turns(v);
-        let mcts = Mcts { budget: 50, depth: 6, variant: v };
+        let mcts = Mcts { budget: 50, depth: 6, variant: v, leaf: Leaf::Lean };
         let n = mcts.search(&p, &turns, &mut Sampler::at_trial(1, 1, 0)).playouts;
         let t0 = Instant::now();
         for _ in 0..2000 {

@@ -5,7 +5,7 @@
 use std::time::Instant;
 
 use intercept_core::chance::Sampler;
-use intercept_core::games::board_game::mcts::Mcts;
+use intercept_core::games::board_game::mcts::{Leaf, Mcts};
 use intercept_core::games::board_game::players::{Random, play_game};
 use intercept_core::games::board_game::position::Position;
 use intercept_core::games::board_game::turns::{Variant, turns_into};
@@ -39,7 +39,7 @@ fn main() {
         }
         _ => {
             let turns = start.turns(v);
-            let mcts = Mcts { budget: 50, depth: 6, variant: v };
+            let mcts = Mcts { budget: 50, depth: 6, variant: v, leaf: Leaf::Lean };
             let mut playouts = 0u64;
             for g in 0..n {
                 playouts += u64::from(mcts.search(&start, &turns, &mut Sampler::at_trial(1, 1, g)).playouts);

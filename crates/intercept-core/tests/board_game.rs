@@ -273,11 +273,11 @@ fn greedy_beats_random() {
 #[test]
 fn mcts_takes_the_win() {
     use intercept_core::chance::Sampler;
-    use intercept_core::games::board_game::mcts::Mcts;
+    use intercept_core::games::board_game::mcts::{Leaf, Mcts};
     use intercept_core::games::board_game::players::Player;
     let p = white(W1);
     let turns = p.turns(Variant::default());
-    let mcts = Mcts { budget: 50, depth: 20, variant: Variant::default() };
+    let mcts = Mcts { budget: 50, depth: 20, variant: Variant::default(), leaf: Leaf::Lean };
     let i = mcts.choose(&p, &turns, &mut Sampler::at_trial(3, 1, 0));
     assert_eq!(p.play(turns[i]).winner(), Some(Colour::White));
 }
@@ -290,13 +290,13 @@ fn mcts_takes_the_win() {
 #[test]
 fn mcts_stops_threatened_wins() {
     use intercept_core::chance::{Draws, Sampler};
-    use intercept_core::games::board_game::mcts::Mcts;
+    use intercept_core::games::board_game::mcts::{Leaf, Mcts};
     use intercept_core::games::board_game::players::{Greedy, Player};
     use intercept_core::games::board_game::replay::Replay;
     use intercept_core::games::board_game::{BoardGame, FirstPlayer, Seat};
     let v = Variant::default();
     let model = BoardGame::new([Seat::Greedy, Seat::Random], FirstPlayer::White, 200, v);
-    let mcts = Mcts { budget: 100, depth: 4, variant: v };
+    let mcts = Mcts { budget: 100, depth: 4, variant: v, leaf: Leaf::Lean };
     let (mut threats, mut greedy_parries) = (0, 0);
     for game in 0..6 {
         for (k, (p, _)) in Replay::of(&model, 3, 1, game, Draws::Paired).turns.iter().enumerate() {

@@ -8,7 +8,7 @@
 //! different draws. The turns chosen at 50 playouts from the pinned positions stayed the same.
 
 use intercept_core::chance::{Sampler, chunk_rng};
-use intercept_core::games::board_game::mcts::Mcts;
+use intercept_core::games::board_game::mcts::{Leaf, Mcts};
 use intercept_core::games::board_game::players::{Greedy, play_game};
 use intercept_core::games::board_game::position::Position;
 use intercept_core::games::board_game::turns::Variant;
@@ -49,7 +49,11 @@ fn searches_are_pinned() {
         for (budget, depth) in [(50, 6), (200, 8), (120, 3)] {
             let v = Variant { steal_requires_moved_piece: budget == 120, ..Variant::default() };
             let turns = p.turns(v);
-            let f = Mcts { budget, depth, variant: v }.search(p, &turns, &mut Sampler::at_trial(9, 4, k as u64));
+            let f = Mcts { budget, depth, variant: v, leaf: Leaf::Lean }.search(
+                p,
+                &turns,
+                &mut Sampler::at_trial(9, 4, k as u64),
+            );
             fnv(&mut h, &(f.index as u64).to_le_bytes());
             fnv(&mut h, &f.score.to_bits().to_le_bytes());
             fnv(&mut h, &[f.visits, f.playouts].map(u32::to_le_bytes).concat());
@@ -64,7 +68,7 @@ fn searches_are_pinned() {
 #[test]
 fn games_against_greedy_are_pinned() {
     let v = Variant::default();
-    let mcts = Mcts { budget: 50, depth: 6, variant: v };
+    let mcts = Mcts { budget: 50, depth: 6, variant: v, leaf: Leaf::Lean };
     let start = Position::start();
     let mut h = 0xcbf2_9ce4_8422_2325;
     let mut results = Vec::new();

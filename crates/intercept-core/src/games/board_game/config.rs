@@ -7,7 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::mcts::Mcts;
+use super::mcts::{Leaf, Mcts};
 use super::turns::Variant;
 use super::{BoardGame, FirstPlayer, Seat};
 use crate::config::{Invalid, KeyPath, in_range};
@@ -112,7 +112,9 @@ impl SeatConfig {
         Ok(match self.player {
             PlayerKind::Random => Seat::Random,
             PlayerKind::Greedy => Seat::Greedy,
-            PlayerKind::Mcts => Seat::Mcts(Mcts { budget: budget as u32, depth: depth as u32, variant }),
+            PlayerKind::Mcts => {
+                Seat::Mcts(Mcts { budget: budget as u32, depth: depth as u32, variant, leaf: Leaf::Lean })
+            }
         })
     }
 }

@@ -14,6 +14,7 @@ use std::cell::Cell as Slot;
 
 use crate::chance::Chance;
 
+use super::evaluation::Weights;
 use super::players::{Aims, Player};
 use super::position::{Colour, Position};
 use super::turns::{Turn, Variant, can_score, scores, turns_into};
@@ -22,9 +23,20 @@ use super::turns::{Turn, Variant, can_score, scores, turns_into};
 #[derive(Clone, Copy, Debug)]
 pub struct Mcts {
     pub budget: u32,
-    /// Turns per playout before it is scored by the ball's place.
+    /// Turns per playout before it is scored by [`Mcts::leaf`].
     pub depth: u32,
     pub variant: Variant,
+    /// How a playout the depth cuts short is scored.
+    pub leaf: Leaf,
+}
+
+/// How a playout that ends without a goal is scored, for White.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Leaf {
+    /// By where the ball lies between the goals ([`lean`]): the `mcts` player's.
+    Lean,
+    /// By the evaluation's chance that White wins from there ([`Weights::win_chance`]): the `expert` player's.
+    Evaluation(Weights),
 }
 
 /// One node: the position after its turn, and the results of the playouts through it, counted for the
@@ -249,10 +261,14 @@ impl Mcts {
             let i = forward(&p, turns, chance);
             p.play_in_place(turns[i]);
         }
-        match p.winner() {
-            Some(Colour::White) => 1.0,
-            Some(Colour::Black) => 0.0,
-            None => lean(&p),
+        match (p.winner(), self.leaf) {
+            (Some(Colour::White), _) => 1.0,
+            (Some(Colour::Black), _) => 0.0,
+            (None, Leaf::Lean) => lean(&p),
+            (None, Leaf::Evaluation(w)) => {
+                let chance = w.win_chance(&p, self.variant, &mut tree.scratch);
+                if p.to_move == Colour::White { chance } else { 1.0 - chance }
+            }
         }
     }
 }

@@ -15,6 +15,8 @@
 
 mod board;
 pub mod config;
+pub mod evaluation;
+pub mod fit;
 mod generate;
 pub mod mcts;
 pub mod picture;

@@ -8,7 +8,7 @@
 use serde_json::Value;
 
 use super::config::DEFAULT_DEPTH;
-use super::mcts::Mcts;
+use super::mcts::{Leaf, Mcts};
 use super::position::{Colour, Position};
 use super::replay::Replay;
 use super::turns::{Action, Turn};
@@ -67,7 +67,8 @@ impl Play for BoardPlay {
         if turns.is_empty() {
             return Err(PlayError::Refused("the game is over: there is no turn to advise".to_owned()));
         }
-        let search = Mcts { budget: budget.max(1), depth: DEFAULT_DEPTH as u32, variant: wire.variant };
+        let search =
+            Mcts { budget: budget.max(1), depth: DEFAULT_DEPTH as u32, variant: wire.variant, leaf: Leaf::Lean };
         let found = search.search(&p, &turns, &mut Sampler::at_trial(seed, 1, 0));
         let turn = choice(&p, turns[found.index]);
         Ok(Advice { turn, playout_score: found.score, visits: found.visits, playouts: found.playouts })

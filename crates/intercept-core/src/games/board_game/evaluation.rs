@@ -1,0 +1,163 @@
+//! The evaluation of a position of Intercept (issue 41): the chance that the side to move wins, read off
+//! a few [`features`] of the board and weighed by [`Weights`] fitted from self-play ([`super::fit`]).
+//!
+//! The features are what a player looks at: how near the goal it attacks the side to move can bring the
+//! ball this turn through a chain of transfers (I-13, I-15), and how near its own goal the opponent could
+//! bring it were it to move now; where the ball lies against each goal; whose stone carries it (I-14); the
+//! passers and the stacks around it on each side. The chance is the logistic function of their weighed sum,
+//! so a weight reads as log-odds. The shipped weights are `evaluation.csv` beside this file, compiled in
+//! ([`Weights::shipped`]); `examples/board_fit.rs` writes them again from the same seed.
+
+use std::sync::OnceLock;
+
+use super::generate::Generator;
+use super::position::{Cell, Colour, Position};
+use super::turns::{Turn, Variant};
+
+/// How many features a position has; [`NAMES`] names them in order.
+pub const FEATURES: usize = 12;
+
+/// The features' names, in the order of [`features`] and of `evaluation.csv`.
+pub const NAMES: [&str; FEATURES] = [
+    "bias",
+    "reach",
+    "threat",
+    "ball_to_target",
+    "ball_to_own_goal",
+    "scores_now",
+    "scored_on_next",
+    "ball_holder",
+    "passers_at_ball",
+    "enemy_passers_at_ball",
+    "stacks_near_ball",
+    "enemy_stacks_near_ball",
+];
+
+/// The weight of each feature, in log-odds of a win for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Weights(pub [f64; FEATURES]);
+
+/// The shipped weights, as `examples/board_fit.rs` writes them: a header line, then `name,weight` a feature.
+const SHIPPED: &str = include_str!("evaluation.csv");
+
+impl Weights {
+    /// The weights fitted from self-play and shipped with the program.
+    pub fn shipped() -> &'static Weights {
+        static WEIGHTS: OnceLock<Weights> = OnceLock::new();
+        WEIGHTS.get_or_init(|| Weights::read(SHIPPED).expect("evaluation.csv is the fit's own output"))
+    }
+
+    /// Reads weights written by [`Weights::csv`]: every feature of [`NAMES`], in order, and nothing else.
+    pub fn read(text: &str) -> Result<Weights, String> {
+        let mut lines = text.lines();
+        if lines.next() != Some("feature,weight") {
+            return Err("the first line is not \"feature,weight\"".to_owned());
+        }
+        let mut w = [0.0; FEATURES];
+        let rows: Vec<&str> = lines.filter(|l| !l.trim().is_empty()).collect();
+        if rows.len() != FEATURES {
+            return Err(format!("{} weights; the evaluation has {FEATURES} features", rows.len()));
+        }
+        for ((row, name), weight) in rows.iter().zip(NAMES).zip(&mut w) {
+            let value = row.strip_prefix(name).and_then(|r| r.strip_prefix(','));
+            let value = value.ok_or_else(|| format!("{row:?}: expected the weight of {name}"))?;
+            *weight =
+                value.parse().ok().filter(|x: &f64| x.is_finite()).ok_or_else(|| format!("{row:?}: not a number"))?;
+        }
+        Ok(Weights(w))
+    }
+
+    /// The weights as `evaluation.csv` holds them.
+    pub fn csv(&self) -> String {
+        let rows: String = NAMES.iter().zip(self.0).map(|(n, w)| format!("{n},{w:.6}\n")).collect();
+        format!("feature,weight\n{rows}")
+    }
+
+    /// The chance that the side to move wins `p`, by the weighed features; 0.5 on a board without goals.
+    pub fn win_chance(&self, p: &Position, v: Variant, scratch: &mut Vec<Turn>) -> f64 {
+        match features(p, v, scratch) {
+            Some(f) => logistic(self.0.iter().zip(f).map(|(w, x)| w * x).sum()),
+            None => 0.5,
+        }
+    }
+}
+
+/// `1 / (1 + e^-x)`: log-odds to a chance.
+pub fn logistic(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The features of `p` for the side to move, distances as shares of the board's side; `None` on a board
+/// without goals (the test diagrams), where nothing is aimed at. `scratch` holds the turns listed on the way.
+pub fn features(p: &Position, v: Variant, scratch: &mut Vec<Turn>) -> Option<[f64; FEATURES]> {
+    let me = p.to_move;
+    let (target, own) = (p.target()?, p.goal_of(me)?);
+    let size = f64::from(p.size);
+    let here = |goal: Cell| f64::from(p.distance(p.ball, goal)) / size;
+    let reach = nearest(p, v, scratch, target);
+    let mut theirs = *p;
+    theirs.to_move = me.other();
+    let threat = nearest(&theirs, v, scratch, own);
+    let holder = match p.at(p.ball) {
+        Some(piece) if piece.top.colour == me => 1.0,
+        Some(_) => -1.0,
+        None => 0.0,
+    };
+    let [mine, enemy] = around_ball(p, me);
+    Some([
+        1.0,
+        f64::from(reach) / size,
+        f64::from(threat) / size,
+        here(target),
+        here(own),
+        f64::from(u8::from(reach == 0)),
+        f64::from(u8::from(threat == 0)),
+        holder,
+        f64::from(mine.passers) / 3.0,
+        f64::from(enemy.passers) / 3.0,
+        f64::from(mine.stacks) / 8.0,
+        f64::from(enemy.stacks) / 8.0,
+    ])
+}
+
+/// The nearest to `goal` the side to move of `p` can bring the ball this turn (0: it scores), by the turns
+/// that end in a transfer; where the ball lies when none does.
+fn nearest(p: &Position, v: Variant, scratch: &mut Vec<Turn>, goal: Cell) -> u8 {
+    let here = p.distance(p.ball, goal);
+    if p.no_transfer() {
+        return here;
+    }
+    scratch.clear();
+    Generator::new(p, v, scratch).transfers_only().all();
+    scratch.iter().filter_map(|t| t.ball_to).map(|to| p.distance(to, goal)).fold(here, u8::min)
+}
+
+/// One side's pieces around the ball: passage-type stacks next to it (I-13), stacks within two squares.
+#[derive(Clone, Copy, Default)]
+struct AroundBall {
+    passers: u8,
+    stacks: u8,
+}
+
+/// The pieces around the ball of `me`, then of the other side.
+fn around_ball(p: &Position, me: Colour) -> [AroundBall; 2] {
+    let mut sides = [AroundBall::default(); 2];
+    if p.ball >= p.size * p.size {
+        return sides;
+    }
+    let (col, row) = (i16::from(p.ball % p.size), i16::from(p.ball / p.size));
+    for dr in -2..=2i16 {
+        for dc in -2..=2i16 {
+            let (c, r) = (col + dc, row + dr);
+            let on_board = (0..i16::from(p.size)).contains(&c) && (0..i16::from(p.size)).contains(&r);
+            let Some(piece) = on_board.then(|| p.at((c + r * i16::from(p.size)) as Cell)).flatten() else { continue };
+            if (dc, dr) == (0, 0) {
+                continue;
+            }
+            let side = &mut sides[usize::from(piece.top.colour != me)];
+            side.stacks += 1;
+            side.passers += u8::from(dc.abs() <= 1 && dr.abs() <= 1 && piece.top.is_passage_type());
+        }
+    }
+    sides
+}
