@@ -14,6 +14,7 @@
 //! ball. Its chance tree (every choice of every turn) is far too large to enumerate, so it is sampled only.
 
 mod board;
+pub mod calibration;
 pub mod config;
 pub mod evaluation;
 pub mod fit;
