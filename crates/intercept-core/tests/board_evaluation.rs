@@ -23,13 +23,13 @@ fn a_weights_file_is_read_strictly() {
     let good = Weights::shipped().csv();
     assert_eq!(Weights::read(&good).as_ref(), Ok(Weights::shipped()));
     let without_header = good.replacen("feature,weight\n", "", 1);
-    assert!(Weights::read(&without_header).unwrap_err().contains("first line"));
+    assert!(Weights::read(&without_header).unwrap_err().0.contains("first line"));
     let short: String = good.lines().take(NAMES.len()).map(|l| format!("{l}\n")).collect();
-    assert!(Weights::read(&short).unwrap_err().contains("11 weights"));
+    assert!(Weights::read(&short).unwrap_err().0.contains("11 weights"));
     let renamed = good.replacen("reach,", "rich,", 1);
-    assert!(Weights::read(&renamed).unwrap_err().contains("expected the weight of reach"));
+    assert!(Weights::read(&renamed).unwrap_err().0.contains("expected the weight of reach"));
     let not_a_number = good.replacen("threat,", "threat,x", 1);
-    assert!(Weights::read(&not_a_number).unwrap_err().contains("not a number"));
+    assert!(Weights::read(&not_a_number).unwrap_err().0.contains("not a number"));
 }
 
 /// Positions of 40 games the fit never saw (another seed): the shipped weights' chances have a lower

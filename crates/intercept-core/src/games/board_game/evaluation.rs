@@ -33,6 +33,11 @@ pub const NAMES: [&str; FEATURES] = [
     "enemy_stacks_near_ball",
 ];
 
+crate::refusal! {
+    /// Why a weights file cannot be read: which line, and what was expected.
+    BadWeights
+}
+
 /// The weight of each feature, in log-odds of a win for the side to move.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Weights(pub [f64; FEATURES]);
@@ -48,15 +53,15 @@ impl Weights {
     }
 
     /// Reads weights written by [`Weights::csv`]: every feature of [`NAMES`], in order, and nothing else.
-    pub fn read(text: &str) -> Result<Weights, String> {
+    pub fn read(text: &str) -> Result<Weights, BadWeights> {
         let mut lines = text.lines();
         if lines.next() != Some("feature,weight") {
-            return Err("the first line is not \"feature,weight\"".to_owned());
+            return Err(BadWeights::from("the first line is not \"feature,weight\""));
         }
         let mut w = [0.0; FEATURES];
         let rows: Vec<&str> = lines.filter(|l| !l.trim().is_empty()).collect();
         if rows.len() != FEATURES {
-            return Err(format!("{} weights; the evaluation has {FEATURES} features", rows.len()));
+            return Err(BadWeights(format!("{} weights; the evaluation has {FEATURES} features", rows.len())));
         }
         for ((row, name), weight) in rows.iter().zip(NAMES).zip(&mut w) {
             let value = row.strip_prefix(name).and_then(|r| r.strip_prefix(','));
