@@ -49,6 +49,13 @@ def _setting(value: Setting) -> str:
     return str(value)
 
 
+def _values(given: Union[Setting, Sequence[Setting]]) -> list[str]:
+    """One value or several, each written as ``--set`` takes it; a string is one value, not its characters."""
+    if isinstance(given, (str, int, float, bool)):
+        return [_setting(given)]
+    return [_setting(v) for v in given]
+
+
 def _names(given: Union[str, Iterable[str]]) -> list[str]:
     return [given] if isinstance(given, str) else list(given)
 
@@ -122,7 +129,7 @@ class Scenario:
 
     def sweep(
         self,
-        axes: Mapping[str, Sequence[Setting]],
+        axes: Mapping[str, Union[Setting, Sequence[Setting]]],
         metrics: Union[str, Iterable[str]] = (),
         trials: Optional[int] = None,
         seed: Optional[int] = None,
@@ -132,7 +139,7 @@ class Scenario:
     ) -> SweepResult:
         """The scenario at every point of the grid ``axes`` ({key: values}), every point on the same seed
         (``sweep``); ``metrics`` are those the document shows (the headline ones by default)."""
-        pairs = [(key, [_setting(v) for v in values]) for key, values in axes.items()]
+        pairs = [(key, _values(values)) for key, values in axes.items()]
         with callback(progress, "trials") as report:
             native = self._native.sweep(pairs, _names(metrics), trials, seed, threads, allow_large, report)
         return SweepResult(native)
@@ -162,7 +169,7 @@ class Scenario:
         ``solve("cavalry.intercepted>=3/4", "cavalry.table.charge")``."""
         return SolveResult(self._native.solve(target, _names(vary), digits))
 
-    def odds(self, **params: Union[Setting, Sequence[str]]) -> OddsResult:
+    def odds(self, **params: Union[Setting, Sequence[Setting]]) -> OddsResult:
         """The exact odds of one question of this scenario's rule set (``odds RULE_SET``), from a few numbers:
         see :func:`odds`."""
         return odds(self.rule_set, **params)
@@ -175,13 +182,12 @@ class Scenario:
         return f"Scenario({self.name!r} from {self.file!r})"
 
 
-def odds(rule_set: str, **params: Union[Setting, Sequence[str]]) -> OddsResult:
+def odds(rule_set: str, **params: Union[Setting, Sequence[Setting]]) -> OddsResult:
     """The exact odds of one question, no config needed (``intercept-sim odds RULE_SET``): the parameters are
     the command's flags as keywords, such as ``odds("naval", dice=4, distance=7, pacific=True)``."""
     pairs: list[tuple[str, str]] = []
     for name, value in params.items():
-        values = value if isinstance(value, (list, tuple)) else [value]
-        pairs.extend((name, _setting(v)) for v in values)
+        pairs.extend((name, v) for v in _values(value))
     return OddsResult(json.loads(_native.odds_json(rule_set, pairs)))
 
 

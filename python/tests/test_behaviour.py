@@ -62,6 +62,8 @@ def test_progress_true_is_a_bar_with_or_without_tqdm(capsys: pytest.CaptureFixtu
 def test_tables_are_read_in_place_by_pyarrow_and_polars() -> None:
     r = isim.Scenario.load(config("cavalry")).run(trials=20000, seed=7)
     rust = r.buffer_addresses("summary")
+    with pytest.raises(ValueError, match='table "nothing": allowed: summary, distributions'):
+        r.buffer_addresses("nothing")
     assert {"estimate", "ci_low", "ci_high", "exact", "trials"} <= set(rust)
     table = pa.table(r.summary)
     frame = pl.DataFrame(r.summary)

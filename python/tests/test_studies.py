@@ -21,6 +21,7 @@ def test_sweep_equals_the_cli(tmp_path: Path) -> None:
     assert swept.answer and swept.answer.startswith("At charge=5: An interceptor charges home")
     frame = pl.DataFrame(swept.table)
     assert frame.equals(pl.read_parquet(tmp_path / "sweep" / "sweep.parquet"))
+    assert len(s.sweep({"cavalry.table.charge": 7}, trials=1000).points) == 1  # one value, not a sequence
     written = swept.write(tmp_path / "again")
     shown = sorted(p.name for p in (tmp_path / "sweep").iterdir() if not p.name.startswith("."))
     assert sorted(Path(p).name for p in written) == shown

@@ -17,7 +17,7 @@ use intercept_sim::output::report::{self, SensitivityReport, SolveReport, SweepR
 use intercept_sim::output::show;
 use intercept_sim::output::study::{self, Swept};
 use polars::prelude::{DataFrame, PolarsResult};
-use pyo3::exceptions::{PyOSError, PyRuntimeError};
+use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyCapsule;
 
@@ -76,7 +76,8 @@ impl Run {
         let summary = &self.record.summary;
         match name {
             "summary" => self.summary.get(|| export::summary_frame(summary)),
-            _ => self.distributions.get(|| export::distributions_frame(summary)),
+            "distributions" => self.distributions.get(|| export::distributions_frame(summary)),
+            _ => Err(PyValueError::new_err(format!("table {name:?}: allowed: summary, distributions"))),
         }
     }
 }
