@@ -31,12 +31,15 @@ fn json(value: &impl serde::Serialize) -> PyResult<String> {
     serde_json::to_string(value).map_err(|e| PyRuntimeError::new_err(e.to_string()))
 }
 
-/// Rule set `table`'s game, refused in a line naming the rule sets that have one.
-fn game_of(table: &str) -> PyResult<&'static dyn Play> {
+/// Rule set `table`'s name as the registry holds it, and its game; refused in a line naming the rule sets
+/// that have one.
+fn game_of(table: &str) -> PyResult<(&'static str, &'static dyn Play)> {
     let registry = shipped();
+    if let Some((set, play)) = registry.find(table).and_then(|s| Some((s, s.play()?))) {
+        return Ok((set.table(), play));
+    }
     let games: Vec<&str> = registry.sets().iter().filter(|s| s.play().is_some()).map(|s| s.table()).collect();
-    let found = registry.find(table).and_then(|s| s.play());
-    found.ok_or_else(|| PyValueError::new_err(format!("[{table}] has no game to play; games: {}", games.join(", "))))
+    Err(PyValueError::new_err(format!("[{table}] has no game to play; games: {}", games.join(", "))))
 }
 
 #[pymethods]
@@ -44,8 +47,7 @@ impl Game {
     /// The position a game of `scenario` starts from.
     #[staticmethod]
     fn opening(py: Python<'_>, scenario: &Scenario) -> PyResult<Game> {
-        let table = scenario.inner.rules.entry().table();
-        let play = game_of(table)?;
+        let (table, play) = game_of(scenario.inner.rules.entry().table())?;
         let position = py.detach(|| play.opening(scenario.inner.rules.as_ref())).map_err(refused)?;
         Ok(Game { play, table, position })
     }
@@ -54,8 +56,7 @@ impl Game {
     /// game's start.
     #[staticmethod]
     fn from_position(table: &str, position: &str) -> PyResult<Game> {
-        let play = game_of(table)?;
-        let table = shipped().find(table).map(|s| s.table()).unwrap_or_default();
+        let (table, play) = game_of(table)?;
         let value: Value =
             serde_json::from_str(position).map_err(|e| PyValueError::new_err(format!("not JSON: {e}")))?;
         let position = play.set_up(&value).map_err(refused)?;

@@ -15,7 +15,7 @@ mod supervise;
 
 use intercept_sim::core::config::ConfigError as Invalid;
 use intercept_sim::core::games::shipped;
-use intercept_sim::core::ruleset::{Mount, Tool, answer_query};
+use intercept_sim::core::ruleset::answer_query;
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -44,19 +44,17 @@ fn rule_sets() -> Vec<String> {
     shipped().tables().into_iter().map(str::to_owned).collect()
 }
 
-/// `odds NAME --json`: the exact odds of one question of rule set tool `name`, its parameters given as
-/// `(name, value)` pairs written as a page's form writes them.
+/// `odds NAME --json`: the exact odds of one question of rule set `name`'s quick calculator
+/// ([`intercept_sim::core::ruleset::Entry::calculator`], as the workbench's `/api/odds` asks it), its
+/// parameters given as `(name, value)` pairs written as a page's form writes them.
 #[pyfunction]
 fn odds_json(py: Python<'_>, name: &str, params: Vec<(String, String)>) -> PyResult<String> {
     let registry = shipped();
-    let tools = || registry.sets().iter().flat_map(|s| s.tools().iter().copied());
-    let odds = |t: &&dyn Tool| matches!(t.mount(), Mount::Odds(n) if n == name);
-    let Some(found) = tools().find(odds) else {
-        let names: Vec<&str> =
-            tools().filter(|t| matches!(t.mount(), Mount::Odds(_))).map(|t| t.mount().name()).collect();
+    let Some(calculator) = registry.find(name).and_then(|s| s.calculator()) else {
+        let names: Vec<&str> = registry.sets().iter().filter(|s| s.calculator().is_some()).map(|s| s.table()).collect();
         return Err(PyValueError::new_err(format!("no odds of {name:?}; allowed: {}", names.join(", "))));
     };
-    let answer = py.detach(|| answer_query(found, &params));
+    let answer = py.detach(|| answer_query(calculator, &params));
     answer.map(|a| a.to_string()).map_err(|e| PyValueError::new_err(format!("odds {name}: {e}")))
 }
 

@@ -10,7 +10,7 @@ use rayon::prelude::*;
 
 use crate::chance::{Chance, Sampler};
 
-use super::evaluation::{Weights, logistic};
+use super::evaluation::Weights;
 use super::fit::{FitPlan, game};
 
 /// What the plan's seed is mixed with for the draw of each game's position.
@@ -60,7 +60,7 @@ fn one_position(weights: &Weights, plan: &FitPlan, g: u64) -> Option<(f64, f64)>
     // draws stay as the fit's, and the same game always gives the same position.
     let pick = Sampler::at_trial(plan.seed ^ PICK_STREAM, 1, g).uniform(samples.len().max(1));
     let s = samples.get(pick)?;
-    let stated = logistic(weights.0.iter().zip(&s.features).map(|(w, x)| w * x).sum());
+    let stated = weights.chance_of(&s.features);
     Some((stated, s.outcome))
 }
 

@@ -80,10 +80,12 @@ impl Weights {
 
     /// The chance that the side to move wins `p`, by the weighed features; 0.5 on a board without goals.
     pub fn win_chance(&self, p: &Position, v: Variant, scratch: &mut Vec<Turn>) -> f64 {
-        match features(p, v, scratch) {
-            Some(f) => logistic(self.0.iter().zip(f).map(|(w, x)| w * x).sum()),
-            None => 0.5,
-        }
+        features(p, v, scratch).map_or(0.5, |f| self.chance_of(&f))
+    }
+
+    /// The chance the weights give a position with features `f`.
+    pub fn chance_of(&self, f: &[f64; FEATURES]) -> f64 {
+        logistic(self.0.iter().zip(f).map(|(w, x)| w * x).sum())
     }
 }
 

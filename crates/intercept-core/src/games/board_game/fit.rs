@@ -9,7 +9,7 @@ use rayon::prelude::*;
 
 use crate::chance::{Chance, Sampler};
 
-use super::evaluation::{FEATURES, Weights, features, logistic};
+use super::evaluation::{FEATURES, Weights, features};
 use super::mcts::{Leaf, Mcts};
 use super::players::play_game;
 use super::position::{Colour, Position};
@@ -105,7 +105,7 @@ pub fn regress(samples: &[Sample]) -> Weights {
         let mut gradient = [0.0; FEATURES];
         let mut hessian = [[0.0; FEATURES]; FEATURES];
         for s in samples {
-            let p = logistic(w.iter().zip(&s.features).map(|(w, x)| w * x).sum());
+            let p = Weights(w).chance_of(&s.features);
             let spread = p * (1.0 - p);
             for (i, row) in hessian.iter_mut().enumerate() {
                 gradient[i] += (p - s.outcome) * s.features[i];
@@ -153,7 +153,7 @@ fn solve(mut a: [[f64; FEATURES]; FEATURES], mut b: [f64; FEATURES]) -> [f64; FE
 /// The mean log-loss of the weights' chances against the samples' endings.
 pub fn log_loss(w: &Weights, samples: &[Sample]) -> f64 {
     let loss = |s: &Sample| {
-        let p = logistic(w.0.iter().zip(&s.features).map(|(w, x)| w * x).sum()).clamp(1e-12, 1.0 - 1e-12);
+        let p = w.chance_of(&s.features).clamp(1e-12, 1.0 - 1e-12);
         -(s.outcome * p.ln() + (1.0 - s.outcome) * (1.0 - p).ln())
     };
     samples.iter().map(loss).sum::<f64>() / samples.len().max(1) as f64

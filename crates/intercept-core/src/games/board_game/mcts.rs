@@ -261,7 +261,7 @@ impl Mcts {
             let i = forward(&p, turns, chance);
             p.play_in_place(turns[i]);
         }
-        match (p.winner(), self.leaf) {
+        match (p.winner(), &self.leaf) {
             (Some(Colour::White), _) => 1.0,
             (Some(Colour::Black), _) => 0.0,
             (None, Leaf::Lean) => lean(&p),
