@@ -3,7 +3,7 @@
 //! opponent (`mcts` at 50 playouts, depth 6, or `greedy`), colours alternating, and prints the expert's wins,
 //! losses and draws, its share of all games with a 95% Wilson interval, and each side's time a turn.
 //!
-//! `cargo run --release -p intercept-core --example board_expert_strength -- [games] [budget] [depth] [mcts|greedy] [seed] [mcts budget]`
+//! `cargo run --release -p intercept-core --example board_expert_strength -- [games] [budget] [depth] [mcts|greedy] [seed] [mcts budget] [turn limit] [mcts depth]`
 
 use std::cell::Cell;
 use std::time::{Duration, Instant};
@@ -37,12 +37,12 @@ fn main() {
     let arg = |k: usize, default: u64| text(k).map_or(default, |a| a.parse().expect("a number"));
     let (games, budget, depth) = (arg(1, 200), arg(2, 50) as u32, arg(3, 2) as u32);
     let opponent = text(4).unwrap_or_else(|| "mcts".into());
-    let (seed, base) = (arg(5, 1), arg(6, 50) as u32);
+    let (seed, base, limit, base_depth) = (arg(5, 1), arg(6, 50) as u32, arg(7, 200) as u32, arg(8, 6) as u32);
     let v = Variant::default();
     let leaf = Leaf::Evaluation(*Weights::shipped());
     let (mine, theirs) = (Cell::new((Duration::ZERO, 0)), Cell::new((Duration::ZERO, 0)));
     let expert = Timed { player: Mcts { budget, depth, variant: v, leaf }, clock: &mine };
-    let mcts = Timed { player: Mcts { budget: base, depth: 6, variant: v, leaf: Leaf::Lean }, clock: &theirs };
+    let mcts = Timed { player: Mcts { budget: base, depth: base_depth, variant: v, leaf: Leaf::Lean }, clock: &theirs };
     let greedy = Timed { player: Greedy, clock: &theirs };
     let start = Position::start();
     let [mut wins, mut losses, mut draws] = [0u64; 3];
@@ -51,10 +51,10 @@ fn main() {
         let side = if g % 2 == 0 { Colour::White } else { Colour::Black };
         let none = &mut |_: &Position, _: Turn| {};
         let game = match (side, opponent.as_str()) {
-            (Colour::White, "greedy") => play_game(&start, &expert, &greedy, v, 200, chance, none),
-            (Colour::Black, "greedy") => play_game(&start, &greedy, &expert, v, 200, chance, none),
-            (Colour::White, _) => play_game(&start, &expert, &mcts, v, 200, chance, none),
-            (Colour::Black, _) => play_game(&start, &mcts, &expert, v, 200, chance, none),
+            (Colour::White, "greedy") => play_game(&start, &expert, &greedy, v, limit, chance, none),
+            (Colour::Black, "greedy") => play_game(&start, &greedy, &expert, v, limit, chance, none),
+            (Colour::White, _) => play_game(&start, &expert, &mcts, v, limit, chance, none),
+            (Colour::Black, _) => play_game(&start, &mcts, &expert, v, limit, chance, none),
         };
         match game.winner {
             Some(w) if w == side => wins += 1,

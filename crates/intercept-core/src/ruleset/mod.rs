@@ -35,7 +35,9 @@ use serde::de::DeserializeOwned;
 pub use self::entry::{Entry, Parsed, Unresolved};
 pub use self::file::{Document, has_table, parse_file, parse_run_only};
 pub use self::params::{Param, ParamKind, ToolError, Value, Values};
-pub use self::play::{Advice, Edit, LegendEntry, Palette, PieceKind, Play, PlayError, SquareText, Status, TurnChoice};
+pub use self::play::{
+    Advice, Edit, Evaluation, LegendEntry, Palette, PieceKind, Play, PlayError, SquareText, Status, TurnChoice,
+};
 pub use self::registry::Registry;
 pub use self::tool::{Given, Input, Mount, Tool, answer_query};
 use crate::config::path::Invalid;

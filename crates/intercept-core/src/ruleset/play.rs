@@ -120,6 +120,21 @@ pub struct Advice {
     /// Playouts through the chosen turn, and in all.
     pub visits: u32,
     pub playouts: u32,
+    /// The line of play the search expects (its principal variation): the advised turn, then the reply it
+    /// tried most, and so on while a reply was tried more than once.
+    pub line: Vec<TurnChoice>,
+    /// The rule set's evaluation of the position, when it has one.
+    pub evaluation: Option<Evaluation>,
+}
+
+/// A rule set's evaluation of a position: how likely the side to move is to win, and why, in a line.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Evaluation {
+    /// The chance, 0 to 1, that the side to move wins, as the rule set's evaluation states it (checked
+    /// against self-play outcomes by the rule set's calibration).
+    pub win_chance: f64,
+    /// What the chance rests on, in one sentence.
+    pub why: String,
 }
 
 /// Why a request to play was refused, in one line.

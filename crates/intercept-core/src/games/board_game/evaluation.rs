@@ -13,6 +13,7 @@ use std::sync::OnceLock;
 use super::generate::Generator;
 use super::position::{Cell, Colour, Position};
 use super::turns::{Turn, Variant};
+use crate::ruleset::Evaluation;
 
 /// How many features a position has; [`NAMES`] names them in order.
 pub const FEATURES: usize = 12;
@@ -101,10 +102,8 @@ pub fn features(p: &Position, v: Variant, scratch: &mut Vec<Turn>) -> Option<[f6
     let (target, own) = (p.target()?, p.goal_of(me)?);
     let size = f64::from(p.size);
     let here = |goal: Cell| f64::from(p.distance(p.ball, goal)) / size;
-    let reach = nearest(p, v, scratch, target);
-    let mut theirs = *p;
-    theirs.to_move = me.other();
-    let threat = nearest(&theirs, v, scratch, own);
+    let (reach, _) = nearest(p, v, scratch, target);
+    let (threat, _) = nearest(&p.passed(), v, scratch, own);
     let holder = match p.at(p.ball) {
         Some(piece) if piece.top.colour == me => 1.0,
         Some(_) => -1.0,
@@ -128,15 +127,76 @@ pub fn features(p: &Position, v: Variant, scratch: &mut Vec<Turn>) -> Option<[f6
 }
 
 /// The nearest to `goal` the side to move of `p` can bring the ball this turn (0: it scores), by the turns
-/// that end in a transfer; where the ball lies when none does.
-fn nearest(p: &Position, v: Variant, scratch: &mut Vec<Turn>, goal: Cell) -> u8 {
-    let here = p.distance(p.ball, goal);
+/// that end in a transfer, and the cell; where the ball lies when none brings it nearer.
+fn nearest(p: &Position, v: Variant, scratch: &mut Vec<Turn>, goal: Cell) -> (u8, Cell) {
+    let here = (p.distance(p.ball, goal), p.ball);
     if p.no_transfer() {
         return here;
     }
     scratch.clear();
     Generator::new(p, v, scratch).transfers_only().all();
-    scratch.iter().filter_map(|t| t.ball_to).map(|to| p.distance(to, goal)).fold(here, u8::min)
+    scratch
+        .iter()
+        .filter_map(|t| t.ball_to)
+        .map(|to| (p.distance(to, goal), to))
+        .fold(here, |a, b| if b.0 < a.0 { b } else { a })
+}
+
+/// Why the evaluation says what it says, in one line: how near each side's goal each side can bring the
+/// ball this turn, counted in transfers (each moves it two squares, I-13), and who holds it; `None` on a
+/// board without goals.
+pub fn why(p: &Position, v: Variant) -> Option<String> {
+    let scratch = &mut Vec::new();
+    let (me, them) = (p.to_move, p.to_move.other());
+    let (target, own) = (p.target()?, p.goal_of(me)?);
+    let (reach, to) = nearest(p, v, scratch, target);
+    let (threat, their_to) = nearest(&p.passed(), v, scratch, own);
+    let (mine, theirs) = (side(me), side(them));
+    if reach == 0 {
+        return Some(format!("{mine} scores this turn: a chain of transfers reaches {}.", p.name(target)));
+    }
+    let holder = match p.at(p.ball) {
+        Some(piece) => format!("on a {} stone", side(piece.top.colour).to_lowercase()),
+        None => "on no stone".to_owned(),
+    };
+    let lies = format!(
+        "The ball lies on {} {holder}, {} from {theirs}'s goal",
+        p.name(p.ball),
+        transfers(p.distance(p.ball, target))
+    );
+    let mine_line = if to == p.ball {
+        format!("{mine} cannot bring it nearer this turn")
+    } else {
+        format!("{mine} can bring it to {}, {} from {theirs}'s goal", p.name(to), transfers(reach))
+    };
+    let their_line = match threat {
+        0 => format!("{theirs} threatens to score at {}", p.name(own)),
+        _ if their_to == p.ball => format!("{theirs} could not bring it nearer {mine}'s goal"),
+        _ => format!("{theirs} could bring it to {}, {} from {mine}'s goal", p.name(their_to), transfers(threat)),
+    };
+    Some(format!("{lies}; {mine_line}; {their_line}."))
+}
+
+/// The shipped evaluation of `p` for the page and the API: the side to move's win chance and why.
+pub fn judge(p: &Position, v: Variant) -> Option<Evaluation> {
+    let why = why(p, v)?;
+    Some(Evaluation { win_chance: Weights::shipped().win_chance(p, v, &mut Vec::new()), why })
+}
+
+/// A side's name in a sentence.
+fn side(c: Colour) -> &'static str {
+    match c {
+        Colour::White => "White",
+        Colour::Black => "Black",
+    }
+}
+
+/// The transfers that cover `distance` squares at two a transfer (I-13), in words.
+fn transfers(distance: u8) -> String {
+    const WORDS: [&str; 7] = ["no", "one", "two", "three", "four", "five", "six"];
+    let n = usize::from(distance.div_ceil(2));
+    let count = WORDS.get(n).map_or_else(|| n.to_string(), |w| (*w).to_owned());
+    format!("{count} transfer{}", if n == 1 { "" } else { "s" })
 }
 
 /// One side's pieces around the ball: passage-type stacks next to it (I-13), stacks within two squares.

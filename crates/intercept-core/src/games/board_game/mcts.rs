@@ -46,6 +46,8 @@ pub enum Leaf {
 #[derive(Clone, Copy)]
 struct Node {
     position: Position,
+    /// The turn into it, in its parent's stretch of the arena (the root: [`NIL`]).
+    turn: u32,
     /// The node's turns in the arena, once listed: `turns..turns + len`.
     turns: u32,
     len: u32,
@@ -61,6 +63,9 @@ struct Node {
     visits: u32,
     score: f64,
 }
+
+/// The `expert` player's playout depth: short playouts, since the evaluation reads the position at their end.
+pub const EXPERT_DEPTH: u32 = 2;
 
 /// No node: the end of a list of children.
 const NIL: u32 = u32::MAX;
@@ -104,17 +109,35 @@ pub struct Found {
 }
 
 impl Mcts {
+    /// The `expert` player: `budget` playouts of [`EXPERT_DEPTH`] turns, scored by the shipped evaluation.
+    pub fn expert(budget: u32, variant: Variant) -> Mcts {
+        Mcts { budget, depth: EXPERT_DEPTH, variant, leaf: Leaf::Evaluation(*Weights::shipped()) }
+    }
+
     /// The search behind [`Player::choose`], with how it rates its choice; a winning turn is taken at once.
     pub fn search<C: Chance>(&self, p: &Position, turns: &[Turn], chance: &mut C) -> Found {
+        self.search_line(p, turns, chance, 0).0
+    }
+
+    /// The search, and the line of play it expects: its turn, then at each node the most visited reply,
+    /// while a reply has been tried more than once, up to `most` turns (the principal variation).
+    pub fn search_line<C: Chance>(
+        &self,
+        p: &Position,
+        turns: &[Turn],
+        chance: &mut C,
+        most: usize,
+    ) -> (Found, Vec<Turn>) {
         if let Some(win) = turns.iter().position(|t| scores(p, t)) {
-            return Found { index: win, score: 1.0, visits: 0, playouts: 0 };
+            let line = if most > 0 { vec![turns[win]] } else { Vec::new() };
+            return (Found { index: win, score: 1.0, visits: 0, playouts: 0 }, line);
         }
         let mut tree = TREES.take();
         let order = self.candidates(p, turns, &mut tree.scratch);
         tree.nodes.clear();
         tree.turns.clear();
         tree.keys.clear();
-        tree.nodes.push(Node::new(*p));
+        tree.nodes.push(Node::new(*p, NIL));
         // The root's turns are the candidates, ranked already: each one's key is its rank.
         tree.turns.extend(order.iter().map(|&i| turns[i]));
         tree.keys.extend(0..order.len() as u64);
@@ -124,33 +147,57 @@ impl Mcts {
             self.playout(&mut tree, chance);
         }
         let found = found(&tree, &order);
+        let line = principal(&tree, most);
         TREES.set(tree);
-        found
+        (found, line)
     }
+}
+
+/// The most visited child of node `at` (the last of equals): its rank among the children, and its id.
+fn most_visited(tree: &Tree, at: usize) -> Option<(usize, usize)> {
+    let (mut best, mut best_visits, mut rank) = (None, 0, 0);
+    let mut c = tree.nodes[at].first_child;
+    while c != NIL {
+        let child = &tree.nodes[c as usize];
+        if best.is_none() || child.visits >= best_visits {
+            (best, best_visits) = (Some((rank, c as usize)), child.visits);
+        }
+        (c, rank) = (child.next_sibling, rank + 1);
+    }
+    best
+}
+
+/// The principal variation: from the root, the most visited child's turn, at most `most` of them, the
+/// first always and later ones while their node has seen more than one playout.
+fn principal(tree: &Tree, most: usize) -> Vec<Turn> {
+    let (mut line, mut at) = (Vec::new(), 0);
+    while line.len() < most {
+        let Some((_, child)) = most_visited(tree, at) else { break };
+        let node = &tree.nodes[child];
+        if !line.is_empty() && node.visits < 2 {
+            break;
+        }
+        line.push(tree.turns[node.turn as usize]);
+        at = child;
+    }
+    line
 }
 
 /// The root's most visited child (the last of equals), as an index into the caller's turns, which the
 /// root's turn `i` is `order[i]` of.
 fn found(tree: &Tree, order: &[usize]) -> Found {
     let root = &tree.nodes[0];
-    let (mut best, mut best_visits, mut rank) = (None, 0, 0);
-    let mut c = root.first_child;
-    while c != NIL {
-        let child = &tree.nodes[c as usize];
-        if best.is_none() || child.visits >= best_visits {
-            (best, best_visits) = (Some((rank, child)), child.visits);
-        }
-        (c, rank) = (child.next_sibling, rank + 1);
-    }
+    let best = most_visited(tree, 0).map(|(rank, c)| (rank, &tree.nodes[c]));
     let (visits, score, rank) = best.map_or((0, 0.0, 0), |(rank, c)| (c.visits, c.score, rank));
     let score = if visits > 0 { score / f64::from(visits) } else { 0.5 };
     Found { index: order[rank], score, visits, playouts: root.visits }
 }
 
 impl Node {
-    fn new(position: Position) -> Node {
+    fn new(position: Position, turn: u32) -> Node {
         Node {
             position,
+            turn,
             turns: 0,
             len: 0,
             listed: false,
@@ -281,7 +328,7 @@ fn expand(tree: &mut Tree, at: usize) -> usize {
     // The least key above the last one expanded: the ranking's next turn, without sorting them all.
     let next = (0..keys.len()).filter(|&k| node.last.is_none_or(|last| keys[k] > last)).min_by_key(|&k| keys[k]);
     let k = next.expect("a turn not yet expanded");
-    let child = Node::new(node.position.play(tree.turns[range.start + k]));
+    let child = Node::new(node.position.play(tree.turns[range.start + k]), (range.start + k) as u32);
     let id = tree.nodes.len() as u32;
     tree.nodes.push(child);
     let parent = &mut tree.nodes[at];

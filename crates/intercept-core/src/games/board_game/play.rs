@@ -7,8 +7,7 @@
 
 use serde_json::Value;
 
-use super::config::DEFAULT_DEPTH;
-use super::mcts::{Leaf, Mcts};
+use super::mcts::Mcts;
 use super::position::{Colour, Position};
 use super::replay::Replay;
 use super::turns::{Action, Turn};
@@ -67,11 +66,27 @@ impl Play for BoardPlay {
         if turns.is_empty() {
             return Err(PlayError::Refused("the game is over: there is no turn to advise".to_owned()));
         }
-        let search =
-            Mcts { budget: budget.max(1), depth: DEFAULT_DEPTH as u32, variant: wire.variant, leaf: Leaf::Lean };
-        let found = search.search(&p, &turns, &mut Sampler::at_trial(seed, 1, 0));
+        let search = Mcts::expert(budget.max(1), wire.variant);
+        let (found, line) = search.search_line(&p, &turns, &mut Sampler::at_trial(seed, 1, 0), LINE);
         let turn = choice(&p, turns[found.index]);
-        Ok(Advice { turn, playout_score: found.score, visits: found.visits, playouts: found.playouts })
+        let mut at = p;
+        let line = line
+            .into_iter()
+            .map(|t| {
+                let c = choice(&at, t);
+                at.play_in_place(t);
+                c
+            })
+            .collect();
+        let evaluation = super::evaluation::judge(&p, wire.variant);
+        Ok(Advice {
+            turn,
+            playout_score: found.score,
+            visits: found.visits,
+            playouts: found.playouts,
+            line,
+            evaluation,
+        })
     }
 
     fn picture(&self, position: &Value) -> Result<Picture, PlayError> {
@@ -127,6 +142,9 @@ impl Play for BoardPlay {
         Ok(json(&Wire::write(&p, wire.variant, 0, wire.turn_limit)))
     }
 }
+
+/// The most turns of the expected line an advice shows: the advised turn and the next three.
+const LINE: usize = 4;
 
 /// Whether the game is over: won, or the turn limit reached (I-18).
 fn over(wire: &Wire, p: &Position) -> bool {

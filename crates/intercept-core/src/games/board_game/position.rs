@@ -180,6 +180,11 @@ impl Position {
         self.goal_of(self.to_move.other())
     }
 
+    /// The same board with the other side to move: what the opponent could do were it its turn.
+    pub fn passed(&self) -> Position {
+        Position { to_move: self.to_move.other(), ..*self }
+    }
+
     /// Whether the ball lies on an enemy stone of the side to move: taking it from there is a steal (I-14).
     pub fn ball_on_enemy(&self) -> bool {
         self.at(self.ball).is_some_and(|x| x.top.colour != self.to_move)
