@@ -1,9 +1,10 @@
 //! The game API and the calculator and game pages of the workbench over real HTTP, against a server started
 //! in-process on a free port: the opening, its legal turns and its squares in words, a turn played and one
-//! refused, the search player's advice (legal, the same for the same seed, its playout score under both
-//! names), a whole game of random legal turns to its end, a replay equal in result to the command line's, a
-//! position set up by hand (the palette, edits, a legal set-up played from, an illegal one refused in one
-//! line), the pages (the game page with its board's legend) and their assets, and the errors as JSON.
+//! refused, the search player's advice (legal, the same for the same seed, its expected line starting with
+//! it, the evaluation's chance for the side to move under both names, and why in a line), a whole game of
+//! random legal turns to its end, a replay equal in result to the command line's, a position set up by hand
+//! (the palette, edits, a legal set-up played from, an illegal one refused in one line), the pages (the game
+//! page with its board's legend) and their assets, and the errors as JSON.
 
 mod web;
 
@@ -92,8 +93,17 @@ fn advice_is_a_legal_turn_and_the_same_for_the_same_seed() {
     assert!(turn_ids(&shown).contains(&advice["turn"]["id"].as_str().unwrap().to_owned()));
     let score = advice["playout_score"].as_f64().unwrap();
     assert!((0.0..=1.0).contains(&score));
-    assert_eq!(advice["win_chance"], advice["playout_score"], "the score's first name, kept for old scripts");
     assert_eq!((advice["playouts"].as_u64(), advice["budget"].as_u64()), (Some(300), Some(300)));
+    // The evaluation: the side to move's chance, also under the top-level name that once held the score.
+    let chance = advice["evaluation"]["win_chance"].as_f64().expect("the board game evaluates every position");
+    assert!((0.0..=1.0).contains(&chance), "{chance}");
+    assert_eq!(advice["win_chance"], advice["evaluation"]["win_chance"], "win_chance is the evaluation's");
+    let why = advice["evaluation"]["why"].as_str().unwrap();
+    assert!(!why.trim().is_empty() && !why.contains('\n'), "{why:?}");
+    // The expected line starts with the advised turn, each turn named as the turns are.
+    let line = advice["line"].as_array().unwrap();
+    assert!(!line.is_empty() && line[0] == advice["turn"], "{line:?}");
+    assert!(line.iter().all(|t| t["id"].is_string() && t["text"].is_string()), "{line:?}");
     let too_much = play(&base, "advice", &json!({ "position": shown["position"], "budget": 1_000_000 }));
     assert_eq!(too_much.status, 400);
     assert!(too_much.error().starts_with("budget: 1000000 is not allowed; allowed: 1 to "), "{}", too_much.body);
@@ -223,6 +233,27 @@ fn errors_are_json_with_their_status() {
     assert_eq!(get(&format!("{base}/play/naval")).json()["error"], "the rule set [naval] has no game to play");
 }
 
+/// The game page's difficulties are budgets of playouts: each one the advice accepts, the one chosen at first
+/// the server's default.
+fn difficulties_are_budgets_the_server_takes(base: &str, page: &str) {
+    let select = &page[page.find("<select id=\"difficulty\">").expect("a difficulty choice")..];
+    let select = &select[..select.find("</select>").unwrap()];
+    let options: Vec<(u64, bool)> = select
+        .split("<option value=\"")
+        .skip(1)
+        .map(|o| (o[..o.find('"').unwrap()].parse().unwrap(), o[..o.find('>').unwrap()].contains("selected")))
+        .collect();
+    assert!(options.len() >= 2, "{select}");
+    let position = opening(base)["position"].clone();
+    for (budget, _) in &options {
+        let advice = play(base, "advice", &json!({ "position": position, "budget": budget }));
+        assert_eq!((advice.status, advice.json()["budget"].as_u64()), (200, Some(*budget)), "{}", advice.body);
+    }
+    let default = play(base, "advice", &json!({ "position": position })).json()["budget"].as_u64().unwrap();
+    let chosen: Vec<u64> = options.iter().filter(|(_, selected)| *selected).map(|(b, _)| *b).collect();
+    assert_eq!(chosen, [default], "the difficulty chosen at first is the default budget");
+}
+
 #[test]
 fn the_pages_and_their_assets_are_served() {
     let base = shipped();
@@ -234,6 +265,7 @@ fn the_pages_and_their_assets_are_served() {
     assert!(page.body.contains("src=\"/assets/play.js\"") && page.body.contains(&format!("data-rule-set=\"{TABLE}\"")));
     assert!(page.body.contains("<dt>Orange dot</dt><dd>the ball</dd>"), "the board's legend, from the rule set");
     assert!(!page.body.contains("{{"), "every placeholder of the page filled");
+    difficulties_are_budgets_the_server_takes(&base, &page.body);
     for (asset, kind) in [("calc.js", "text/javascript"), ("play.js", "text/javascript"), ("tools.css", "text/css")] {
         let reply = get(&format!("{base}/assets/{asset}"));
         assert_eq!(reply.status, 200, "{asset}");

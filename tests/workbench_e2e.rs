@@ -5,8 +5,9 @@
 //! value, the value found for a target with `solve --json`) and hands it to the script; the script fails on any console or page error. It also writes the
 //! editor's screenshots into `docs/screenshots/`. The quick calculators (`tests/e2e/calc.mjs`, against
 //! `intercept-sim odds --json`) and the game page (`tests/e2e/play.mjs`: a turn against the tree-search
-//! player, its advice, taking back, a set-up, a replay against `intercept-sim replay --json`) likewise, with
-//! their screenshots.
+//! player, its advice with the evaluation bar, expected line and why checked against the API's answer, the
+//! difficulty sent as the budget, taking back, a set-up, a replay against `intercept-sim replay --json`)
+//! likewise, with their screenshots.
 //!
 //! Set-up it does itself: Chromium through apt-get when it is missing (tests/common/chromium.rs), and
 //! `npm ci` in tests/e2e when its node_modules lacks a package the scripts import.

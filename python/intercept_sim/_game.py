@@ -48,7 +48,10 @@ class Game:
 
     def advise(self, budget: int = 300, seed: int = 1) -> Dict[str, Any]:
         """The search player's turn with ``budget`` playouts (the same for the same ``seed``): ``turn``,
-        ``playout_score`` (its playouts' mean score, not a chance of winning), ``visits`` and ``playouts``."""
+        ``playout_score`` (its playouts' mean score, not a chance of winning), ``visits``, ``playouts``,
+        ``line`` (the turns the search expects, each an ``id`` and a ``text``, the advised turn first) and
+        ``evaluation`` (``None`` when the rule set has none, else ``win_chance``, the chance 0 to 1 that the
+        side to move wins, and ``why``, what it rests on in a sentence)."""
         result: Dict[str, Any] = json.loads(self._native.advise_json(budget, seed))
         return result
 

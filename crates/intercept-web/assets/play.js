@@ -1,9 +1,12 @@
 // The game page: the position drawn as the server's SVG, its legal turns as buttons (picking a square of the
 // board, by click or by keyboard, keeps the turns whose id starts with that square's name), the search
-// player's advice and move, a new game from the opening, taking back, setting a position up by hand (the rule
-// set's palette of pieces, placed on squares picked the same way, checked by the server before play starts
-// from it), and replaying a game of a self-play run. Everything goes through /api/play/{rule_set}/...; nothing
-// here knows the rules: each square's name and contents in words come with the position (`squares`).
+// player's advice and move at the difficulty chosen (its budget of playouts), the evaluation of the position
+// (a bar split between the sides by its win chance, the search's expected line, why in a sentence), greyed
+// as stale once the board shows another position, a new game from the opening, taking back, setting a
+// position up by hand (the rule set's palette of pieces, placed on squares picked the same way, checked by the
+// server before play starts from it), and replaying a game of a self-play run. Everything goes through
+// /api/play/{rule_set}/...; nothing here knows the rules: each square's name and contents in words come with
+// the position (`squares`).
 "use strict";
 
 const table = document.body.dataset.ruleSet;
@@ -15,6 +18,8 @@ let seed = 1;
 let editing = null; // while setting up: the position being edited, shown as the board
 let busy = false;
 let cursor = null; // the board square in the Tab order: the last one focused, kept across redraws
+let sides = []; // the sides' names in the rule set's order (the palette's): the bar's left part, then its right
+let evaluated = null; // the position the evaluation shown belongs to, as JSON text
 
 // The board is drawn 720 px wide and shown narrower (half that on a phone), its text with it: each text is
 // enlarged to at least this many CSS pixels on screen (see legible).
@@ -85,6 +90,7 @@ function show(next, played) {
   $("advice").textContent = "";
   delete $("advice").dataset.turn;
   delete $("advice").dataset.playoutScore;
+  markEvaluation();
   if (played) $("history").append(Object.assign(document.createElement("li"), { textContent: played }));
   listTurns();
   markOver();
@@ -262,20 +268,26 @@ async function play(turn) {
   show(next, shown.status.to_move + ": " + turn.text);
 }
 
-// The search's score in words: a mean over its playouts of where they leave the ball, never called a chance.
+// The search's score in words: its rating of the turn, a mean over short playouts, never called a chance
+// (the evaluation's chance is the bar's).
 function scored(a, side) {
   if (a.playouts === 0) return "it wins at once";
   return "playout score " + a.playout_score.toFixed(2) + " for " + side + " over " + a.visits + " of " + a.playouts +
-    " short playouts: where they leave the ball, not a chance of winning";
+    " short playouts: its rating of the turn, not a chance of winning";
 }
 
+// The budget of playouts the difficulty chosen gives the search, for its advice and its own turns.
+const budget = () => Number($("difficulty").value);
+
 async function advise() {
-  const a = await call("advice", JSON.stringify({ position: shown.position, seed: seed }));
+  const asked = shown;
+  const a = await call("advice", JSON.stringify({ position: asked.position, seed: seed, budget: budget() }));
   $("advice").textContent = "The engine plays " + a.turn.text + (a.turn.text === a.turn.id ? "" : " (" + a.turn.id + ")") + ": " +
-    scored(a, shown.status.to_move) + ".";
+    scored(a, asked.status.to_move) + ".";
   $("advice").dataset.turn = a.turn.id;
   $("advice").dataset.playoutScore = a.playout_score;
   for (const b of $("turns").children) b.classList.toggle("best", b.dataset.turn === a.turn.id);
+  showEvaluation(asked, a.evaluation, a.line);
   return a;
 }
 
@@ -285,6 +297,63 @@ async function engineMove() {
   seed += 1;
   await play(a.turn);
   $("advice").textContent = "The engine played " + a.turn.text + " (" + scored(a, side) + ").";
+  if (shown.status.over) return;
+  // The board now shows the position after the engine's turn. Its evaluation depends on the position alone,
+  // not on the search (API.md), so one playout asks for it; the line is the rest of the engine's own, which
+  // starts from here.
+  const now = shown;
+  const after = await call("advice", JSON.stringify({ position: now.position, seed: seed, budget: 1 }));
+  showEvaluation(now, after.evaluation, a.line.slice(1));
+}
+
+const percent = (chance) => Math.round(100 * chance);
+const named = (side) => side.charAt(0).toUpperCase() + side.slice(1);
+
+// The evaluation of position `view` (null when the rule set has none), and the line of play the search
+// expects from it: the bar gives the first side the side to move's chance when it is to move, else the rest.
+function showEvaluation(view, evaluation, line) {
+  if (view !== shown) return; // an answer for a position no longer shown is never drawn as this one's
+  evaluated = JSON.stringify(view.position);
+  const panel = $("evaluation");
+  panel.hidden = false;
+  $("eval-text").hidden = $("eval-bar").hidden = $("why").hidden = !evaluation;
+  if (evaluation) {
+    const toMove = view.status.to_move;
+    const [first, second] = sides.length === 2 ? sides : [toMove, "the other side"];
+    const firstChance = toMove === first ? evaluation.win_chance : 1 - evaluation.win_chance;
+    const [a, b] = [percent(firstChance), 100 - percent(firstChance)];
+    const text = named(first) + " " + a + "% · " + named(second) + " " + b + "%";
+    $("eval-text").textContent = text;
+    const bar = $("eval-bar");
+    const meaning = "the evaluation's chance of winning for the side to move (" + toMove + ", " +
+      percent(evaluation.win_chance) + "%), calibrated in self-play; the other side's is the rest";
+    bar.setAttribute("aria-label", text + ": " + meaning);
+    bar.title = named(meaning);
+    bar.children[0].style.width = a + "%";
+    bar.children[1].style.width = b + "%";
+    panel.dataset.chance = evaluation.win_chance;
+    panel.dataset.toMove = toMove;
+    $("why").textContent = evaluation.why;
+  } else {
+    delete panel.dataset.chance;
+    delete panel.dataset.toMove;
+  }
+  $("line").dataset.turns = line.map((t) => t.id).join(" ");
+  $("line").textContent = "Expected line: " + (line.length ? line.map((t) => t.text).join(", ") :
+    "none yet (the search tried no reply often enough to expect one)");
+  markEvaluation();
+}
+
+// The evaluation belongs to one position: greyed, with a note saying so, while the board shows another (a
+// turn played, taken back, a new game), and current again when that position comes back.
+function markEvaluation() {
+  const panel = $("evaluation");
+  const stale = evaluated !== null && (!shown || JSON.stringify(shown.position) !== evaluated);
+  panel.classList.toggle("stale", stale);
+  const note = panel.querySelector(".stale-note");
+  note.hidden = !stale;
+  note.textContent = !stale ? "" : "From an earlier position" +
+    (shown && !shown.status.over ? ": ask the engine to evaluate this one." : ".");
 }
 
 async function newGame() {
@@ -303,7 +372,9 @@ function undo() {
 
 // Set-up: the palette of what a square may hold, an edit per click, and the server's check before play.
 async function loadPalette() {
-  const { pieces, sides } = await (await fetch(api("palette"))).json();
+  const palette = await (await fetch(api("palette"))).json();
+  const pieces = palette.pieces;
+  sides = palette.sides;
   const radio = (id, text, side) => {
     const box = Object.assign(document.createElement("input"), { type: "radio", name: "piece", value: id });
     const label = Object.assign(document.createElement("label"), { className: "piece" + (side ? " " + side : "") });

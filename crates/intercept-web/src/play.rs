@@ -3,9 +3,10 @@
 //! TOML, or empty for the starter) and `/position` (body `{position}`) answer a [`Shown`] position with its
 //! status, legal turns, board picture as SVG and the picture's squares in words; `/turn` (body `{position,
 //! turn}`) plays a turn (422 with the one-line refusal when it is illegal); `/advice` (body `{position, seed?,
-//! budget?}`) asks the rule set's search player, its budget capped ([`MAX_BUDGET`]), for its turn and playout
-//! score; `/replay` (body `{toml, game, name?}`) replays a game of a run. Setting a position up by hand is
-//! [`crate::setup`]'s. Everything that computes runs off the async runtime.
+//! budget?}`) asks the rule set's search player, its budget capped ([`MAX_BUDGET`]), for its turn, playout
+//! score and expected line, with the rule set's evaluation of the position; `/replay` (body `{toml, game,
+//! name?}`) replays a game of a run. Setting a position up by hand is [`crate::setup`]'s. Everything that
+//! computes runs off the async runtime.
 
 use axum::Json;
 use axum::extract::Path;
@@ -24,10 +25,11 @@ use crate::catalog::rule_set;
 use crate::config::{DEFAULT_NAME, scenario};
 use crate::error::{Answer, ApiError, body, off_runtime};
 
-/// The most playouts one advice request may spend: about a second of search on one core in the middle of a
-/// game (a playout runs to the search's depth), less near the opening.
+/// The most playouts one advice request may spend, so that no request holds a core for long: with today's
+/// searches (a playout runs to the search's depth) about 0.02 s in a middle game, a few milliseconds near
+/// the opening (release build, 2026-11-27; the game page's Hard).
 pub const MAX_BUDGET: u32 = 1_000;
-/// The playouts advice spends when the request names none: a few hundred milliseconds.
+/// The playouts advice spends when the request names none (the game page's Medium): about 0.01 s.
 pub const DEFAULT_BUDGET: u32 = 300;
 
 /// `GET /api/play`: the rule sets that have a game.
@@ -141,7 +143,8 @@ pub struct Ask {
     budget: Option<u32>,
 }
 
-/// `POST /api/play/{rule_set}/advice`: the search player's best turn and rating, the same for the same seed.
+/// `POST /api/play/{rule_set}/advice`: the search player's best turn, its rating and expected line, and the
+/// evaluation of the position, the same for the same seed.
 pub async fn advice(Path(name): Path<String>, ask: Result<String, StringRejection>) -> Answer {
     let ((_, play), ask) = (game(&name)?, read::<Ask>(ask)?);
     let budget = ask.budget.unwrap_or(DEFAULT_BUDGET);
@@ -152,10 +155,14 @@ pub async fn advice(Path(name): Path<String>, ask: Result<String, StringRejectio
     let seed = ask.seed.unwrap_or(1);
     blocking(move || {
         let advice = play.advise(&ask.position, budget, seed).map_err(refused)?;
+        let chance = advice.evaluation.as_ref().map(|e| e.win_chance);
         let mut answer = serde_json::to_value(advice).map_err(ApiError::internal)?;
-        // The score's first name, kept so that scripts written against it still read it: the same number,
-        // which was never a chance of winning (API.md says what it is).
-        answer["win_chance"] = answer["playout_score"].clone();
+        // `win_chance` at the top was once a copy of the playout score, which is no chance of winning; scripts
+        // written against it now read what the name says, the evaluation's chance for the side to move, and
+        // find no such key where the rule set has no evaluation rather than a number that means something else.
+        if let Some(chance) = chance {
+            answer["win_chance"] = json!(chance);
+        }
         answer["budget"] = json!(budget);
         answer["seed"] = json!(seed);
         Ok(answer)
