@@ -5,7 +5,7 @@
 //! rules' title, the scenario in plain words, the headline metrics (the question a player of that game asks
 //! first) and any [`Extra`] outputs. An [`Extra`] is a rule set's own result beyond the metric tables: a
 //! [`DataTable`] written as `<name>.parquet`, a [`Picture`] of one of the kinds the plot layer draws
-//! ([`Heatmap`], [`StackedBars`], [`Board`], [`Diagram`], [`Grid`]) written as `<name>.{png,svg}`, and the report's section
+//! ([`Heatmap`], [`StackedBars`], [`Board`], [`Diagram`], [`Grid`], [`Reliability`]) written as `<name>.{png,svg}`, and the report's section
 //! of them: a paragraph and a [`Table`] of [`Row`]s of [`Cell`]s. A scenario's own picture
 //! ([`Presentation::picture`], [`crate::ruleset::RuleSet::scenario_picture`]) opens the report's scenario.
 
@@ -121,6 +121,35 @@ pub enum Picture {
     Board(Board),
     Diagram(Diagram),
     Grid(Grid),
+    Reliability(Reliability),
+}
+
+/// Stated chances against what came of them (a reliability diagram): one point a bin at its mean stated
+/// chance and the share observed, the observed share's interval as a bar through it, and the diagonal on
+/// which stated and observed agree.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reliability {
+    pub title: String,
+    pub x_desc: String,
+    pub y_desc: String,
+    pub bins: Vec<Reliable>,
+}
+
+/// One bin of a [`Reliability`] picture.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Reliable {
+    pub stated: f64,
+    pub observed: f64,
+    /// The observed share's interval.
+    pub low: f64,
+    pub high: f64,
+}
+
+impl Reliable {
+    /// Whether the stated chance lies inside the observed share's interval.
+    pub fn holds(&self) -> bool {
+        self.low <= self.stated && self.stated <= self.high
+    }
 }
 
 /// A grid of squares, each shaded from white (0) to deep red (1) with its value in percent written in it;

@@ -156,7 +156,7 @@ pub(crate) fn mac(record: &impl Sealed, key: &Key) -> String {
     hex(&mac.finalize().into_bytes())
 }
 
-fn hex(bytes: &[u8]) -> String {
+pub(crate) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 

@@ -115,7 +115,8 @@ pub struct Advice {
     pub turn: TurnChoice,
     /// The side to move's mean score, 0 to 1, of the search's playouts through the turn, as the rule set's
     /// search scores a playout (a win 1, a loss 0, and where a short playout stops, the rule set's own
-    /// score of the position). Not a chance of winning: no rule set's search estimates one yet.
+    /// score of the position, or its evaluation's chance). Not a chance of winning: it says where playouts
+    /// through the turn end, and [`Advice::evaluation`] states the chance.
     pub playout_score: f64,
     /// Playouts through the chosen turn, and in all.
     pub visits: u32,

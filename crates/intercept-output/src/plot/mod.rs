@@ -20,6 +20,7 @@ pub mod diagram;
 mod distribution;
 pub mod grid;
 mod heatmap;
+mod reliability;
 pub mod solve;
 mod stacked;
 pub mod sweep;
@@ -78,6 +79,7 @@ pub(crate) enum Plotted<'a> {
     Heatmap(&'a intercept_core::present::Heatmap),
     StackedBars(&'a intercept_core::present::StackedBars),
     Board(&'a intercept_core::present::Board),
+    Reliability(&'a intercept_core::present::Reliability),
 }
 
 impl Plotted<'_> {
@@ -87,6 +89,7 @@ impl Plotted<'_> {
             Picture::Heatmap(p) => Some(Plotted::Heatmap(p)),
             Picture::StackedBars(p) => Some(Plotted::StackedBars(p)),
             Picture::Board(p) => Some(Plotted::Board(p)),
+            Picture::Reliability(p) => Some(Plotted::Reliability(p)),
             Picture::Diagram(_) | Picture::Grid(_) => None,
         }
     }
@@ -98,6 +101,7 @@ impl Chart for Plotted<'_> {
             Plotted::Heatmap(p) => p.size(),
             Plotted::StackedBars(p) => p.size(),
             Plotted::Board(p) => p.size(),
+            Plotted::Reliability(p) => p.size(),
         }
     }
 
@@ -109,6 +113,7 @@ impl Chart for Plotted<'_> {
             Plotted::Heatmap(p) => p.draw(root),
             Plotted::StackedBars(p) => p.draw(root),
             Plotted::Board(p) => p.draw(root),
+            Plotted::Reliability(p) => p.draw(root),
         }
     }
 }

@@ -7,7 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::mcts::{Leaf, Mcts};
+use super::mcts::{EXPERT_DEPTH, Leaf, Mcts};
 use super::turns::Variant;
 use super::{BoardGame, FirstPlayer, Seat};
 use crate::config::{Invalid, KeyPath, in_range};
@@ -55,8 +55,11 @@ pub enum PlayerKind {
     Random,
     /// A winning transfer, else the ball nearest the goal, else its stones nearest the ball.
     Greedy,
-    /// Monte Carlo tree search with `budget` playouts per turn.
+    /// Monte Carlo tree search with `budget` playouts per turn, scored by where the ball lies.
     Mcts,
+    /// The tree search with the fitted evaluation: its root's turns ranked by it, and its short playouts
+    /// scored by it (issue 41).
+    Expert,
 }
 
 impl PlayerKind {
@@ -66,6 +69,7 @@ impl PlayerKind {
             PlayerKind::Random => "random",
             PlayerKind::Greedy => "greedy",
             PlayerKind::Mcts => "mcts",
+            PlayerKind::Expert => "expert",
         }
     }
 }
@@ -74,12 +78,14 @@ impl PlayerKind {
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SeatConfig {
-    /// Who plays this side, one of the player kinds below; only `mcts` takes a `budget` and a `depth`.
+    /// Who plays this side, one of the player kinds below; only `mcts` and `expert` take a `budget` and a
+    /// `depth`.
     pub player: PlayerKind,
     /// Tree search only: playouts per turn (default 200).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub budget: Option<i64>,
-    /// Tree search only: turns per playout before it is scored by where the ball lies (default 8).
+    /// Tree search only: turns per playout before it is scored, by where the ball lies for `mcts` (default
+    /// 8), by the evaluation for `expert` (default 2).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub depth: Option<i64>,
 }
@@ -98,23 +104,27 @@ impl BoardConfig {
 
 impl SeatConfig {
     fn resolve(&self, variant: Variant, path: impl Fn() -> KeyPath) -> Result<Seat, Invalid> {
-        if self.player != PlayerKind::Mcts {
+        if !matches!(self.player, PlayerKind::Mcts | PlayerKind::Expert) {
             let given = [("budget", self.budget), ("depth", self.depth)];
             if let Some((key, _)) = given.iter().find(|(_, v)| v.is_some()) {
-                let msg = format!("{key} applies to player = \"mcts\" only; this seat is {}", self.player.name());
+                let msg = format!(
+                    "{key} applies to player = \"mcts\" or \"expert\" only; this seat is {}",
+                    self.player.name()
+                );
                 return Err(Invalid::new(path().key(key), msg));
             }
         }
         let budget = self.budget.unwrap_or(DEFAULT_BUDGET);
         in_range(budget, 1, MAX_BUDGET, || path().key("budget"))?;
-        let depth = self.depth.unwrap_or(DEFAULT_DEPTH);
+        let default_depth = if self.player == PlayerKind::Expert { i64::from(EXPERT_DEPTH) } else { DEFAULT_DEPTH };
+        let depth = self.depth.unwrap_or(default_depth);
         in_range(depth, 0, MAX_DEPTH, || path().key("depth"))?;
+        let search = Mcts { budget: budget as u32, depth: depth as u32, variant, leaf: Leaf::Lean };
         Ok(match self.player {
             PlayerKind::Random => Seat::Random,
             PlayerKind::Greedy => Seat::Greedy,
-            PlayerKind::Mcts => {
-                Seat::Mcts(Mcts { budget: budget as u32, depth: depth as u32, variant, leaf: Leaf::Lean })
-            }
+            PlayerKind::Mcts => Seat::Mcts(search),
+            PlayerKind::Expert => Seat::Mcts(Mcts { depth: depth as u32, ..Mcts::expert(budget as u32, variant) }),
         })
     }
 }

@@ -79,6 +79,13 @@ impl Weights {
         format!("feature,weight\n{rows}")
     }
 
+    /// The SHA-256 of the weights as `evaluation.csv` holds them, in hex: what a calibration table names
+    /// as the weights it measured.
+    pub fn digest(&self) -> String {
+        use sha2::{Digest, Sha256};
+        crate::seal::hex(&Sha256::digest(self.csv()))
+    }
+
     /// The chance that the side to move wins `p`, by the weighed features; 0.5 on a board without goals.
     pub fn win_chance(&self, p: &Position, v: Variant, scratch: &mut Vec<Turn>) -> f64 {
         features(p, v, scratch).map_or(0.5, |f| self.chance_of(&f))

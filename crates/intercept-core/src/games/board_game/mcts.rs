@@ -100,9 +100,10 @@ impl Player for Mcts {
 pub struct Found {
     pub index: usize,
     /// The side to move's mean playout score through the turn: a playout won counts 1, lost 0, and one the
-    /// depth cuts short [`lean`]'s share by where the ball lies (0.5 + (row − 7)/13 for White on the 13×13
-    /// board when the ball is in line with the goals). It says where short playouts leave the ball, not how
-    /// likely a win is; 1 for a turn that wins at once, found without playouts.
+    /// depth cuts short by the search's [`Leaf`]: for `mcts` [`lean`]'s share by where the ball lies (0.5 +
+    /// (row − 7)/13 for White on the 13×13 board when the ball is in line with the goals), for the expert
+    /// the evaluation's chance where the playout stops. It says where short playouts end, not how likely a
+    /// win is from here; 1 for a turn that wins at once, found without playouts.
     pub score: f64,
     pub visits: u32,
     pub playouts: u32,
@@ -219,8 +220,11 @@ impl Mcts {
     /// might otherwise never look at the one turn that parries a threat.
     fn candidates(&self, p: &Position, turns: &[Turn], scratch: &mut Vec<Turn>) -> Vec<usize> {
         let ranked = ranking(p, turns);
-        let safe: Vec<usize> =
+        let mut safe: Vec<usize> =
             ranked.iter().copied().filter(|&i| !can_score(&p.play(turns[i]), self.variant, scratch)).collect();
+        if let Leaf::Evaluation(w) = &self.leaf {
+            by_evaluation(w, p, turns, &mut safe, self.variant, scratch);
+        }
         if safe.is_empty() { ranked } else { safe }
     }
 
@@ -402,6 +406,25 @@ fn forward<C: Chance>(p: &Position, turns: &[Turn], chance: &mut C) -> usize {
         return k;
     }
     turns.iter().enumerate().filter(|(_, t)| distance(t) == best).nth(k).map(|(i, _)| i).expect("a nearest turn")
+}
+
+/// Re-ranks the root's candidates `order` (best first by greedy's aim) by the evaluation of the position
+/// each leaves, the opponent's chance lowest first, greedy's rank breaking ties. With a node widening by
+/// the square root of its visits the root weighs only its first few candidates, so their order decides
+/// what the search can find: at 150 playouts against `mcts` at 150, ranking by greedy's aim won 13 of 30
+/// games and ranking by the evaluation 26 (seed 3, turn limit 1,000).
+fn by_evaluation(
+    w: &Weights,
+    p: &Position,
+    turns: &[Turn],
+    order: &mut Vec<usize>,
+    v: Variant,
+    scratch: &mut Vec<Turn>,
+) {
+    let mut keyed: Vec<(f64, usize)> =
+        order.iter().enumerate().map(|(rank, &i)| (w.win_chance(&p.play(turns[i]), v, scratch), rank)).collect();
+    keyed.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    *order = keyed.into_iter().map(|(_, rank)| order[rank]).collect();
 }
 
 /// The indices of `turns`, best first by the greedy player's aim ([`super::players::Aims`]), so the search

@@ -38,7 +38,7 @@ use serde::{Deserialize, Serialize};
 use crate::chance::Chance;
 use crate::metrics::{Metric, Metrics, Recorder};
 use crate::model::Model;
-use mcts::Mcts;
+use mcts::{Leaf, Mcts};
 use players::{Game, Greedy, Player, Random, play_game};
 use position::{Colour, Position};
 use turns::{Turn, Variant};
@@ -75,12 +75,20 @@ impl Player for Seat {
 }
 
 impl Seat {
-    /// The player in a few words: `greedy`, `MCTS, 50 playouts, depth 6`.
+    /// Whether the seat searches by the fitted evaluation (the `expert`).
+    pub fn evaluates(&self) -> bool {
+        matches!(self, Seat::Mcts(Mcts { leaf: Leaf::Evaluation(_), .. }))
+    }
+
+    /// The player in a few words: `greedy`, `MCTS, 50 playouts, depth 6`, `expert, 300 playouts, depth 2`.
     pub fn describe(&self) -> String {
         match self {
             Seat::Random => "random".into(),
             Seat::Greedy => "greedy".into(),
-            Seat::Mcts(m) => format!("MCTS, {} playouts, depth {}", m.budget, m.depth),
+            Seat::Mcts(m @ Mcts { leaf: Leaf::Lean, .. }) => {
+                format!("MCTS, {} playouts, depth {}", m.budget, m.depth)
+            }
+            Seat::Mcts(m) => format!("expert, {} playouts, depth {}", m.budget, m.depth),
         }
     }
 }

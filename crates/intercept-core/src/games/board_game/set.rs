@@ -1,8 +1,8 @@
 //! The rule set as the shared layers see it ([`RuleSet`]): the `[board]` table, its model, and how a run
 //! of it is shown.
 
-use super::BoardGame;
 use super::config::BoardConfig;
+use super::{BoardGame, Seat};
 use crate::config::Invalid;
 use crate::present::{Extra, Picture, how_often};
 use crate::ruleset::{Play, RuleSet, Tool};
@@ -33,11 +33,23 @@ impl RuleSet for BoardGameRules {
         model.plain_words()
     }
 
-    fn headline(&self, _model: &BoardGame) -> Vec<String> {
-        ["board.first_player.wins", "board.draws", "board.first_player.losses"].map(str::to_owned).to_vec()
+    /// A match of two different players is about who wins it; one of a player against itself, about the
+    /// first move's worth.
+    fn headline(&self, model: &BoardGame) -> Vec<String> {
+        let metrics = if is_match(model) {
+            ["board.white.wins", "board.draws", "board.black.wins"]
+        } else {
+            ["board.first_player.wins", "board.draws", "board.first_player.losses"]
+        };
+        metrics.map(str::to_owned).to_vec()
     }
 
-    fn answer(&self, _config: &Self::Config, _model: &BoardGame, summary: &Summary) -> Option<String> {
+    fn answer(&self, _config: &Self::Config, model: &BoardGame, summary: &Summary) -> Option<String> {
+        if is_match(model) {
+            let [white, black] = model.seats.map(|s| s.describe());
+            let wins = summary.metric("board.white.wins")?;
+            return Some(format!("White ({white}) wins {} against Black ({black}).", how_often(wins)));
+        }
         let wins = summary.metric("board.first_player.wins")?;
         Some(format!("The side that moves first wins {}.", how_often(wins)))
     }
@@ -47,9 +59,19 @@ impl RuleSet for BoardGameRules {
         super::picture::extra(config.first_player).picture
     }
 
-    fn extras(&self, config: &Self::Config, _model: &BoardGame, _summary: &Summary, _trials: u64) -> Vec<Extra> {
-        vec![super::picture::extra(config.first_player)]
+    /// The start position; and when a seat plays by the evaluation, how well its chances are calibrated.
+    fn extras(&self, config: &Self::Config, model: &BoardGame, _summary: &Summary, _trials: u64) -> Vec<Extra> {
+        let mut extras = vec![super::picture::extra(config.first_player)];
+        if model.seats.iter().any(Seat::evaluates) {
+            extras.push(super::calibration::Measured::shipped().extra());
+        }
+        extras
     }
+}
+
+/// Whether the two seats hold different players (kinds, budgets or depths).
+fn is_match(model: &BoardGame) -> bool {
+    model.seats[0].describe() != model.seats[1].describe()
 }
 
 #[cfg(test)]
