@@ -56,6 +56,28 @@ fn mcts_beats_greedy_in_the_shipped_match() {
     white_wins_the_match(MCTS);
 }
 
+/// A match with an expert seat: its report shows the evaluation's calibration (the shipped table, at least
+/// five bins holding), its answer says who wins the match, and `calibration.parquet` holds the bins; a match
+/// without one has no such section.
+#[test]
+fn an_expert_match_reports_the_evaluation_calibration() {
+    let dir = common::run_into_temp("configs/board/expert-vs-greedy.toml", 2);
+    let report = std::fs::read_to_string(dir.path().join("report.html")).unwrap();
+    assert!(report.contains("The evaluation&#39;s calibration") || report.contains("The evaluation's calibration"));
+    assert!(report.contains("id=\"calibration\""), "the calibration table");
+    assert!(report.contains("White (expert, 200 playouts, depth 2) wins"), "the match's answer");
+    let stated = common::f64_column(&dir.path().join("calibration.parquet"), "stated");
+    let (low, high) = (
+        common::f64_column(&dir.path().join("calibration.parquet"), "ci_low"),
+        common::f64_column(&dir.path().join("calibration.parquet"), "ci_high"),
+    );
+    let holding = (0..stated.len()).filter(|&i| low[i] <= stated[i] && stated[i] <= high[i]).count();
+    assert!(stated.len() == 10 && holding >= 5, "{holding} of {} bins hold", stated.len());
+    assert!(dir.path().join("calibration.svg").exists() && dir.path().join("calibration.png").exists());
+    let plain = common::run_into_temp(MCTS, 2);
+    assert!(!plain.path().join("calibration.parquet").exists(), "no expert seat, no calibration");
+}
+
 /// Random play almost never scores within the limit: most games are draws, and the first move is no edge
 /// anyone can measure.
 #[test]
@@ -195,7 +217,7 @@ fn bad_self_play_configs_are_refused_with_one_line() {
             "player = \"greedy\"",
             "player = \"minimax\"",
             "board.white.player",
-            "expected one of `random`, `greedy`, `mcts`",
+            "expected one of `random`, `greedy`, `mcts`, `expert`",
         ),
         (MCTS, "budget = 50 ", "budget = -5 ", "board.white.budget", "-5 is out of range; allowed: 1 to 100000"),
         (MCTS, "depth = 6 ", "depth = -1 ", "board.white.depth", "allowed: 0 to 1000"),
@@ -219,7 +241,7 @@ fn bad_self_play_configs_are_refused_with_one_line() {
             "[board.black]\nplayer = \"random\"",
             "[board.black]\nplayer = \"random\"\nbudget = 10",
             "board.black.budget",
-            "applies to player = \"mcts\" only",
+            "applies to player = \"mcts\" or \"expert\" only",
         ),
     ];
     for (config, from, to, key, says) in cases {
