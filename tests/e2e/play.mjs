@@ -246,8 +246,8 @@ async function advice(page, where, asked) {
   const easy = await askAt(page, asked, 100);
   budgetSent(`${where} advice at Easy`, easy.body, 100);
   await evaluationShown(page, `${where} advice at Easy`, easy.answer.evaluation, easy.answer.line);
-  const { body, answer } = await askAt(page, asked, 1000);
-  budgetSent(`${where} advice at Hard`, body, 1000);
+  const { body, answer } = await askAt(page, asked, 10000);
+  budgetSent(`${where} advice at Hard`, body, 10000);
   const [turn, score, text] = await page.$eval('#advice', (a) => [a.dataset.turn, Number(a.dataset.playoutScore), a.textContent]);
   if (!(score >= 0 && score <= 1)) fail(`${where}: the playout score is ${score}`);
   if (/win chance|%/.test(text) || !/not a chance of winning|wins at once/.test(text)) fail(`${where}: the advice reads ${JSON.stringify(text)}`);

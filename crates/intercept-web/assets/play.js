@@ -272,7 +272,8 @@ async function play(turn) {
 // (the evaluation's chance is the bar's).
 function scored(a, side) {
   if (a.playouts === 0) return "it wins at once";
-  return "playout score " + a.playout_score.toFixed(2) + " for " + side + " over " + a.visits + " of " + a.playouts +
+  const [visits, playouts] = [a.visits, a.playouts].map((n) => n.toLocaleString("en"));
+  return "playout score " + a.playout_score.toFixed(2) + " for " + side + " over " + visits + " of " + playouts +
     " short playouts: its rating of the turn, not a chance of winning";
 }
 

@@ -25,12 +25,23 @@ use crate::catalog::rule_set;
 use crate::config::{DEFAULT_NAME, scenario};
 use crate::error::{Answer, ApiError, body, off_runtime};
 
-/// The most playouts one advice request may spend, so that no request holds a core for long: with today's
-/// searches (a playout runs to the search's depth) about 0.02 s in a middle game, a few milliseconds near
-/// the opening (release build, 2026-11-27; the game page's Hard).
-pub const MAX_BUDGET: u32 = 1_000;
-/// The playouts advice spends when the request names none (the game page's Medium): about 0.01 s.
+/// The most playouts one advice request may spend, so that no request holds a core for long (the game page's
+/// Hard): with today's searches (a playout runs to the search's depth) 0.06 to 0.22 s in a middle game and
+/// about 0.015 s from the opening, and about 27 MB at its peak while it runs (over HTTP, release build, 2
+/// cores, 2026-11-27; the median of 11 seeds).
+pub const MAX_BUDGET: u32 = 10_000;
+/// The playouts advice spends when the request names none (the game page's Medium): 0.003 to 0.01 s in a
+/// middle game, about 0.0015 s from the opening (measured as [`MAX_BUDGET`], 2026-11-27).
 pub const DEFAULT_BUDGET: u32 = 300;
+/// The most advice searches that run at once: a search cannot be stopped midway, so a burst of requests
+/// waits for a place ([`SEARCH_WAIT`], then 503) instead of taking a search's memory each (16 Hard requests at
+/// once peaked at 438 MB; four hold about 110 MB).
+pub const MOST_SEARCHES: usize = 4;
+/// How long an advice request waits for a place among [`MOST_SEARCHES`].
+pub const SEARCH_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// The places of the advice searches running now.
+static SEARCHES: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(MOST_SEARCHES);
 
 /// `GET /api/play`: the rule sets that have a game.
 pub async fn games() -> Response {
@@ -153,7 +164,13 @@ pub async fn advice(Path(name): Path<String>, ask: Result<String, StringRejectio
         return Err(ApiError::bad_request(line));
     }
     let seed = ask.seed.unwrap_or(1);
+    let Ok(Ok(place)) = tokio::time::timeout(SEARCH_WAIT, SEARCHES.acquire()).await else {
+        let line = format!("the server is already searching {MOST_SEARCHES} positions; try again in a moment");
+        return Err(ApiError::new(StatusCode::SERVICE_UNAVAILABLE, line));
+    };
     blocking(move || {
+        // The place is held until the search has ended, even when its client has gone.
+        let _place = place;
         let advice = play.advise(&ask.position, budget, seed).map_err(refused)?;
         let chance = advice.evaluation.as_ref().map(|e| e.win_chance);
         let mut answer = serde_json::to_value(advice).map_err(ApiError::internal)?;
