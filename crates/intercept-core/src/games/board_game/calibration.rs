@@ -12,7 +12,9 @@ use crate::chance::{Chance, Sampler};
 
 use super::evaluation::Weights;
 use super::fit::{FitPlan, game};
-use crate::present::{Cell, DataTable, Extra, Picture, Placement, Reliability, Reliable, Row, Table, Values};
+use crate::present::{
+    Cell, DataTable, Extra, Picture, Placement, Reliability, Reliable, Row, Table, Values, thousands,
+};
 
 /// What the plan's seed is mixed with for the draw of each game's position.
 const PICK_STREAM: u64 = 0x9e37_79b9_7f4a_7c15;
@@ -178,7 +180,7 @@ impl Measured {
              was sorted by its stated chance into {} bins of equal count; in {holding} of them the mean stated \
              chance lies inside the 95% interval of the score the side to move went on to make (a win 1, a draw \
              ½, a loss 0). examples/board_calibration.rs measures it again.",
-            self.games,
+            thousands(self.games),
             self.seed,
             self.bins.len()
         );
