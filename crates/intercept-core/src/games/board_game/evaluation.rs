@@ -158,12 +158,12 @@ pub fn why(p: &Position, v: Variant) -> Option<String> {
     let (target, own) = (p.target()?, p.goal_of(me)?);
     let (reach, to) = nearest(p, v, scratch, target);
     let (threat, their_to) = nearest(&p.passed(), v, scratch, own);
-    let (mine, theirs) = (side(me), side(them));
+    let (mine, theirs) = (me.title(), them.title());
     if reach == 0 {
         return Some(format!("{mine} scores this turn: a chain of transfers reaches {}.", p.name(target)));
     }
     let holder = match p.at(p.ball) {
-        Some(piece) => format!("on a {} stone", side(piece.top.colour).to_lowercase()),
+        Some(piece) => format!("on a {} stone", piece.top.colour.title().to_lowercase()),
         None => "on no stone".to_owned(),
     };
     let lies = format!(
@@ -188,14 +188,6 @@ pub fn why(p: &Position, v: Variant) -> Option<String> {
 pub fn judge(p: &Position, v: Variant) -> Option<Evaluation> {
     let why = why(p, v)?;
     Some(Evaluation { win_chance: Weights::shipped().win_chance(p, v, &mut Vec::new()), why })
-}
-
-/// A side's name in a sentence.
-fn side(c: Colour) -> &'static str {
-    match c {
-        Colour::White => "White",
-        Colour::Black => "Black",
-    }
 }
 
 /// The transfers that cover `distance` squares at two a transfer (I-13), in words.

@@ -71,7 +71,7 @@ pub fn square_texts(p: &Position) -> Vec<SquareText> {
 
 fn holds(p: &Position, c: u8) -> String {
     let goal = [Colour::White, Colour::Black].into_iter().find(|&s| p.goal_of(s) == Some(c));
-    let mut parts: Vec<String> = goal.map(|s| format!("{}'s goal", title(side_name(s)))).into_iter().collect();
+    let mut parts: Vec<String> = goal.map(|s| format!("{}'s goal", s.title())).into_iter().collect();
     if let Some(piece) = p.at(c) {
         let under = piece.under.map(|u| format!(" covering a {}", stack_words(u))).unwrap_or_default();
         parts.push(stack_words(piece.top) + &under);
@@ -90,10 +90,6 @@ fn stack_words(s: Stack) -> String {
         _ => "double",
     };
     format!("{} stack of {} ({role}, {})", side_name(s.colour), s.size, glyph(s).to_uppercase())
-}
-
-fn title(name: &str) -> String {
-    name[..1].to_uppercase() + &name[1..]
 }
 
 #[cfg(test)]

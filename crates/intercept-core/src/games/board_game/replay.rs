@@ -113,7 +113,7 @@ impl Replay {
     pub fn result(&self) -> String {
         let [w, b] = self.game.steals;
         let how = match self.game.winner {
-            Some(side) => format!("{} ({}) wins", name(side), self.seats[side.index()].describe()),
+            Some(side) => format!("{} ({}) wins", side.title(), self.seats[side.index()].describe()),
             None => "Draw: no goal".to_owned(),
         };
         format!("{how} after {} turns; steals: White {w}, Black {b}.", self.game.turns)
@@ -130,7 +130,7 @@ impl View for Replay {
     fn json(&self) -> serde_json::Value {
         let [white, black] = self.seats.map(|s| s.describe());
         let turns = self.turns.iter().enumerate().map(|(i, (p, turn))| {
-            let mut t = json!({ "turn": i + 1, "side": name(p.to_move), "move": p.notation(*turn) });
+            let mut t = json!({ "turn": i + 1, "side": p.to_move.title(), "move": p.notation(*turn) });
             if self.boards {
                 t["board"] = json!(p.play(*turn).to_string());
             }
@@ -138,28 +138,26 @@ impl View for Replay {
         });
         let [w, b] = self.game.steals;
         json!({
-            "game": self.index, "white": white, "black": black, "first": name(self.first),
+            "game": self.index, "white": white, "black": black, "first": self.first.title(),
             "turns": turns.collect::<Vec<_>>(),
-            "result": { "winner": self.game.winner.map(name), "turns": self.game.turns,
+            "result": { "winner": self.game.winner.map(Colour::title), "turns": self.game.turns,
                 "steals": { "white": w, "black": b }, "text": self.result() },
         })
-    }
-}
-
-fn name(side: Colour) -> &'static str {
-    match side {
-        Colour::White => "White",
-        Colour::Black => "Black",
     }
 }
 
 impl fmt::Display for Replay {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let [white, black] = self.seats.map(|s| s.describe());
-        writeln!(f, "Game {}: White ({white}) against Black ({black}); {} moves first.", self.index, name(self.first))?;
+        writeln!(
+            f,
+            "Game {}: White ({white}) against Black ({black}); {} moves first.",
+            self.index,
+            self.first.title()
+        )?;
         writeln!(f, "\nStart\n{}", self.start)?;
         for (i, (p, turn)) in self.turns.iter().enumerate() {
-            let mut line = format!("{:>3}. {:<5} {}", i + 1, name(p.to_move), p.notation(*turn));
+            let mut line = format!("{:>3}. {:<5} {}", i + 1, p.to_move.title(), p.notation(*turn));
             if self.boards {
                 let _ = writeln!(line, "\n{}", p.play(*turn));
             }

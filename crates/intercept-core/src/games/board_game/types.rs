@@ -34,6 +34,14 @@ impl Colour {
     pub fn index(self) -> usize {
         self as usize
     }
+
+    /// The side's name in a sentence: `White`, `Black`.
+    pub fn title(self) -> &'static str {
+        match self {
+            Colour::White => "White",
+            Colour::Black => "Black",
+        }
+    }
 }
 
 /// One player's stones on a cell: 1 a passage stone, 2 a rest stone, 3 or 4 the double (I-4).
