@@ -4,9 +4,10 @@
 //!
 //! `cargo run --release -p intercept-core --example board_calibration -- [games] [bins] [seed] [write]`
 
-use intercept_core::games::board_game::calibration::{Measured, Z95, calibrate};
+use intercept_core::games::board_game::calibration::{Measured, calibrate};
 use intercept_core::games::board_game::evaluation::Weights;
 use intercept_core::games::board_game::fit::{self, FitPlan};
+use intercept_core::stats::Z95;
 
 fn main() {
     let text = |k: usize| std::env::args().nth(k);

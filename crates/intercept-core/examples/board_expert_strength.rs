@@ -14,7 +14,7 @@ use intercept_core::games::board_game::mcts::{Leaf, Mcts};
 use intercept_core::games::board_game::players::{Greedy, Player, play_game};
 use intercept_core::games::board_game::position::{Colour, Position};
 use intercept_core::games::board_game::turns::{Turn, Variant};
-use intercept_core::stats::wilson;
+use intercept_core::stats::{Z95, wilson};
 
 /// A player that adds the time it takes to a clock.
 struct Timed<'a, P> {
@@ -62,7 +62,7 @@ fn main() {
             None => draws += 1,
         }
     }
-    let ci = wilson(wins, games, 1.959_964);
+    let ci = wilson(wins, games, Z95);
     let per_turn = |c: &Cell<(Duration, u64)>| c.get().0.as_secs_f64() * 1e3 / c.get().1.max(1) as f64;
     println!("expert {budget} playouts, depth {depth} against {opponent}, {games} games (seed {seed}):");
     println!("  wins {wins}, losses {losses}, draws {draws}");

@@ -13,7 +13,7 @@ use intercept_core::games::board_game::mcts::{Leaf, Mcts};
 use intercept_core::games::board_game::players::play_game;
 use intercept_core::games::board_game::position::{Colour, Position};
 use intercept_core::games::board_game::turns::Variant;
-use intercept_core::stats::wilson;
+use intercept_core::stats::{Z95, wilson};
 
 /// The old engine's budget: 50 playouts of 6 turns, the shipped examples' search.
 const BASE: u32 = 50;
@@ -42,7 +42,7 @@ fn main() {
         }
     }
     let decided = wins + losses;
-    let ci = wilson(wins, decided, 1.959_964);
+    let ci = wilson(wins, decided, Z95);
     println!("MCTS {budget} playouts against MCTS {BASE} playouts, depth {DEPTH}, {games} games (seed {seed}):");
     println!("  wins {wins}, losses {losses}, draws {draws} (no goal within {TURN_LIMIT} turns)");
     println!("  share of decided games won: {:.3}, 95% Wilson interval [{:.3}, {:.3}]", ci.estimate, ci.low, ci.high);

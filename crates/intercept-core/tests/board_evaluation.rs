@@ -2,9 +2,10 @@
 //! file is read strictly, the fitted chances predict the endings of fresh self-play games better than a
 //! coin does, and they are calibrated on a small sample; the shipped calibration table is of these weights.
 
-use intercept_core::games::board_game::calibration::{Measured, Z95, calibrate};
+use intercept_core::games::board_game::calibration::{Measured, calibrate};
 use intercept_core::games::board_game::evaluation::{NAMES, Weights};
 use intercept_core::games::board_game::fit::{self, FitPlan};
+use intercept_core::stats::Z95;
 
 const SHIPPED: &str = include_str!("../src/games/board_game/evaluation.csv");
 

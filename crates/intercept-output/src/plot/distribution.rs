@@ -6,7 +6,7 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::{Chart, ESTIMATE, EXACT, FONT};
+use super::{Chart, ESTIMATE, EXACT, FONT, legend};
 use intercept_core::stats::{Z95, wilson};
 use intercept_core::summary::{DistRow, Summary};
 
@@ -156,13 +156,7 @@ impl Chart for Distribution<'_> {
             .draw_secondary_series(std::iter::once(PathElement::new(at_most, line)))?
             .label("at most (right axis)")
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], line));
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .background_style(WHITE.mix(0.9))
-            .border_style(BLACK)
-            .label_font((FONT, 13))
-            .draw()?;
+        legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
         Ok(())
     }
 }

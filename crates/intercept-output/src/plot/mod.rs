@@ -169,6 +169,21 @@ fn register_font() {
     });
 }
 
+/// Draws the chart's legend at `at`: the series' labels in a white box with a black border, as every chart
+/// with a legend box shows it.
+fn legend<'a, DB: DrawingBackend + 'a, CT: plotters::coord::CoordTranslate>(
+    chart: &mut ChartContext<'a, DB, CT>,
+    at: SeriesLabelPosition,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    chart
+        .configure_series_labels()
+        .position(at)
+        .background_style(WHITE.mix(0.9))
+        .border_style(BLACK)
+        .label_font((FONT, 13))
+        .draw()
+}
+
 /// The y range of a chart whose values run from `low` to `high`: padded by `share` of the span (at least
 /// `least`) each way, and kept within 0..1 for a probability.
 pub(crate) fn padded(low: f64, high: f64, share: f64, least: f64, probability: bool) -> (f64, f64) {

@@ -6,7 +6,7 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::{Chart, ESTIMATE, EXACT, FONT};
+use super::{Chart, ESTIMATE, EXACT, FONT, legend};
 use intercept_core::present::Reliability;
 
 const DIAGONAL: RGBColor = RGBColor(150, 150, 150);
@@ -59,13 +59,7 @@ impl Chart for Reliability {
                 .label(label)
                 .legend(move |(x, y)| Circle::new((x + 8, y), 5, colour.filled()));
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .background_style(WHITE.mix(0.9))
-            .border_style(BLACK)
-            .label_font((FONT, 13))
-            .draw()?;
+        legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
         Ok(())
     }
 }

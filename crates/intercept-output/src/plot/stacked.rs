@@ -6,7 +6,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::{Chart, FONT, row_label};
+use super::{Chart, FONT, legend, row_label};
 use intercept_core::present::{Bar, StackedBars};
 
 impl Chart for StackedBars {
@@ -46,13 +46,7 @@ impl Chart for StackedBars {
                 .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 12, y + 6)], colour.filled()));
         }
         chart.draw_series(self.bars.iter().enumerate().map(|(i, b)| note(b, n - 1 - i)))?;
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .background_style(WHITE.mix(0.9))
-            .border_style(BLACK)
-            .label_font((FONT, 13))
-            .draw()?;
+        legend(&mut chart, SeriesLabelPosition::UpperRight)?;
         Ok(())
     }
 }

@@ -9,6 +9,7 @@
 use rayon::prelude::*;
 
 use crate::chance::{Chance, Sampler};
+use crate::stats::Z95;
 
 use super::evaluation::Weights;
 use super::fit::{FitPlan, game};
@@ -31,19 +32,21 @@ pub struct Bin {
     pub error: f64,
 }
 
-/// The normal quantile of a two-sided 95% interval.
-pub const Z95: f64 = 1.959_964;
-
 impl Bin {
     /// The observed score's normal interval `z` standard errors wide each way ([`Z95`]: 95%).
     pub fn interval(&self, z: f64) -> (f64, f64) {
         (self.observed - z * self.error, self.observed + z * self.error)
     }
 
+    /// The bin as the reliability picture draws it, with that interval.
+    pub fn reliable(&self, z: f64) -> Reliable {
+        let (low, high) = self.interval(z);
+        Reliable { stated: self.stated, observed: self.observed, low, high }
+    }
+
     /// Whether the mean stated chance lies inside that interval.
     pub fn holds(&self, z: f64) -> bool {
-        let (low, high) = self.interval(z);
-        low <= self.stated && self.stated <= high
+        self.reliable(z).holds()
     }
 }
 
@@ -214,10 +217,7 @@ impl Measured {
     }
 
     fn picture(&self) -> Reliability {
-        let bins = self.bins.iter().map(|b| {
-            let (low, high) = b.interval(Z95);
-            Reliable { stated: b.stated, observed: b.observed, low, high }
-        });
+        let bins = self.bins.iter().map(|b| b.reliable(Z95));
         Reliability {
             title: "Calibration of the evaluation".to_owned(),
             x_desc: "stated chance that the side to move wins".to_owned(),
