@@ -3,7 +3,7 @@
 //! from the registry), and the config layer never reaches into the rule sets.
 //!
 //! "Naming" is a case-insensitive match of any of [`NAMES`] (the rule sets' table, folder and game names) in
-//! a source file under `src/` or `crates/*/src/`, comments included: a shared layer that says "naval" in a
+//! a source file under `src/` or `crates/*/src/` or a web asset of the workbench, comments included: a shared layer that says "naval" in a
 //! doc example has started to know about a rule set.
 
 use std::path::{Path, PathBuf};
@@ -61,6 +61,11 @@ fn shared_sources() -> Vec<String> {
         .filter(|p| !in_a_folder(p))
         .map(|p| p.strip_prefix(root()).unwrap().to_string_lossy().into_owned())
         .collect();
+    // The workbench's pages are shared too: every rule set is edited and calculated through them.
+    for entry in std::fs::read_dir(root().join("crates/intercept-web/assets")).unwrap() {
+        let path = entry.unwrap().path();
+        shared.push(path.strip_prefix(root()).unwrap().to_string_lossy().into_owned());
+    }
     shared.sort();
     shared
 }

@@ -69,7 +69,10 @@ fn the_wheel_installs_and_its_pytest_suite_passes() {
     let tools = ["pytest", "pyarrow", "polars", "pandas", "nbclient", "nbformat", "ipykernel", "mypy", "tqdm"];
     let python = venv(&env, &[&[wheel.to_str().unwrap()], &tools[..]].concat());
     let mut pytest = Command::new(&python);
-    pytest.args(["-m", "pytest", "-q", "python/tests"]).current_dir(root());
+    pytest.args(["-m", "pytest", "-q", "-p", "no:cacheprovider", "python/tests"]).current_dir(root());
+    // Nothing written in the clone: no bytecode, and mypy's cache in a temporary folder.
+    let mypy_cache = tempfile::tempdir().unwrap();
+    pytest.env("PYTHONDONTWRITEBYTECODE", "1").env("MYPY_CACHE_DIR", mypy_cache.path());
     // The console script first on PATH; this build's binary for the command line the results are compared with.
     let path = format!("{}:{}", env.join("bin").display(), std::env::var("PATH").unwrap_or_default());
     pytest.env("PATH", path).env("INTERCEPT_SIM_BIN", env!("CARGO_BIN_EXE_intercept-sim"));

@@ -2,15 +2,17 @@
 //! library, `playwright-core` from the npm registry, driving Debian's /usr/bin/chromium; no browser is ever
 //! downloaded) against `intercept-sim serve --port 0` on a temporary copy of `configs/`. The test computes
 //! with the command line what the editor must show (the exact answer after the edit, the message for a bad
-//! value, the value found for a target with `solve --json`) and hands it to the script; the script fails on any console or page error. It also writes the
-//! editor's screenshots into `docs/screenshots/`. The quick calculators (`tests/e2e/calc.mjs`, against
+//! value, the value found for a target with `solve --json`) and hands it to the script; the script fails on any console or page error. It also takes the
+//! editor's screenshots, into a temporary folder (tests write nothing in the clone), or into the folder named by
+//! `INTERCEPT_SCREENSHOTS` when one is set: `INTERCEPT_SCREENSHOTS=docs/screenshots` renews the guide's pictures. The quick calculators (`tests/e2e/calc.mjs`, against
 //! `intercept-sim odds --json`) and the game page (`tests/e2e/play.mjs`: a turn against the tree-search
 //! player, its advice with the evaluation bar, expected line and why checked against the API's answer, the
 //! difficulty sent as the budget, taking back, a set-up, a replay against `intercept-sim replay --json`)
 //! likewise, with their screenshots.
 //!
 //! Set-up it does itself: Chromium through apt-get when it is missing (tests/common/chromium.rs), and
-//! `npm ci` in tests/e2e when its node_modules lacks a package the scripts import.
+//! `npm ci` of tests/e2e's lock into `~/.cache/intercept-sim/e2e` (outside the clone) when that lacks a
+//! package the scripts import; the scripts run from a temporary copy that finds the packages there.
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -53,19 +55,44 @@ fn serve(configs: &Path) -> (Served, String) {
     (Served(child), url.to_owned())
 }
 
-/// `npm ci` in tests/e2e unless its node_modules holds every package the scripts import already (a copy
-/// installed before axe-core was added lacks it).
-fn node_modules(e2e: &Path) {
-    if ["playwright-core", "axe-core"].iter().all(|p| e2e.join("node_modules").join(p).exists()) {
-        return;
+/// The folder outside the clone where the scripts' packages are installed (`npm ci` from tests/e2e's
+/// package.json and lock, once, and again when the lock changes): set-up writes nothing in the clone.
+fn node_modules() -> PathBuf {
+    static ONCE: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _one_at_a_time = ONCE.lock().unwrap_or_else(|e| e.into_inner());
+    let home = std::env::var_os("HOME").map(PathBuf::from).unwrap_or_else(std::env::temp_dir);
+    let dir = home.join(".cache/intercept-sim/e2e");
+    let lock = std::fs::read(root().join("tests/e2e/package-lock.json")).unwrap();
+    let installed = ["playwright-core", "axe-core"].iter().all(|p| dir.join("node_modules").join(p).exists());
+    if installed && std::fs::read(dir.join("package-lock.json")).is_ok_and(|l| l == lock) {
+        return dir.join("node_modules");
     }
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(root().join("tests/e2e/package.json"), dir.join("package.json")).unwrap();
+    std::fs::write(dir.join("package-lock.json"), &lock).unwrap();
     let status = Process::new("npm")
         .args(["ci", "--no-audit", "--no-fund"])
-        .current_dir(e2e)
+        .current_dir(&dir)
         .env("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
         .status()
         .expect("npm runs (install Node.js and npm: apt-get install -y nodejs npm)");
-    assert!(status.success(), "npm ci in {} failed", e2e.display());
+    assert!(status.success(), "npm ci in {} failed", dir.display());
+    dir.join("node_modules")
+}
+
+/// The scripts of tests/e2e copied into a temporary folder beside a link to the installed packages, which
+/// their imports find there.
+fn scripts() -> tempfile::TempDir {
+    let packages = node_modules();
+    let dir = tempfile::tempdir().unwrap();
+    for entry in std::fs::read_dir(root().join("tests/e2e")).unwrap().flatten() {
+        let path = entry.path();
+        if path.extension().is_some_and(|e| e == "mjs") {
+            std::fs::copy(&path, dir.path().join(entry.file_name())).unwrap();
+        }
+    }
+    std::os::unix::fs::symlink(packages, dir.path().join("node_modules")).unwrap();
+    dir
 }
 
 /// A copy of `configs/` in a temporary folder, so that nothing the browser saves lands in the repository.
@@ -180,18 +207,21 @@ fn the_editor_works_end_to_end_in_chromium() {
 /// the set-up it needs (Chromium, node_modules); its stdout, or a failure with everything it printed.
 fn in_chromium(script: &str, args: &[&str]) -> String {
     browser::chromium();
-    let e2e = root().join("tests/e2e");
-    node_modules(&e2e);
+    let e2e = scripts();
     let configs = configs_copy();
     let (_server, url) = serve(configs.path());
-    let shots = root().join("docs/screenshots");
+    let scratch = tempfile::tempdir().unwrap();
+    let shots = match std::env::var_os("INTERCEPT_SCREENSHOTS") {
+        Some(dir) => root().join(dir),
+        None => scratch.path().to_path_buf(),
+    };
     std::fs::create_dir_all(&shots).unwrap();
     let out = Process::new("node")
-        .arg(e2e.join(script))
+        .arg(e2e.path().join(script))
         .arg(&url)
         .args(args)
         .arg(&shots)
-        .current_dir(&e2e)
+        .current_dir(e2e.path())
         .output()
         .expect("node runs (install Node.js: apt-get install -y nodejs npm)");
     let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));

@@ -390,7 +390,7 @@ function download() {
 async function save(event, overwrite = false) {
   event?.preventDefault();
   const path = $('save-path').value.trim();
-  if (!path) { $('status').textContent = 'give a path to save to, such as naval/my-scenario.toml'; return; }
+  if (!path) { $('status').textContent = `give a path to save to, such as ${ed.table.replace(/_/g, '-')}/my-scenario.toml`; return; }
   const url = `/api/scenarios/${path.split('/').map(encodeURIComponent).join('/')}${overwrite ? '?overwrite=1' : ''}`;
   const r = await fetch(url, { method: 'PUT', headers: TOML, body: ed.text });
   $('save-over').hidden = r.status !== 409;

@@ -132,7 +132,7 @@ function moreText(path, n) {
   return `${n} more ${n === 1 ? 'key' : 'keys'} of ${dotted(path)}, at ${n === 1 ? 'its default' : 'their defaults'}`;
 }
 
-/** A list of tables (`[[naval.group]]`): each item, its remove button, and an add button. */
+/** A list of tables (an array of tables such as `[[table.item]]`): each item, its remove button, and an add button. */
 function tableList(path, node) {
   const items = getAt(path) || [];
   const itemNode = resolve(node.items);
