@@ -164,6 +164,25 @@ fn a_column_that_forms_hedgehog_is_not_broken_by_the_fire() {
     assert!(close(exact(&together, "target.broken"), 0.198));
 }
 
+/// Issue 51 item 11 (d), C-7.5 with C-8.4 and C-9.2: as for a column (C-7.6), heavy infantry in open order
+/// that forms hedgehog is no longer in open order, so the horse's hit does not break it, and the hedgehog
+/// check is decided before the fire's break also when it is rolled with the fire check. Open order breaks
+/// only on a hit (0.3). Checks apart: the hedgehog check passes 7/10 before the fire, so hedgehog
+/// 0.6 x 0.7 = 0.42 and broken 0.6 x 0.3 x 0.3 = 0.054. Rolled together (`per_interception`): with no hit
+/// (0.7) the hedgehog check alone passes 7/10, with a hit (0.3) the two pass together 6/10: hedgehog
+/// 0.6 x (0.7 x 0.7 + 0.3 x 0.6) = 0.402, and broken only by a hit whose checks failed, 0.6 x 0.3 x 0.4 = 0.072.
+#[test]
+fn an_open_order_target_that_forms_hedgehog_is_not_broken_by_the_fire() {
+    let target = "kind = \"heavy_infantry\"\nmorale = 6\nformation = \"open_order\"\nreaction = \"hedgehog\"";
+    let at = |extra: &str| one("ends_in = \"front\"", target, extra);
+    let apart = at("");
+    assert!(close(exact(&apart, "target.hedgehog_formed"), 0.42));
+    assert!(close(exact(&apart, "target.broken"), 0.054));
+    let together = at("combine_checks = \"per_interception\"");
+    assert!(close(exact(&together, "target.hedgehog_formed"), 0.402));
+    assert!(close(exact(&together, "target.broken"), 0.072));
+}
+
 /// Issue 36 item 8: `target.broken` counts the breaks the interceptors' fire causes, so a target that starts
 /// Formation Broken gives 0, and its description says so rather than "it ended Formation Broken".
 #[test]

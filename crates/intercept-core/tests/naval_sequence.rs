@@ -318,3 +318,56 @@ fn a_deferrer_that_joined_goes_on_with_its_fellow() {
     assert_eq!(exact(&fixed, "group.d.joined_deferred"), 1.0);
     assert!(close(exact(&fixed, "group.d.joined_late"), 0.5));
 }
+
+/// Issue 51 item 11 (a), N-8.5 with N-5.8 and N-17.2: the interception range is judged on the dice a group
+/// actually rolls. The raider (10 factors, not small: N-5.8's threshold is under 10) completes its mission,
+/// goes home (`way_home.after = "any"`, N-17.3), and air attacks it on the way with 1/2, taking 20% of its
+/// factors: 8 left, a small force. `r` waits for it on the way home 7 hexes out with 2 dice (12 hexes at
+/// most: in range); against the small force it would roll 1 die (6 hexes at most), so under
+/// `max_range = "largest_roll"` it does not attempt then.
+/// - rolled: 1/2 (only when the raider was not attacked);
+/// - movement, over the trials it rolled, 2 dice capped at 7: (2 + 2*3 + 3*4 + 4*5 + 5*6 + 21*7)/36 = 217/36.
+///
+/// Under `unlimited` it rolls its one die too: rolled 1, movement (217/36 + 7/2)/2 = 343/72, what the range
+/// judged on the configured dice gave under `largest_roll` before.
+#[test]
+fn interception_range_is_judged_on_the_dice_a_group_rolls() {
+    let groups = group("r", "m", 7, "leg = \"return\"");
+    let tables = "[naval.rules]\nmax_range = \"largest_roll\"\n[naval.way_home]\nafter = \"any\"\n\
+                  [naval.air]\np_attack_going_home = 0.5\nlosses_percent = 20\n";
+    let s = scenario("activity = \"raider\"\nfactors = 10", &groups, tables);
+    assert_eq!(s.rules.describe()["groups"][0]["dice"], 2, "{}", s.rules.describe()["groups"][0]);
+    assert!(close(exact(&s, "mission.completed"), 1.0));
+    assert!(close(exact(&s, "group.r.rolled"), 0.5));
+    assert!(close(exact(&s, "group.r.movement"), 217.0 / 36.0));
+    let unlimited =
+        scenario("activity = \"raider\"\nfactors = 10", &groups, &tables.replace("largest_roll", "unlimited"));
+    assert!(close(exact(&unlimited, "group.r.rolled"), 1.0));
+    assert!(close(exact(&unlimited, "group.r.movement"), 343.0 / 72.0));
+}
+
+/// Issue 51 item 11 (b), N-14.3's `fixed` placement with N-15.1's `once_decided`: a deferring group under
+/// `fixed` carries on as if it had never deferred, so when it misses its fellow's combat it still heads for
+/// its own hex from its first roll, and gives up only once the combat there ends without it. `g` holds the
+/// raider in a 2-round combat (so one delayed roll, after round 1); `d` (1 die, 4 hexes) defers to `f`'s
+/// combat with `h`, waiting 2 hexes from it (`fixed`): it joins with a die of 2+, 5/6, and then shares `f`'s
+/// fate, beaten with 1/2 (N-16.4's fixed odds) and sent home. It goes on when it missed (1/6) or joined and
+/// won (5/12): 7/12. Then it stands 4 - m hexes from its own hex after a first roll m: there at once with 3/6
+/// (m = 4); else with 1/6 each m = 1, 2, 3, needing 3+, 2+, 1+ on its one delayed roll.
+/// - joined_deferred = 5/6;
+/// - joined_late = 7/12 x (1/6)(4/6 + 5/6 + 6/6) = 7/12 x 15/36 = 35/144;
+/// - abandoned (once the raider's combat ends without it) = 7/12 x (1/6)(2/6 + 1/6 + 0) = 7/144.
+#[test]
+fn a_fixed_deferrer_that_misses_heads_for_its_own_hex_until_that_combat_is_decided() {
+    let groups = group("g", "m", 0, "")
+        + &group("f", "m", 0, "")
+        + &group("d", "m", 4, "defer_to = \"f\"\ndefer_along = 2\ndefer_distance = 2")
+        + &group("h", "f", 0, "");
+    let combat = "[naval.combat]\np_end_after_round = 0.0\nmax_rounds = 2\n";
+    let tables =
+        format!("{combat}[naval.deferral]\nplacement = \"fixed\"\n[naval.delayed]\nabandon = \"once_decided\"\n");
+    let s = scenario("", &groups, &tables);
+    assert!(close(exact(&s, "group.d.joined_deferred"), 5.0 / 6.0));
+    assert!(close(exact(&s, "group.d.joined_late"), 35.0 / 144.0));
+    assert!(close(exact(&s, "group.d.abandoned"), 7.0 / 144.0));
+}

@@ -175,6 +175,17 @@ mod tests {
         assert_eq!(resolve(&mover, &side, 0b110, Split::MostKills).killed, 0b010);
     }
 
+    /// S-A7's tie-break under `strongest_first`: among interceptors of equal power the one with least life
+    /// left dies first, then config order. A strike of 3 against two 2-power units of life 3 and 2 (the
+    /// second listed) kills the one of life 2; against two of equal life, the first listed.
+    #[test]
+    fn strongest_first_breaks_ties_by_least_life_then_config_order() {
+        let mover = Fighter { toughness: 100, ..minion(3) };
+        let tough = Fighter { toughness: 3, ..minion(2) };
+        assert_eq!(resolve(&mover, &[tough, minion(2)], 0b11, Split::StrongestFirst).killed, 0b10);
+        assert_eq!(resolve(&mover, &[minion(2), minion(2)], 0b11, Split::StrongestFirst).killed, 0b01);
+    }
+
     /// S-15: an Avatar takes damage as life lost and does not die in the fight.
     #[test]
     fn an_avatar_does_not_die() {

@@ -2,7 +2,7 @@
 //! the [`Meeting`]s where groups fight, the orders of play (N-10.1, N-12, N-17), and the masks a trial
 //! reads (fellows, closers, counter-interceptors that wait for delayed rolls, subtrees of the chain).
 
-use super::config::{CombatModel, DelayedCounter, Leg, MaxRange, NavalConfig, OnFail};
+use super::config::{CombatModel, DelayedCounter, Leg, NavalConfig, OnFail};
 use super::metrics::{GroupFacts, GroupMetrics, MissionMetrics};
 use super::{Defer, Force, Group, Level, MAX_GROUPS, Meeting, Move, Naval, Nodes, Place, Readings, dice};
 use crate::chance::Dist;
@@ -90,7 +90,7 @@ impl Group {
         };
         let dice = dice::dice_count(cfg, g, levels[i], target_factors);
         let first_move = movement(cfg, i, levels[i], target_factors, g.distance as u32);
-        let in_range = cfg.rules.max_range == MaxRange::Unlimited || first_move.dist.weight(g.distance as usize) > 0;
+        let in_range = first_move.in_range();
         let retarget_distance = g.retarget_distance.unwrap_or(g.distance) as u32;
         Group {
             name: g.name.clone(),
@@ -124,7 +124,7 @@ fn movement(cfg: &NavalConfig, i: usize, level: usize, factors: i64, distance: u
     let g = &cfg.group[i];
     let node = |f: i64| dice::first_move(cfg, g, dice::dice_count(cfg, g, level, f).dice, distance);
     let small = (factors >= cfg.rules.small_force_threshold && super::metrics::losses_possible(cfg)).then(|| node(0));
-    Move::new(node(factors), small)
+    Move::new(node(factors), small, cfg.rules.max_range)
 }
 
 fn home_hex(cfg: &NavalConfig, i: usize) -> u8 {

@@ -24,7 +24,7 @@ mod words;
 
 pub use set::NavalRules;
 
-use self::config::{Abandon, CombatModel, HomeAfter, OnFail, Placement};
+use self::config::{Abandon, CombatModel, HomeAfter, MaxRange, OnFail, Placement};
 use self::dice::DiceCount;
 use self::metrics::{GroupFacts, GroupMetrics, MissionMetrics};
 use crate::chance::{Chance, Dist};
@@ -73,23 +73,33 @@ pub struct Move {
 pub struct Split {
     /// Reaches the hex (outcome 1) or not.
     pub reach: Dist,
+    /// Whether the group attempts at all with these dice (N-8.5, A-3): false only under `rules.max_range =
+    /// "largest_roll"` when no roll reaches the hex. Judged on the dice it rolls, so a target made small by
+    /// losses (N-5.8) can put the hex out of range.
+    attempts: bool,
     /// Hexes moved, given that it fell short: `None` where it cannot.
     short: Option<Dist>,
 }
 
 impl Split {
     /// `dist`'s last outcome against the others, and the others by themselves.
-    fn of(dist: &Dist) -> Split {
+    fn of(dist: &Dist, range: MaxRange) -> Split {
         let last = dist.len() - 1;
         let weights: Vec<u64> = (0..last).map(|m| dist.weight(m)).collect();
         let short = weights.iter().any(|&w| w > 0).then(|| Dist::from_weights(&weights));
-        Split { reach: Dist::bernoulli(dist.weight(last), dist.total()), short }
+        let attempts = range == MaxRange::Unlimited || dist.weight(last) > 0;
+        Split { reach: Dist::bernoulli(dist.weight(last), dist.total()), attempts, short }
     }
 }
 
 impl Move {
-    pub fn new(dist: Dist, small: Option<Dist>) -> Move {
-        Move { split: Split::of(&dist), small: small.as_ref().map(Split::of), dist }
+    pub fn new(dist: Dist, small: Option<Dist>, range: MaxRange) -> Move {
+        Move { split: Split::of(&dist, range), small: small.as_ref().map(|d| Split::of(d, range)), dist }
+    }
+
+    /// Whether the group attempts with its dice as configured (N-8.5): what a scenario's description says.
+    pub fn in_range(&self) -> bool {
+        self.split.attempts
     }
 
     /// Whether to roll the small-force move against a target whose factors now are `factors()`: read only
@@ -132,7 +142,8 @@ pub struct Group {
     pub submarine: bool,
     pub withheld: bool,
     pub on_fail: OnFail,
-    /// Whether it may attempt at all under `rules.max_range` (N-8.5, A-3).
+    /// Whether it may attempt at all under `rules.max_range` with its dice as configured (N-8.5, A-3);
+    /// against a target made small it is judged again on the dice it then rolls.
     pub in_range: bool,
     pub defer: Option<Defer>,
     /// First-round movement: hexes moved, capped at the distance.

@@ -318,15 +318,17 @@ impl Naval {
         rec: &mut R,
     ) -> bool {
         let g = &self.groups[i];
-        if !g.in_range {
+        let small = g.first_move.small_against(|| self.factors_of(t, g.target), self.readings.small_force_threshold);
+        let split = g.first_move.split(small);
+        // The range is judged on the dice it would roll now (N-8.5 with N-5.8).
+        if !split.attempts {
             return false;
         }
         // A first roll not yet drawn is drawn before another roll takes its place, for the report.
         if has(t.unreported, i) {
             self.drawn(t, i, chance, rec);
         }
-        let small = g.first_move.small_against(|| self.factors_of(t, g.target), self.readings.small_force_threshold);
-        let reached = chance.happens(&g.first_move.split(small).reach);
+        let reached = chance.happens(&split.reach);
         let first = !has(t.rolled, i);
         if first {
             rec.hit(g.m.rolled);
