@@ -1,9 +1,10 @@
 // The scenario editor. The form (form.js, from the config's JSON Schema) and the TOML text stay in sync: a
 // form edit changes its one key in the text on the server (/api/set, which keeps every comment; adding or
-// removing a list item too), a text edit refills the form. Every change goes on the undo list. After each
-// change (300 ms quiet) the text goes to /api/validate (a bad value is marked on its field with the command
-// line's message), then /api/exact (the answer, what it rests on, the odds) and /api/picture; the request
-// before is aborted, which stops its solve on the server.
+// removing a list item too), a text edit refills the form. Every change goes on the undo list, all the
+// keystrokes of one edit of a field as one step. After each change (300 ms quiet) the text goes to
+// /api/validate (a bad value is marked on its field with the command line's message, for screen readers
+// too), then /api/exact (the answer, what it rests on, the odds) and /api/picture; the request before is
+// aborted, which stops its solve on the server.
 //
 // Every number on the page belongs to the text on the page: each result (the answer and odds, the picture,
 // a Monte Carlo run, a sweep, the tornado) remembers the text it was computed for, and the moment the text

@@ -111,9 +111,9 @@ function foldName(path) {
   return getAt(path)?.name || `${path[path.length - 2]} #${last + 1}`;
 }
 
-/** The values a table or list item sets as one line, its numbers first, the required ones before the rest
- * (`distance 8, factors 20, target convoy`): the numbers are what a player scans a folded list for. A list of
- * tables says its count (`band × 5`); a table inside has a line of its own. */
+/** The values a table or list item sets as one line, the required ones first and numbers before words among
+ * each (`distance 8, factors 20, target convoy`): the numbers are what a player scans a folded list for. A list
+ * of tables says its count (`band × 5`); a table inside has a line of its own. */
 function foldValues(path, node) {
   const value = getAt(path);
   if (!value || typeof value !== 'object') return '';
