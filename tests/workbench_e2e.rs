@@ -1,8 +1,8 @@
 //! The workbench's scenario editor end to end in headless Chromium: `tests/e2e/editor.mjs` (Playwright's
 //! library, `playwright-core` from the npm registry, driving Debian's /usr/bin/chromium; no browser is ever
 //! downloaded) against `intercept-sim serve --port 0` on a temporary copy of `configs/`. The test computes
-//! with the command line what the editor must show (the exact answer after the edit, the message for a bad
-//! value, the value found for a target with `solve --json`) and hands it to the script; the script fails on any console or page error. It also takes the
+//! with the command line what the editor must show (the exact answer after the edit and after undoing it, the
+//! message for a bad value, the value found for a target with `solve --json`) and hands it to the script; the script fails on any console or page error. It also takes the
 //! editor's screenshots, into a temporary folder (tests write nothing in the clone), or into the folder named by
 //! `INTERCEPT_SCREENSHOTS` when one is set: `INTERCEPT_SCREENSHOTS=docs/screenshots` renews the guide's pictures. The quick calculators (`tests/e2e/calc.mjs`, against
 //! `intercept-sim odds --json`) and the game page (`tests/e2e/play.mjs`: a turn against the tree-search
@@ -196,10 +196,12 @@ fn solve_expected(file: &Path) -> Value {
 fn the_editor_works_end_to_end_in_chromium() {
     let work = tempfile::tempdir().unwrap();
     let expected = expected_completed(&chain_with_distance(work.path(), "10"));
+    // Taranto's own distance, which one undo after typing 10 over it must bring back with its answer.
+    let before = expected_completed(&chain_with_distance(work.path(), "8"));
     let solve = solve_expected(&chain_with_distance(work.path(), "10")).to_string();
     let bad = refused_message(&chain_with_distance(work.path(), "-3"));
     let built = built_by_keyboard(work.path()).to_string();
-    let stdout = in_chromium("editor.mjs", &[&expected, &bad, &built, &solve]);
+    let stdout = in_chromium("editor.mjs", &[&expected, &before, &bad, &built, &solve]);
     assert!(stdout.contains("editor end to end: ok"), "{stdout}");
 }
 

@@ -2,11 +2,13 @@
 // a phone's width: naval dice and distance set in the form must give the chance and the table of hexes moved
 // that `intercept-sim odds naval --json` gives, a cavalry order and morale the chances `odds cavalry --json`
 // gives, and then a unit type and facing its answer (all computed by tests/workbench_e2e.rs and handed over as
-// JSON); axe-core finds no accessibility violation, one h1, every button named once; no sideways scrolling,
-// screenshots.
+// JSON); a value out of range and a required one left blank marked on their fields for a screen reader
+// (aria-invalid, the error first in the field's description), the marks gone once fixed; each calculator's
+// address (/calc#RULE_SET) opening with that calculator in view and its heading focused; axe-core finds no
+// accessibility violation, one h1, every button named once; no sideways scrolling, screenshots.
 // Any console error or page error fails it. Run by tests/workbench_e2e.rs:
 //   node calc.mjs URL EXPECTED_JSON SCREENSHOT_DIR
-import { atBothWidths, fail, namedOnce, noAxeViolations, noOverflow, openAt } from './browser.mjs';
+import { allow, atBothWidths, fail, namedOnce, noAxeViolations, noOverflow, openAt } from './browser.mjs';
 
 const [base, expectedJson, shots] = process.argv.slice(2);
 const expected = JSON.parse(expectedJson);
@@ -67,6 +69,70 @@ async function cavalry(page, where) {
   await page.selectOption('#cavalry-target', c.front.target);
   await page.selectOption('#cavalry-facing', c.front.facing);
   await sentence(page, 'cavalry', c.front.answer, where);
+  allow.status = null;
+}
+
+/** How field `id` is marked: aria-invalid, and the texts of what it is described by, in order. */
+async function marks(page, id) {
+  return page.$eval(`#${id}`, (f) => ({ invalid: f.getAttribute('aria-invalid'),
+    said: (f.getAttribute('aria-describedby') || '').split(' ').map((d) => document.getElementById(d)?.textContent) }));
+}
+
+/** Waits until field `id` is marked invalid with an error starting `words`, first in what describes it. */
+async function markedInvalid(page, id, words, where) {
+  const ok = await page.waitForFunction(([id, words]) => {
+    const f = document.getElementById(id);
+    const first = document.getElementById((f.getAttribute('aria-describedby') || '').split(' ')[0]);
+    return f.getAttribute('aria-invalid') === 'true' && first?.textContent.startsWith(words) && first.getAttribute('role') === 'alert';
+  }, [id, words], { timeout: 10000 }).catch(() => null);
+  if (!ok) fail(`${where}: #${id} is not marked invalid with "${words}…": ${JSON.stringify(await marks(page, id))}`);
+}
+
+async function markedValid(page, id, where) {
+  const ok = await page.waitForFunction((id) => {
+    const f = document.getElementById(id);
+    return !f.hasAttribute('aria-invalid') && f.getAttribute('aria-describedby') === `${id}-help`;
+  }, id, { timeout: 10000 }).catch(() => null);
+  if (!ok) fail(`${where}: #${id} is still marked after the fix: ${JSON.stringify(await marks(page, id))}`);
+}
+
+/** A morale out of range (the server's error names it) and the dice left blank (the page asks for them): each
+ * field marked for a screen reader, axe-core finding nothing; fixed, the marks go and the answers come back. */
+async function fieldErrors(page, where) {
+  const [c, n] = [expected.cavalry, expected.naval];
+  allow.status = 400;
+  await page.fill('#cavalry-morale', '60');
+  await markedInvalid(page, 'cavalry-morale', 'morale: ', where);
+  await page.fill('#naval-dice', '');
+  await markedInvalid(page, 'naval-dice', 'Give dice.', where);
+  await noAxeViolations(page, `${where} field errors`);
+  await page.fill('#cavalry-morale', String(c.morale));
+  await page.fill('#naval-dice', String(n.dice));
+  await markedValid(page, 'cavalry-morale', where);
+  await markedValid(page, 'naval-dice', where);
+  await sentence(page, 'naval', n.answer, where);
+  await sentence(page, 'cavalry', c.front.answer, where);
+  allow.status = null;
+}
+
+/** Each calculator's address, /calc#RULE_SET, opens with that calculator in the window, its form whole, and
+ * its heading focused, so that Tab goes on into its fields. */
+async function opensAtItsCalculator(browser, width) {
+  const { calculators } = await (await fetch(base.replace(/\/$/, '') + '/api/odds')).json();
+  for (const { rule_set: name } of calculators) {
+    const { context, page, where } = await openAt(browser, width, `${base.replace(/\/$/, '')}/calc#${name}`);
+    const shown = await page.waitForFunction((name) => {
+      const section = document.getElementById(`calc-${name}`);
+      if (!section || document.activeElement !== section.querySelector('h2')) return false;
+      const [box, form] = [section.getBoundingClientRect(), section.querySelector('form').getBoundingClientRect()];
+      return box.top >= 0 && form.bottom <= window.innerHeight;
+    }, name, { timeout: 10000 }).catch(() => null);
+    if (!shown) {
+      const at = await page.evaluate((name) => [document.getElementById(`calc-${name}`)?.getBoundingClientRect().top, window.innerHeight, document.activeElement.tagName], name);
+      fail(`${where}: /calc#${name} does not show its calculator (its top, the window's height, the focus: ${at})`);
+    }
+    await context.close();
+  }
 }
 
 async function calc(browser, width) {
@@ -76,12 +142,14 @@ async function calc(browser, width) {
   await naval(page, where);
   await cavalry(page, where);
   await noAxeViolations(page, `${where} answered`);
+  await fieldErrors(page, where);
   await page.click('#calc-cavalry summary');
   await noAxeViolations(page, `${where} all values open`);
   await namedOnce(page, `${where} calculators`);
   await noOverflow(page, `${where} calculators`);
   await page.screenshot({ path: `${shots}/calc-${width > 600 ? 'desktop' : 'phone'}.png`, fullPage: true });
   await context.close();
+  await opensAtItsCalculator(browser, width);
 }
 
 await atBothWidths('calculators', calc);

@@ -1,24 +1,31 @@
 // The scenario editor end to end, in headless Chromium (Debian's /usr/bin/chromium), at a desktop's and a
 // phone's width: the start page, the naval three-level chain opened in the editor and its answer with what it
-// rests on; a group's distance changed in the form (the exact answer must become the command line's); a bad
-// value marked on its field with the command line's message while every number on the page is greyed and
-// labelled as belonging to an earlier version; a name typed at human speed (focus stays, the group relabels);
+// rests on; its groups folded to one line each with their numbers, unfolded from the keyboard; a group's
+// distance typed over (the exact answer must become the command line's), and one Ctrl+Z undoing the whole
+// edit, answer included; axe-core finding nothing while the answer is computed, once results are stale and
+// with an error; a bad value marked on its field with the command line's message (aria-invalid, the message
+// in the field's description, both gone once fixed), the error itself shown as current while every number on
+// the page is greyed, readable, and labelled as belonging to an earlier version; a name typed at human speed
+// (focus stays, the group relabels);
 // a group added and removed keeping every comment of the file, with undo and redo; the combat model changed
 // through the answer's "change" link; a Monte Carlo run to the end with its progress bar, another cancelled;
 // saved into the configs folder (and over it, once asked); the share link opened in a fresh browser context;
-// a scenario built with the keyboard alone from the naval starter; "find value" beside an exact number, from
+// a scenario built with the keyboard alone from the naval starter (under 4,000 px tall on a phone, Save
+// within 10 Tabs of the top through the skip link); "find value" beside an exact number, from
 // the keyboard: the answer sentence and table the command line's `solve --json` gives, greyed and labelled
 // when an input or the scenario changes, a reply to an old request dropped, a value that is no number refused
 // with the command line's message; axe-core finding nothing at each stage; no sideways scrolling;
 // screenshots. Any console error or page error fails it. Run by tests/workbench_e2e.rs:
-//   node editor.mjs URL EXPECTED_COMPLETED "BAD_MESSAGE" BUILT_JSON SOLVE_JSON SCREENSHOT_DIR
+//   node editor.mjs URL EXPECTED_COMPLETED BEFORE_COMPLETED "BAD_MESSAGE" BUILT_JSON SOLVE_JSON SCREENSHOT_DIR
+// EXPECTED_COMPLETED: the command line's exact chance with taranto 10 hexes away; BEFORE_COMPLETED: at its own 8.
 // BUILT_JSON: {"toml": [lines the built scenario must hold], "completed": the command line's exact value}.
 // SOLVE_JSON: {"metric", "key", "relation", "value", "answer": solve's sentence, "points": [[value, exact
 // fraction], ...], "bad": {"value", "said": the command line's error}}.
 import { allow, atBothWidths, fail, namedOnce, noAxeViolations, noOverflow, openAt, watch } from './browser.mjs';
 
-const [base, expectedText, badMessage, builtJson, solveJson, shots] = process.argv.slice(2);
+const [base, expectedText, beforeText, badMessage, builtJson, solveJson, shots] = process.argv.slice(2);
 const expected = Number(expectedText);
+const before = Number(beforeText);
 const built = JSON.parse(builtJson);
 const solve = JSON.parse(solveJson);
 const root = base.replace(/\/$/, '');
@@ -53,13 +60,82 @@ async function opens(page, where) {
   }
   const order = await page.$$eval('fieldset[data-item="[\\"naval\\",\\"group\\",0]"] > .field label', (ls) => ls.map((l) => l.textContent));
   if (order.join() !== 'name *,target *,distance *,factors *') fail(`${where}: a group's form reads ${order}`);
+  await foldedGroups(page, where);
   await noAxeViolations(page, `${where} editor`);
   await namedOnce(page, `${where} editor`);
   return first;
 }
 
-/** A bad value: marked on its field, the answer says so, and every number on the page is greyed and says it
- * belongs to an earlier version. */
+/** Every group of the chain folded to one line, its name and numbers; the first unfolded from the keyboard
+ * (Tab to its line, Enter), its fields then shown. */
+async function foldedGroups(page, where) {
+  const lines = await page.$$eval('details.item[data-key^="naval.group."]', (ds) => ds.map((d) => ({ open: d.open,
+    text: d.querySelector('summary').textContent, high: d.querySelector('summary').getBoundingClientRect().height })));
+  const line = Math.max(...lines.map((l) => l.high));
+  if (lines.length !== 4 || lines.some((l) => l.open) || line > 40) fail(`${where}: the groups are not folded to one line each: ${JSON.stringify(lines)}`);
+  if (!/^taranto: distance 8, factors 20\b/.test(lines[0].text)) fail(`${where}: taranto's line says ${JSON.stringify(lines[0].text)}`);
+  await page.focus('details[data-key="naval.group.0"] > summary');
+  await page.keyboard.press('Enter');
+  await page.locator('#f-naval-group-0-distance').waitFor({ state: 'visible' });
+}
+
+/** `10` typed over taranto's `8` one key at a time: the answer becomes the command line's for 10, the folded
+ * line follows; one Ctrl+Z (focus still in the field) gives 8 back, in the field, the text and the answer, and
+ * is the only step to undo (the `1` typed on the way is none); Ctrl+Shift+Z gives 10 again. */
+async function undoesOneEdit(page, where) {
+  const distance = page.locator('#f-naval-group-0-distance');
+  await distance.click();
+  await page.keyboard.press('Control+a');
+  await page.keyboard.type('10', { delay: 90 });
+  await answered(page, expected);
+  if (!(await page.inputValue('#toml')).includes('distance = 10')) fail(`${where}: the TOML did not follow the form`);
+  const line = await page.textContent('details[data-key="naval.group.0"] > summary');
+  if (!line.includes('distance 10')) fail(`${where}: taranto's line did not follow the form: ${JSON.stringify(line)}`);
+  await page.keyboard.press('Control+z');
+  await answered(page, before);
+  const [value, text, canUndo] = [await distance.inputValue(), await page.inputValue('#toml'), await page.isEnabled('#undo')];
+  if (value !== '8' || !text.includes('distance = 8') || canUndo) {
+    fail(`${where}: one undo after typing 10 over 8 left ${JSON.stringify(value)} in the field, ${canUndo ? 'more steps to undo' : 'no step'}`);
+  }
+  await page.keyboard.press('Control+Shift+z');
+  await answered(page, expected);
+  if ((await distance.inputValue()) !== '10') fail(`${where}: redo did not give 10 back`);
+}
+
+/** Whether each result view is greyed (drained of colour) and labelled as belonging to an earlier version. */
+async function greyedAndLabelled(page, views) {
+  return page.evaluate((views) => views.map((view) => {
+    const v = document.querySelector(view);
+    const note = v.querySelector(':scope > .stale-note');
+    return { view, stale: v.classList.contains('stale'), note: note.hidden ? '' : note.textContent,
+      greyed: getComputedStyle(v.querySelector(':scope > :not(.stale-note):not(h2):not(.status)')).filter.includes('grayscale') };
+  }), views);
+}
+
+/** axe-core finds nothing while the answer is being computed (the reply held back), nor once it is in and the
+ * Monte Carlo run beside it belongs to an earlier version: greyed results stay readable. */
+async function readableWhileComputingAndStale(page, where) {
+  let release;
+  const held = new Promise((go) => { release = go; });
+  await page.route('**/api/validate*', async (route) => { await held; await route.continue().catch(() => {}); });
+  await page.locator('#f-naval-group-0-factors').fill('21');
+  await page.waitForFunction(() => /Computing/.test(document.querySelector('#answer-box > .stale-note').textContent));
+  const computing = await greyedAndLabelled(page, ['#answer-box', '#odds']);
+  if (computing.some((v) => !v.stale || !v.greyed)) fail(`${where}: a result being computed again is not greyed: ${JSON.stringify(computing)}`);
+  await noAxeViolations(page, `${where} computing`);
+  release();
+  await page.unroute('**/api/validate*');
+  await page.waitForFunction(() => document.querySelector('#answer').dataset.state === 'ready' && !document.querySelector('#odds').classList.contains('stale'));
+  const [run] = await greyedAndLabelled(page, ['#run-box']);
+  if (!run.stale || !run.greyed || !/earlier version/.test(run.note)) fail(`${where}: a run on an earlier version is not greyed and labelled: ${JSON.stringify(run)}`);
+  await noAxeViolations(page, `${where} stale`);
+  await page.locator('#f-naval-group-0-factors').fill('20');
+  await answered(page, expected);
+}
+
+/** A bad value: marked on its field for every reader (aria-invalid, the message first in its description), the
+ * answer line says so as current (not greyed), every number on the page is greyed and says it belongs to an
+ * earlier version, and axe-core finds nothing; fixed, the mark goes. */
 async function staleWhenInvalid(page, where) {
   const distance = page.locator('#f-naval-group-0-distance');
   allow.status = 422;
@@ -68,20 +144,28 @@ async function staleWhenInvalid(page, where) {
   await message.waitFor();
   const shown = await message.textContent();
   if (!shown.includes(badMessage)) fail(`${where}: the field says ${JSON.stringify(shown)}, not ${JSON.stringify(badMessage)}`);
+  const marked = await distance.evaluate((f) => ({ invalid: f.getAttribute('aria-invalid'),
+    said: (f.getAttribute('aria-describedby') || '').split(' ').map((id) => document.getElementById(id)?.textContent) }));
+  if (marked.invalid !== 'true' || marked.said[0] !== shown) fail(`${where}: the bad field is not marked for a screen reader: ${JSON.stringify(marked)}`);
   await page.waitForSelector('#answer[data-state="invalid"]');
-  for (const view of ['#odds', '#picture-section', '#run-box']) {
-    const state = await page.$eval(view, (v) => ({ stale: v.classList.contains('stale'), note: v.querySelector('.stale-note').hidden ? '' : v.querySelector('.stale-note').textContent,
-      greyed: getComputedStyle(v.querySelector(':scope > :not(.stale-note):not(h2)')).opacity }));
-    if (!state.stale || !/earlier version/.test(state.note) || Number(state.greyed) >= 1) fail(`${where}: ${view} is not greyed and labelled: ${JSON.stringify(state)}`);
+  const answer = await page.$eval('#answer', (a) => [getComputedStyle(a).filter, getComputedStyle(a).color]);
+  if (answer[0] !== 'none' || answer[1] !== 'rgb(170, 0, 0)') fail(`${where}: the error in the answer line is drawn as stale: ${answer}`);
+  const views = await greyedAndLabelled(page, ['#odds', '#picture-section', '#run-box']);
+  for (const state of views) {
+    if (!state.stale || !/earlier version/.test(state.note) || !state.greyed) fail(`${where}: ${state.view} is not greyed and labelled: ${JSON.stringify(state)}`);
   }
+  await noAxeViolations(page, `${where} error`);
   await distance.fill('10');
   await answered(page, expected);
   allow.status = null;
+  const fixed = await distance.evaluate((f) => [f.getAttribute('aria-invalid'), f.getAttribute('aria-describedby')]);
+  if (fixed[0] !== null || fixed[1] !== 'f-naval-group-0-distance-help') fail(`${where}: the fixed field is still marked: ${fixed}`);
 }
 
 /** A name typed one key at a time: focus stays in the field, the group's legend follows. */
 async function typesAName(page, where) {
   const name = page.locator('#f-naval-group-3-name');
+  await page.click('details[data-key="naval.group.3"] > summary');
   await name.click();
   await name.press('End');
   await page.keyboard.type('-two', { delay: 90 });
@@ -89,6 +173,8 @@ async function typesAName(page, where) {
     document.querySelector('fieldset[data-item="[\\"naval\\",\\"group\\",3]"] legend').textContent]);
   if (focused !== 'f-naval-group-3-name' || value !== 'flotilla-two') fail(`${where}: typing a name left focus on ${focused} with ${value}`);
   if (legend !== 'flotilla-two') fail(`${where}: the group's legend says ${legend}`);
+  const line = await page.textContent('details[data-key="naval.group.3"] > summary');
+  if (!line.startsWith('flotilla-two: ')) fail(`${where}: the group's line says ${JSON.stringify(line)}`);
   await page.waitForFunction(() => document.querySelector('#toml').value.includes('name = "flotilla-two"'));
   await ready(page);
 }
@@ -137,7 +223,7 @@ async function changesWhatItRestsOn(page, where) {
 /** The find-value panel's state: greyed (stale), its note, its answer sentence. */
 async function solvePanel(page) {
   return page.$eval('#solve', (v) => ({ stale: v.classList.contains('stale'), note: v.querySelector('.stale-note').hidden ? '' : v.querySelector('.stale-note').textContent,
-    answer: v.querySelector('#solve-answer').textContent, greyed: Number(getComputedStyle(v.querySelector('#solve-result')).opacity) < 1 }));
+    answer: v.querySelector('#solve-answer').textContent, greyed: getComputedStyle(v.querySelector('#solve-result')).filter.includes('grayscale') }));
 }
 
 /** "find value" beside mission.completed, from the keyboard: the panel takes the focus; the key, relation and
@@ -267,13 +353,29 @@ async function tabTo(page, selector, where, most = 60) {
   fail(`${where}: ${selector} is not reached with Tab`);
 }
 
-/** From the start page to a new naval scenario with one more group, with the keyboard alone. */
+/** The Tab presses from the top of the page to Save, following the skip link to it (Enter on it is no Tab). */
+async function tabsToSave(page, where) {
+  for (let tabs = 0; tabs <= 10; tabs++) {
+    const at = await page.evaluate(() => (document.activeElement.id || document.activeElement.getAttribute('href')));
+    if (at === 'save') return tabs;
+    if (at === '#save-form') await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+  }
+  return fail(`${where}: Save is more than 10 Tabs from the top of the page`);
+}
+
+/** From the start page to a new naval scenario with one more group, with the keyboard alone: the starter is
+ * under 4,000 px tall on a phone, its groups and tables folded, and Save within 10 Tabs of the top. */
 async function byKeyboard(browser, width) {
   const where = `${width} px keyboard`;
   const { context, page } = await openAt(browser, width, base);
   await tabTo(page, 'a[href="/edit?rule_set=naval"]', where);
   await page.keyboard.press('Enter');
   await ready(page);
+  const tall = await page.evaluate(() => document.documentElement.scrollHeight);
+  if (width < 600 && tall >= 4000) fail(`${where}: the naval starter's editor is ${tall} px tall on a phone`);
+  const tabs = await tabsToSave(page, where);
+  console.log(`${where}: the naval starter's editor is ${tall} px tall; Save is ${tabs} Tabs from the top`);
   await tabTo(page, 'button[data-add="naval.group"]', where, 300);
   allow.status = 422; // the new group is refused until it is filled in
   await page.keyboard.press('Enter');
@@ -294,10 +396,9 @@ async function byKeyboard(browser, width) {
 async function editor(browser, width) {
   const { context, page, where } = await openAt(browser, width, base);
   await opens(page, where);
-  await page.locator('#f-naval-group-0-distance').fill('10');
-  await answered(page, expected);
-  if (!(await page.inputValue('#toml')).includes('distance = 10')) fail(`${where}: the TOML did not follow the form`);
+  await undoesOneEdit(page, where);
   await monteCarlo(page, where, width);
+  await readableWhileComputingAndStale(page, where);
   await findsValue(page, where, width);
   await staleWhenInvalid(page, where);
   await typesAName(page, where);

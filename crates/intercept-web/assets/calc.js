@@ -84,38 +84,77 @@ function table(name, rows) {
   return el("table", { class: "odds" }, el("caption", { text: words(name) }), el("thead", {}, head), el("tbody", {}, ...body));
 }
 
+// The error under a calculator's form, and the field it is about marked for every reader: aria-invalid, and
+// the message's id first among what the field is described by (before its help), so a screen reader says it
+// on the field. The server names the parameter first ("morale: ..."); "Give NAME." names the one missing.
+function showError(form, error, message) {
+  error.textContent = message;
+  for (const f of form.querySelectorAll("[aria-invalid]")) {
+    f.removeAttribute("aria-invalid");
+    f.setAttribute("aria-describedby", f.id + "-help");
+    f.closest(".field").classList.remove("invalid");
+  }
+  const name = (message.match(/^(?:Give )?([a-z_]+)[:.]/) || [])[1];
+  const field = name && form.elements[name];
+  if (!field || !field.id) return;
+  field.setAttribute("aria-invalid", "true");
+  field.setAttribute("aria-describedby", error.id + " " + field.id + "-help");
+  field.closest(".field").classList.add("invalid");
+}
+
+// One calculator's section, and its first answer (asked at once when its defaults give every value it needs).
 function calculator(c) {
   const form = el("form", { "data-rule-set": c.rule_set }, ...c.params.map((p) => input(c.rule_set, p)));
   const out = el("div", { class: "answer", "aria-live": "polite" });
-  const error = el("p", { class: "error", role: "alert" });
+  const error = el("p", { class: "error", role: "alert", id: c.rule_set + "-error" });
   let asked = 0;
   const ask = async () => {
     const mine = ++asked;
     const empty = c.params.find((p) => p.required && p.type !== "flag" && form.elements[p.name].value === "");
     if (empty) {
-      error.textContent = "Give " + empty.name + ".";
+      showError(form, error, "Give " + empty.name + ".");
       out.replaceChildren();
       return;
     }
     const reply = await fetch("/api/odds/" + c.rule_set + "?" + query(form, c.params));
     const body = await reply.json();
     if (mine !== asked) return;
-    error.textContent = reply.ok ? "" : body.error;
+    showError(form, error, reply.ok ? "" : body.error);
     if (reply.ok) render(body, out, c.rule_set); else out.replaceChildren();
   };
   form.addEventListener("input", ask);
   form.addEventListener("submit", (e) => { e.preventDefault(); ask(); });
-  if (c.params.every((p) => !p.required || p.type === "flag" || form.elements[p.name].value !== "")) ask();
-  return el("section", { class: "calculator", id: "calc-" + c.rule_set }, el("h2", { text: c.title }), form, error, out);
+  const given = c.params.every((p) => !p.required || p.type === "flag" || form.elements[p.name].value !== "");
+  const heading = el("h2", { text: c.title, tabindex: "-1" });
+  const section = el("section", { class: "calculator", id: "calc-" + c.rule_set }, heading, form, error, out);
+  return { section, answered: given ? ask() : Promise.resolve() };
+}
+
+// The calculator the address names (/calc#RULE_SET, or #calc-RULE_SET), scrolled to the top of the window
+// (as far as the page goes), outlined, and its heading focused so that Tab goes on into its fields: the page is
+// built after it loads, too late for the browser's own jump to the hash.
+function showAsked() {
+  const name = decodeURIComponent(location.hash.slice(1)).replace(/^calc-/, "");
+  const section = name && document.getElementById("calc-" + name);
+  if (!section) return;
+  for (const s of document.querySelectorAll(".calculator.asked")) s.classList.remove("asked");
+  section.classList.add("asked");
+  section.scrollIntoView({ block: "start" });
+  section.querySelector("h2").focus({ preventScroll: true });
 }
 
 async function main() {
   const main = document.getElementById("calculators");
   const { calculators } = await (await fetch("/api/odds")).json();
-  main.replaceChildren(...calculators.map(calculator));
+  const built = calculators.map(calculator);
+  main.replaceChildren(...built.map((b) => b.section));
   const { games } = await (await fetch("/api/play")).json();
   const nav = document.querySelector("nav.tools");
   for (const g of games) nav.append(" · ", el("a", { href: g.page, text: "play " + g.title.replace(/\s*\(.*\)$/, "") }));
+  // Once the page is laid out whole: the links and first answers above the one asked for would push it down.
+  await Promise.allSettled(built.map((b) => b.answered));
+  showAsked();
+  window.addEventListener("hashchange", showAsked);
 }
 
 main().catch((e) => { document.getElementById("calculators").textContent = "The calculators could not load: " + e; });

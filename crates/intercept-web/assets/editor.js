@@ -1,9 +1,10 @@
 // The scenario editor. The form (form.js, from the config's JSON Schema) and the TOML text stay in sync: a
 // form edit changes its one key in the text on the server (/api/set, which keeps every comment; adding or
-// removing a list item too), a text edit refills the form. Every change goes on the undo list. After each
-// change (300 ms quiet) the text goes to /api/validate (a bad value is marked on its field with the command
-// line's message), then /api/exact (the answer, what it rests on, the odds) and /api/picture; the request
-// before is aborted, which stops its solve on the server.
+// removing a list item too), a text edit refills the form. Every change goes on the undo list, all the
+// keystrokes of one edit of a field as one step. After each change (300 ms quiet) the text goes to
+// /api/validate (a bad value is marked on its field with the command line's message, for screen readers
+// too), then /api/exact (the answer, what it rests on, the odds) and /api/picture; the request before is
+// aborted, which stops its solve on the server.
 //
 // Every number on the page belongs to the text on the page: each result (the answer and odds, the picture,
 // a Monte Carlo run, a sweep, the tornado) remembers the text it was computed for, and the moment the text
@@ -16,7 +17,7 @@
 
 const ed = { schema: null, model: {}, table: null, name: 'scenario.toml', path: null, text: '', seq: 0, timer: null,
   parseTimer: null, controller: null, job: null, patching: Promise.resolve(), jobs: new Set(), tornado: [],
-  past: [], future: [], results: {} };
+  past: [], future: [], results: {}, edit: null, lastEdit: null };
 
 // ---- the model: the parsed TOML, read and changed by path (keys and array indexes) ----
 
@@ -44,13 +45,15 @@ function dotted(path) {
 // ---- changes, and undoing them ----
 
 /** Makes `text` the scenario: remembered for undo (unless `undoing`), shown, every result checked for
- * staleness, the answers asked again. */
-function commit(text, undoing = false) {
+ * staleness, the answers asked again. The keystrokes of one edit of a field (`edit`, from editOf) are one
+ * undo step: only the first of them remembers the text before it. */
+function commit(text, undoing = false, edit = null) {
   if (text === ed.text) return;
   if (!undoing) {
-    ed.past.push(ed.text);
+    if (!edit || edit !== ed.lastEdit) ed.past.push(ed.text);
     ed.future = [];
   }
+  ed.lastEdit = undoing ? null : edit;
   ed.text = text;
   if ($('toml').value !== text) $('toml').value = text;
   showHistory();
@@ -63,22 +66,40 @@ function showHistory() {
   $('redo').disabled = ed.future.length === 0;
 }
 
-async function undo(back = true) {
-  const [from, to] = back ? [ed.past, ed.future] : [ed.future, ed.past];
-  if (!from.length) return;
-  to.push(ed.text);
-  const text = from.pop();
-  commit(text, true);
-  await reread(text);
-  $('status').textContent = back ? 'undone' : 'redone';
+/** One edit of a field: from its first keystroke until the field is left or its value committed (Enter), as
+ * a form in an editor counts it; typing `10` over `8` is one edit, and undoing it gives `8` back. */
+function editOf(input) {
+  if (ed.edit?.field !== input) ed.edit = { field: input };
+  return ed.edit;
+}
+
+/** The field's edit is over: its next keystroke starts another undo step. */
+function endEdit(input) {
+  if (ed.edit?.field === input) ed.edit = null;
+}
+
+/** Undoes (or redoes) one step, once the edits typed before it have reached the text: a Ctrl+Z pressed while
+ * a keystroke is still on its way undoes the whole edit, that keystroke included. */
+function undo(back = true) {
+  ed.edit = null;
+  queue(async () => {
+    const [from, to] = back ? [ed.past, ed.future] : [ed.future, ed.past];
+    if (!from.length) return;
+    to.push(ed.text);
+    const text = from.pop();
+    commit(text, true);
+    await reread(text);
+    $('status').textContent = back ? 'undone' : 'redone';
+  });
 }
 
 /** Sets one key (`op` set, `literal` null removes it), adds a table to a list (`append`) or removes a list
  * item (`remove`) in the text on the server, which keeps every comment; one edit after another, each on the
- * text the one before left. A list changed rebuilds the form and focuses `after.focus`. An edit that cannot
- * be made in the text changes nothing and says why. */
+ * text the one before left. A list changed rebuilds the form and focuses `after.focus`; `after.edit` is the
+ * field edit a keystroke belongs to (one undo step). An edit that cannot be made in the text changes nothing
+ * and says why. */
 function patch(path, literal, op, after = {}) {
-  ed.patching = ed.patching.then(async () => {
+  queue(async () => {
     const r = await fetch('/api/set?name=' + encodeURIComponent(ed.name), {
       method: 'POST', headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ text: ed.text, path, value: literal, op }),
@@ -89,13 +110,19 @@ function patch(path, literal, op, after = {}) {
       await reread(ed.text);
       return;
     }
-    commit(answer.text);
+    commit(answer.text, false, after.edit);
     if (op !== 'set') {
       await reread(answer.text);
       const target = after.focus && document.querySelector(after.focus);
-      if (target) { target.closest('details')?.setAttribute('open', ''); target.focus(); }
+      if (target) { unfold(target); target.focus(); }
     }
   });
+}
+
+/** Runs `step` once every change queued before it is made, one at a time, each on the text the one before
+ * left; a step that fails says so, and the ones after it still run. */
+function queue(step) {
+  ed.patching = ed.patching.then(step).catch((e) => { $('status').textContent = `That change was not made: ${e.message}`; });
 }
 
 /** `text` read as TOML by the server (/api/parse): the model, or the reader's one-line error. */
@@ -244,25 +271,33 @@ function goToKey(key) {
   const input = [...document.querySelectorAll('#form [data-kind]')].find((i) => dotted(JSON.parse(i.dataset.path)) === key);
   const target = input || document.querySelector(`#form details[data-key="${key}"] > summary`);
   if (!target) return;
-  for (let d = target.closest('details'); d; d = d.parentElement.closest('details')) d.open = true;
+  unfold(target);
   target.scrollIntoView({ block: 'center' });
   target.focus();
 }
 
-/** Marks the field the message names (`key 'a.b.c'`), with the message; clears every other mark. */
+/** Marks the field the message names (`key 'a.b.c'`), with the message; clears every other mark. The mark is
+ * for every reader: the field is `aria-invalid` and the message, by its id, the first thing it is described by,
+ * so a screen reader says it on the field, not only once as it appears. */
 function markErrors(message) {
   for (const box of document.querySelectorAll('.field.invalid')) {
     box.classList.remove('invalid');
     box.querySelector('.message')?.remove();
+    const input = box.querySelector('[data-kind]');
+    input.removeAttribute('aria-invalid');
+    input.setAttribute('aria-describedby', helpId(input.id));
   }
   const key = message && (message.match(/key '([^']+)'/) || [])[1];
   if (!key) return;
   for (const input of document.querySelectorAll('#form [data-kind]')) {
     if (dotted(JSON.parse(input.dataset.path)) !== key) continue;
     const box = input.closest('.field');
+    const id = input.id + '-message';
     box.classList.add('invalid');
-    box.append(el('p', { class: 'message', role: 'alert', text: message }));
-    for (let d = box.closest('details'); d; d = d.parentElement.closest('details')) d.open = true;
+    box.append(el('p', { class: 'message', id, role: 'alert', text: message }));
+    input.setAttribute('aria-invalid', 'true');
+    input.setAttribute('aria-describedby', `${id} ${helpId(input.id)}`);
+    unfold(box);
   }
 }
 

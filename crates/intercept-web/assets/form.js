@@ -1,9 +1,12 @@
 // The scenario editor's form, generated from the config's JSON Schema (GET /api/schema/{rule_set}): one
 // field per key, in the order the rule set declares them (the schema's `x-order`), required keys first and
 // marked, keys left at their defaults folded under "more", every enumerated key a select listing every allowed
-// value, every key with its help. The form never rebuilds while a field is typed in (a name typed relabels
-// its group in place), so focus stays where the player is. Uses dom.js and the editor's state (editor.js: ed,
-// getAt, setAt, dotted, patch, whatIfButtons).
+// value, every key with its help. Every table but the rule set's own, and every item of a list, folds to one
+// line: its name and the values it sets (a group's target, distance, factors), kept current as they are
+// typed, so that a long scenario reads as a list on a phone; a click, Enter or Space unfolds it. The form
+// never rebuilds while a field is typed in (a name typed relabels its group in place), so focus stays where
+// the player is. Uses dom.js and the editor's state (editor.js: ed, getAt, setAt, dotted, patch, editOf,
+// endEdit, whatIfButtons).
 'use strict';
 
 // ---- the schema ----
@@ -81,13 +84,68 @@ function literal(v, node) {
 
 // ---- the form ----
 
+/** The form built afresh from the model; every table and item the player opened or folded stays so. */
 function buildForm() {
   const form = $('form');
-  const open = new Set([...form.querySelectorAll('details[open]')].map((d) => d.dataset.key));
+  const was = new Map([...form.querySelectorAll('details[data-key]')].map((d) => [d.dataset.key, d.open]));
   form.replaceChildren();
   const root = resolve(ed.schema);
-  for (const key of keysOf(root)) form.append(section([key], child(root, key), key === ed.table || open.has(key)));
-  for (const d of form.querySelectorAll('details[data-key]')) if (open.has(d.dataset.key)) d.open = true;
+  for (const key of keysOf(root)) form.append(section([key], child(root, key), key === ed.table));
+  for (const d of form.querySelectorAll('details[data-key]')) if (was.has(d.dataset.key)) d.open = was.get(d.dataset.key);
+}
+
+/** Opens every fold around `node`, so that it shows. */
+function unfold(node) {
+  for (let d = node.closest('details'); d; d = d.parentElement.closest('details')) d.open = true;
+}
+
+// ---- folds: a table or list item in one line ----
+
+/** How many of its values a folded line names before it counts the rest. */
+const FOLD_VALUES = 4;
+
+/** A fold's name: a table's `[a.b]`, a list item's own name, else its place in its list (`band #2`). */
+function foldName(path) {
+  const last = path[path.length - 1];
+  if (typeof last !== 'number') return `[${path.join('.')}]`;
+  return getAt(path)?.name || `${path[path.length - 2]} #${last + 1}`;
+}
+
+/** The values a table or list item sets as one line, the required ones first and numbers before words among
+ * each (`distance 8, factors 20, target convoy`): the numbers are what a player scans a folded list for. A list
+ * of tables says its count (`band × 5`); a table inside has a line of its own. */
+function foldValues(path, node) {
+  const value = getAt(path);
+  if (!value || typeof value !== 'object') return '';
+  const required = new Set(node.required || []);
+  const rank = ([k, v]) => (required.has(k) ? 0 : 2) + (typeof v === 'number' ? 0 : 1);
+  const said = keysOf(node).filter((k) => k !== 'name' && value[k] !== undefined)
+    .map((k) => [k, value[k]])
+    .filter(([, v]) => Array.isArray(v) || typeof v !== 'object')
+    .sort((a, b) => rank(a) - rank(b))
+    .map(([k, v]) => (!Array.isArray(v) ? `${k} ${v}` : typeof v[0] === 'object' ? `${k} × ${v.length}` : `${k} [${v.join(', ')}]`));
+  const rest = said.length - FOLD_VALUES;
+  return said.slice(0, FOLD_VALUES).join(', ') + (rest > 0 ? `, ${rest} more` : '');
+}
+
+/** What a fold's summary says: its name, then its values. */
+function foldLine(path, node) {
+  const values = foldValues(path, node);
+  return [el('span', { class: 'name', text: foldName(path) }), el('span', { class: 'values', text: values ? `: ${values}` : '' })];
+}
+
+/** A table or list item that folds to its line, open or not. */
+function fold(path, node, open, attrs = {}) {
+  return el('details', { ...attrs, open, 'data-key': path.join('.'), 'data-fold': JSON.stringify(path) },
+    el('summary', {}, ...foldLine(path, node)));
+}
+
+/** The lines of every fold around `node`, after a value in it changed. */
+function refold(node) {
+  for (let d = node.closest('details[data-fold]'); d; d = d.parentElement.closest('details[data-fold]')) {
+    const path = JSON.parse(d.dataset.fold);
+    d.querySelector(':scope > summary').replaceChildren(...foldLine(path, fieldNode(path)));
+  }
 }
 
 function isTableNode(node) {
@@ -104,10 +162,10 @@ function section(path, node, open) {
   return field(path, node);
 }
 
-/** A table: its required keys and the keys the file sets, then the rest folded under "more". */
+/** A table, folded unless `open`: its required keys and the keys the file sets, then the rest folded under
+ * "more". */
 function table(path, node, open) {
-  const box = el('details', { open: open || getAt(path) !== undefined, 'data-key': path.join('.') });
-  box.append(el('summary', { text: `[${path.join('.')}]` }));
+  const box = fold(path, node, open);
   if (node.description) box.append(el('p', { class: 'help', text: node.description }));
   box.append(...keyed(path, node));
   return box;
@@ -147,7 +205,9 @@ function tableList(path, node) {
     const remove = el('button', { type: 'button', class: 'remove', text: 'remove', 'aria-label': `remove ${item.name || `#${i + 1}`} from ${name}` });
     remove.addEventListener('click', () => patch(path.concat(i), null, 'remove', { focus: `[data-add="${name}"]` }));
     set.append(remove);
-    box.append(set);
+    const folded = fold(path.concat(i), itemNode, false, { class: 'item' });
+    folded.append(set);
+    box.append(folded);
   });
   const add = el('button', { type: 'button', 'data-add': name, text: `add to ${name}` });
   const first = keysOf(itemNode)[0];
@@ -184,15 +244,21 @@ function field(path, node) {
   input.dataset.path = JSON.stringify(path);
   input.dataset.kind = opts ? 'choice' : t;
   input.addEventListener(opts ? 'change' : 'input', () => fieldChanged(input));
+  // A typed value is one undo step from the first keystroke until the field is left or Enter commits it.
+  for (const end of ['change', 'blur']) input.addEventListener(end, () => endEdit(input));
   const help = helpText(node, t, opts, shown);
-  const helpId = id + '-help';
-  input.setAttribute('aria-describedby', helpId);
+  input.setAttribute('aria-describedby', helpId(id));
   const label = el('label', { for: id }, key, required ? el('abbr', { class: 'required', title: 'required', text: ' *' }) : '');
   // The [run] table's numbers (trials, seed, chunk size, tree limit) say how the odds are computed, not what is
   // modelled: sweeping them answers no what-if, so they get no buttons.
   const number = (t === 'integer' || t === 'number') && path[0] !== 'run';
   return el('div', { class: 'field' }, label, number ? whatIfButtons(path, input) : input,
-    el('p', { class: 'help', id: helpId, text: help }));
+    el('p', { class: 'help', id: helpId(id), text: help }));
+}
+
+/** The id of the help under the field `id` (what the field is described by when it holds no error). */
+function helpId(id) {
+  return id + '-help';
 }
 
 /** The help under a key: its description, the meaning of each allowed value, its type and default. */
@@ -228,7 +294,9 @@ function fieldChanged(input) {
   const value = fieldValue(input);
   setAt(path, value);
   if (path[path.length - 1] === 'name') relabel(input.closest('fieldset'));
-  patch(path, value === undefined ? null : literal(value, fieldNode(path)), 'set');
+  refold(input);
+  const edit = input.dataset.kind === 'choice' ? null : editOf(input);
+  patch(path, value === undefined ? null : literal(value, fieldNode(path)), 'set', { edit });
 }
 
 /** The legend and button names of a list item, after its name changed. */
