@@ -188,7 +188,72 @@ fn a_fraction_root_is_exact_and_a_key_that_does_not_matter_is_said() {
     assert_eq!(v["answer"], said);
     assert_eq!(v["roots"][0]["exact"], "2/3");
     let v = solve_key(&config, "mission.completed=1/2", "naval.combat.p_end_after_round=0.2..0.8");
-    assert!(v["answer"].as_str().unwrap().ends_with("anywhere from 0.2 to 0.8: it does not depend on it."), "{v}");
+    let said = "naval.combat.p_end_after_round does not change mission.completed in this scenario: \
+                mission.completed is 50.0% (1/2) whatever its value, so it is exactly 50.0% (1/2) for every \
+                naval.combat.p_end_after_round from 0.2 to 0.8. The rules do read it: it changes combat.rounds, only \
+                not mission.completed.";
+    assert_eq!(v["answer"], said);
+    // No air attacks: the chance of turning back is never read at all.
+    let v = solve_key(&config, "mission.completed=1/2", "naval.air.p_turn_back");
+    let said = "It changes none of the scenario's metrics: under the readings the scenario rests on, the rules do \
+                not read it.";
+    assert!(v["answer"].as_str().unwrap().ends_with(said), "{v}");
+}
+
+/// Issue 51 item 7: a key the scenario's readings pass by is said to change nothing, and why, not answered
+/// as "a polynomial of degree 0". Under the strength combat of operation-harpoon each round goes by the
+/// factors present (A-18), so the fixed chance of winning is never read (N-16.4).
+#[test]
+fn a_key_the_readings_pass_by_is_said_to_change_nothing_and_why() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = sim(root)
+        .args(["solve", "configs/naval/operation-harpoon.toml", "--target", "<=1/2", "--vary"])
+        .args(["naval.combat.p_intercepting_side_wins", "--out"])
+        .arg(tempfile::tempdir().unwrap().path().join("o"))
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let said = "naval.combat.p_intercepting_side_wins does not change mission.completed in this scenario: \
+                mission.completed is 36.2% (134981354991587/373248000000000) whatever its value, so it is at most \
+                50.0% (1/2) for every naval.combat.p_intercepting_side_wins from 0.0 to 1.0. Under \
+                naval.combat.model = \"strength\" each round goes to the side the ratio of the factors present \
+                favours (A-18), so the fixed chance naval.combat.p_intercepting_side_wins is never read (N-16.4).";
+    assert!(text.starts_with(said), "{text}");
+    assert!(text.contains("mission.completed is the same at every value of the key"), "{text}");
+    assert!(!text.contains("degree 0"), "{text}");
+}
+
+/// operation-harpoon with 6 rounds of combat: a tree of 567,142,028 leaves that merging states solves in a
+/// fraction of a second. Issue 51 item 7: a search is costed by the work its solves take, not by leaves a
+/// merged solve never walks (which it refused, and which can pass 2^64 and printed as
+/// 18446744073709551615); a search whose first value says the whole would pass the budget is refused,
+/// naming its cost and advising a narrower range.
+#[test]
+fn a_search_is_costed_by_the_work_of_its_solves() {
+    let dir = tempfile::tempdir().unwrap();
+    let text =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/naval/operation-harpoon.toml"))
+            .unwrap();
+    assert!(text.contains("\nmax_rounds = 3"));
+    let config = dir.path().join("harpoon-6.toml");
+    std::fs::write(&config, text.replace("\nmax_rounds = 3", "\nmax_rounds = 6")).unwrap();
+    let v = solve_key(&config, "<=1/2", "naval.rules.codebreaking=0..2");
+    assert_eq!(v["points"].as_array().unwrap().len(), 3, "{v}");
+    let out = sim(dir.path())
+        .arg("solve")
+        .arg(&config)
+        .args(["--target", "<=1/2", "--vary", "naval.group.palermo.factors=1..999", "--out"])
+        .arg(dir.path().join("refused"))
+        .assert()
+        .code(2);
+    let said = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(said.contains("--vary naval.group.palermo.factors: 999 values, the first of which took about "), "{said}");
+    assert!(
+        said.contains("units of exact work, more than the 1,600,000,000 a search may; narrow the range (KEY=LO..HI)"),
+        "{said}"
+    );
+    assert!(!said.contains("18446744073709551615") && said.lines().count() == 1, "{said}");
+    assert!(!dir.path().join("refused").exists(), "a refused search writes nothing");
 }
 
 fn solve_key(config: &Path, target: &str, vary: &str) -> Value {

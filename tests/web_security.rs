@@ -198,6 +198,21 @@ fn a_solve_stops_at_the_time_limit_and_few_run_at_once() {
     assert_eq!(call("POST", &format!("{base}/api/exact"), read(NAVAL).as_bytes()).status, 200, "free again");
 }
 
+/// Issue 51 item 7: a search of many exact solves (`solve` with two keys, 73 x 71 distances of the chain)
+/// cut at the time limit says to narrow the ranges, not to run Monte Carlo, which cannot answer it; and every
+/// one of its solves, on whichever thread, stops with it.
+#[test]
+fn a_search_out_of_time_advises_narrower_ranges() {
+    let base = start(Options { exact_time: Duration::from_millis(500), ..Options::default() });
+    let query = "target=%3C%3D1%2F2&vary=naval.group.taranto.distance&vary=naval.group.messina.distance";
+    let reply = call("POST", &format!("{base}/api/solve?{query}"), read(NAVAL).as_bytes());
+    assert_eq!(reply.status, 422, "{}", reply.body);
+    let said = reply.error();
+    assert!(said.starts_with("not answered within 0.5 s, the most one search may take here"), "{said}");
+    assert!(said.contains("narrow the ranges (KEY=LO..HI)") && !said.contains("Monte Carlo"), "{said}");
+    until_no_solve(&base, Duration::from_secs(2));
+}
+
 #[test]
 fn the_start_page_never_waits_for_a_solve() {
     let dir = configs_copy();

@@ -87,8 +87,13 @@ pub trait Model: Sync {
 pub struct ExactTally {
     pub probs: Vec<f64>,
     pub fractions: Vec<BigRational>,
-    /// How many leaves the chance tree has.
+    /// How many leaves the chance tree has (`u64::MAX` for more: a solve by merging states counts paths it
+    /// never walks).
     pub leaves: u64,
+    /// The units of work the solve spent, about one chance node each: the leaf walk's picks, or the merging
+    /// solver's picks, states carried and sums ([`states`]). What a search of many solves estimates its
+    /// cost by: unlike `leaves`, it grows with the time a solve takes, however the tree was solved.
+    pub work: u64,
 }
 
 /// The picks a walk may make per leaf of its budget: replaying paths this long costs about as much as the
@@ -222,7 +227,7 @@ pub fn enumerate<M: Model>(model: &M, max_leaves: u64) -> Result<ExactTally, Too
         leaves += 1;
         picks += cost(&leaf, path.len());
         if !advance(&mut path) {
-            return Ok(tally(model.metrics(), sums.fractions(), leaves));
+            return Ok(tally(model.metrics(), sums.fractions(), leaves, picks));
         }
         products.forget_from(path.len() - 1);
     }
@@ -255,6 +260,21 @@ pub fn halt_flag() -> Option<Arc<AtomicBool>> {
     HALT.with(|h| h.borrow().clone())
 }
 
+/// `work` on each of `items` on rayon's threads, the answers in order, each walk stopping as the calling
+/// thread's would: the flag [`halting`] set here is set again on whichever thread runs an item, since a
+/// thread-local does not travel with the work. What a search of many independent solves runs them by.
+pub fn in_parallel<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    use rayon::prelude::*;
+    let flag = halt_flag();
+    items
+        .par_iter()
+        .map(|item| match &flag {
+            Some(flag) => halting(flag, || work(item)),
+            None => work(item),
+        })
+        .collect()
+}
+
 /// What a leaf counts against the pick budget: its picks, or for a leaf whose probability outgrew `u128`
 /// the work of multiplying them as big fractions, which grows with the square of the path's length. Without
 /// this a tree of very long paths (units rolling until one succeeds) would be walked for minutes before it
@@ -271,10 +291,10 @@ fn cost(leaf: &Leaf, picks: usize) -> u64 {
 const BIG_PICKS_PER_UNIT: u64 = 16;
 
 /// The tally of the walk's slot `fractions`, with the slots trials do not report filled in.
-fn tally(metrics: &Metrics, mut fractions: Vec<BigRational>, leaves: u64) -> ExactTally {
+fn tally(metrics: &Metrics, mut fractions: Vec<BigRational>, leaves: u64, work: u64) -> ExactTally {
     metrics.complete(&mut fractions, BigRational::one());
     let probs = fractions.iter().map(to_f64).collect();
-    ExactTally { probs, fractions, leaves }
+    ExactTally { probs, fractions, leaves, work }
 }
 
 /// Whether most of [`DESCENTS`] random descents put the tree's leaves or picks [`OVER`] times over budget.

@@ -39,7 +39,7 @@ pub async fn solve(State(s): State<crate::State>, raw: RawQuery, text: Result<St
     let asked = asked(raw.0)?;
     let document = s
         .exact
-        .solve(move || {
+        .search(move || {
             let base = scenario(&text, &asked.name, Overrides::default())?;
             let answer = solve::solve(&base, &asked.target, &asked.vary, asked.digits)
                 .map_err(|e| ApiError::unprocessable(e.0))?;

@@ -49,6 +49,20 @@ impl Solver {
     /// Runs `work` (which may walk chance trees) off the async runtime under the limits: 503 when no solve
     /// frees up in time, 422 when it runs out of time, stopped when the caller's future is dropped.
     pub async fn solve<T: Send + 'static>(&self, work: impl FnOnce() -> Answer<T> + Send + 'static) -> Answer<T> {
+        self.bounded(work, out_of_time).await
+    }
+
+    /// [`Solver::solve`] for a search of many exact solves (`solve`'s values of a key): out of time, it
+    /// advises a narrower range rather than sampling, which cannot answer a search.
+    pub async fn search<T: Send + 'static>(&self, work: impl FnOnce() -> Answer<T> + Send + 'static) -> Answer<T> {
+        self.bounded(work, search_out_of_time).await
+    }
+
+    async fn bounded<T: Send + 'static>(
+        &self,
+        work: impl FnOnce() -> Answer<T> + Send + 'static,
+        too_long: fn(Duration) -> ApiError,
+    ) -> Answer<T> {
         let permit = tokio::time::timeout(self.wait, Arc::clone(&self.permits).acquire_owned()).await;
         let permit = match permit {
             Ok(Ok(permit)) => permit,
@@ -70,7 +84,7 @@ impl Solver {
         });
         tokio::select! {
             done = task => done.map_err(ApiError::internal)?,
-            _ = tokio::time::sleep(self.time) => Err(out_of_time(self.time)),
+            _ = tokio::time::sleep(self.time) => Err(too_long(self.time)),
         }
     }
 }
@@ -80,6 +94,16 @@ pub fn out_of_time(time: Duration) -> ApiError {
     ApiError::unprocessable(format!(
         "not solved exactly within {} s, the most one solve may take here: the chance tree is too large to \
          solve at once; run Monte Carlo (or `intercept-sim exact` on the command line)",
+        time.as_secs_f64()
+    ))
+}
+
+/// The 422 of a search stopped at the time limit.
+pub fn search_out_of_time(time: Duration) -> ApiError {
+    ApiError::unprocessable(format!(
+        "not answered within {} s, the most one search may take here: its exact solves of every value take \
+         longer; narrow the ranges (KEY=LO..HI), or run `intercept-sim solve` on the command line, which has \
+         no time limit",
         time.as_secs_f64()
     ))
 }

@@ -447,7 +447,7 @@ pub fn solve<M: Stepped>(model: &M, max_leaves: u64) -> Result<ExactTally, TooLa
             }
         }
     }
-    Ok(tally(model.metrics(), sums.fractions(), u64::try_from(leaves).unwrap_or(u64::MAX)))
+    Ok(tally(model.metrics(), sums.fractions(), u64::try_from(leaves).unwrap_or(u64::MAX), budget.work))
 }
 
 /// In debug builds, gives a new entry its path, and checks a sample of merges: the first 20 of a solve and
@@ -476,7 +476,7 @@ fn check_merge<M: Stepped>(
 /// The leaf walk below this many picks in all: on the shipped scenarios of a few thousand leaves it was two
 /// to four times faster than carrying states (the benches' exact groups), which pay for hashing and merging
 /// before they save anything.
-const SMALL_TREE: f64 = 200_000.0;
+const SMALL_TREE: f64 = 50_000.0;
 
 /// An exact interpreter: the leaf walk or [`solve`].
 type Interpreter<M> = fn(&M, u64) -> Result<ExactTally, TooLarge>;

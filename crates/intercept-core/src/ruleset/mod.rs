@@ -93,6 +93,14 @@ pub trait RuleSet: Send + Sync + 'static {
         Vec::new()
     }
 
+    /// Why this scenario never reads the number at `key` (a dotted key of its config, as `set` spells it),
+    /// if it does not: a reading that passes it by, in one sentence naming the key that chose the reading
+    /// (a fixed chance of winning under a combat model that does not use it). `None` where it is read, or the
+    /// rule set cannot tell. What `solve` says when a key changes nothing.
+    fn unread(&self, _config: &Self::Config, _model: &Self::Model, _key: &str) -> Option<String> {
+        None
+    }
+
     /// A picture of the scenario (who acts on whom, the map, the board), drawn before any trial; `None` if
     /// the rule set has none.
     fn scenario_picture(&self, _config: &Self::Config, _model: &Self::Model) -> Option<Picture> {
@@ -124,6 +132,8 @@ pub trait Rules: Send + Sync + Debug {
     fn scenario_picture(&self) -> Option<Picture>;
     /// The readings its answers rest on ([`RuleSet::assumptions`]).
     fn assumptions(&self) -> Vec<Assumption>;
+    /// Why it never reads the number at `key`, if it does not ([`RuleSet::unread`]).
+    fn unread(&self, key: &str) -> Option<String>;
     /// How a run with this summary is shown.
     fn present(&self, summary: &Summary, trials: u64) -> Presentation;
     /// Runs the span's chunks under the sampler ([`engine::run_span`]).
@@ -195,6 +205,9 @@ impl<S: RuleSet + Debug> Rules for Resolved<S> {
     }
     fn assumptions(&self) -> Vec<Assumption> {
         self.set.assumptions(&self.config, &self.model)
+    }
+    fn unread(&self, key: &str) -> Option<String> {
+        self.set.unread(&self.config, &self.model, key)
     }
     fn present(&self, summary: &Summary, trials: u64) -> Presentation {
         Presentation {

@@ -17,11 +17,12 @@ use serde_json::json;
 
 use super::poly::{self, Newton, Poly, Root};
 use super::{
-    Asked, BadSolve, MOST_LEAVES, Measure, Relation, Row, Target, Vary, amount, header, rows_csv, target_json, wanted,
+    Asked, BadSolve, MOST_WORK, Measure, Relation, Row, Target, Vary, amount, header, rows_csv, target_json, wanted,
+    work_words,
 };
 use crate::config::Scenario;
 use crate::config::set::{self, Number, Setting};
-use crate::exact::{ExactTally, mean};
+use crate::exact::{ExactTally, mean, metric_fractions};
 use crate::fraction::{self, BigRational};
 use crate::metrics::MetricKind;
 use crate::runner;
@@ -69,8 +70,12 @@ pub struct Curve {
     pub digits: usize,
     /// Whether the metric is a chance (else a mean).
     pub chance: bool,
-    /// How many chance-tree leaves the exact solves walked in all.
-    pub leaves: u64,
+    /// The units of exact work the solves spent in all.
+    pub work: u64,
+    /// Why the scenario never reads the key, where its rule set can tell ([`crate::ruleset::Rules::unread`]).
+    pub unread: Option<String>,
+    /// The metrics whose exact values differ between the values of the key solved.
+    pub changes: Vec<String>,
 }
 
 /// An end of a span: an end of the range, or a root.
@@ -111,6 +116,9 @@ pub fn solve(base: &Scenario, target: &Target, vary: &Vary, digits: usize) -> Re
     let def = &base.rules.metrics().defs()[index];
     let (mut numerator, mut denominator) = (Newton::default(), Newton::default());
     let (mut in_a_row, mut walked, mut solves) = (0, 0u64, 0);
+    // Every metric at the first value, and those any later value changes: what a key that leaves the
+    // metric asked for alone does change.
+    let (mut first, mut moved) = (None, vec![false; base.rules.metrics().defs().len()]);
     for t in dyadic().take(MOST_DEGREE + CHECKS + 1) {
         let x = &range.0 + (&range.1 - &range.0) * t;
         let scenario = resolve(&x)?;
@@ -120,18 +128,23 @@ pub fn solve(base: &Scenario, target: &Target, vary: &Vary, digits: usize) -> Re
                 decimal(&x).unwrap_or_default()
             ))
         })?;
+        let all = metric_fractions(scenario.rules.metrics(), &solved);
+        let first = first.get_or_insert_with(|| all.clone());
+        moved.iter_mut().zip(first.iter().zip(&all)).for_each(|(m, (a, b))| *m |= a != b);
         let (n, b) = parts(&scenario, &solved, index, def.kind);
         let on = numerator.add(x.clone(), &n) & denominator.add(x, &b);
         (in_a_row, solves) = (if on { in_a_row + 1 } else { 0 }, solves + 1);
-        walked = walked.saturating_add(solved.leaves);
+        walked = walked.saturating_add(solved.work);
         if in_a_row == CHECKS {
             break;
         }
-        if walked.saturating_add(solved.leaves) > MOST_LEAVES {
+        if walked.saturating_add(solved.work) > MOST_WORK {
             return Err(BadSolve(format!(
-                "{file}: --vary {key}: {solves} exact solves of about {} leaves each have walked {walked} leaves, and \
-                 the next would pass the {MOST_LEAVES} a search may",
-                solved.leaves
+                "{file}: --vary {key}: {solves} exact solves of {} each have taken {}, and the next would pass the {} \
+                 a search may; scan it with `sweep`",
+                work_words(solved.work),
+                work_words(walked),
+                crate::present::thousands(MOST_WORK)
             )));
         }
     }
@@ -142,6 +155,9 @@ pub fn solve(base: &Scenario, target: &Target, vary: &Vary, digits: usize) -> Re
         )));
     }
     let (numerator, base_poly) = (numerator.poly(), denominator.poly());
+    let unread = base.rules.unread(&key);
+    let defs = base.rules.metrics().defs();
+    let changes = defs.iter().zip(&moved).filter(|(_, m)| **m).map(|(d, _)| d.name.clone()).collect();
     let mut curve = Curve {
         name: base.run.name.clone(),
         key,
@@ -156,7 +172,9 @@ pub fn solve(base: &Scenario, target: &Target, vary: &Vary, digits: usize) -> Re
         spans: Vec::new(),
         digits,
         chance,
-        leaves: walked,
+        work: walked,
+        unread,
+        changes,
     };
     curve.find_spans();
     Ok(curve)
@@ -381,9 +399,47 @@ impl Curve {
         (!spans.is_empty()).then(|| spans.join(" or "))
     }
 
+    /// Whether the metric is the same at every value of the key: the rules never read it here.
+    fn constant(&self) -> bool {
+        self.numerator.degree() == 0 && self.base.degree() == 0
+    }
+
+    /// The answer for a key that changes nothing: the metric's one value, whether it meets the target, and
+    /// why the rules pass the key by.
+    fn unchanged(&self) -> String {
+        let (key, metric) = (&self.key, &self.metric);
+        let (lo, hi) = (self.bound(Bound::Lo), self.bound(Bound::Hi));
+        let Some(value) = self.at(&self.range.0) else {
+            return format!("{metric} has no value for any {key} from {lo} to {hi}.");
+        };
+        let wanted = wanted(&self.target, self.chance);
+        let verdict = match self.target.relation.holds(&value, &self.target.value) {
+            true => format!("it is {wanted} for every {key} from {lo} to {hi}"),
+            false => format!("no value of {key} from {lo} to {hi} makes it {wanted}"),
+        };
+        let why = match (&self.unread, self.changes.as_slice()) {
+            (Some(why), _) => format!("{}{}", why[..1].to_uppercase(), &why[1..]),
+            (None, []) => "It changes none of the scenario's metrics: under the readings the scenario rests on, \
+                           the rules do not read it"
+                .to_owned(),
+            (None, changes) => {
+                let shown: Vec<&str> = changes.iter().take(3).map(String::as_str).collect();
+                let more = if changes.len() > 3 { format!(" and {} more", changes.len() - 3) } else { String::new() };
+                format!("The rules do read it: it changes {}{more}, only not {metric}", shown.join(", "))
+            }
+        };
+        format!(
+            "{key} does not change {metric} in this scenario: {metric} is {} whatever its value, so {verdict}. {why}.",
+            amount(&value, self.chance)
+        )
+    }
+
     /// The answer in a sentence or two.
     pub fn answer(&self) -> String {
         let (key, metric) = (&self.key, &self.metric);
+        if self.constant() {
+            return self.unchanged();
+        }
         if self.spans.is_empty() {
             let (lo, hi) = (self.bound(Bound::Lo), self.bound(Bound::Hi));
             return format!(
@@ -397,9 +453,6 @@ impl Curve {
         let details = self.root_details();
         if !details.is_empty() {
             let _ = write!(out, " ({})", details.join("; "));
-        }
-        if self.spans == [(Bound::Lo, Bound::Hi)] && self.roots.is_empty() && self.gap().is_zero() {
-            out += ": it does not depend on it";
         }
         out + "."
     }
@@ -423,6 +476,9 @@ impl Curve {
 
     fn degree_words(&self) -> String {
         let n = self.numerator.degree();
+        if self.constant() {
+            return "the same at every value of the key".to_owned();
+        }
         match self.base.degree() {
             0 => format!("a polynomial of degree {n} in the key"),
             d => format!("a ratio of polynomials of degrees {n} and {d} in the key"),

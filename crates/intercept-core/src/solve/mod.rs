@@ -43,9 +43,17 @@ pub const REACH: i64 = 64;
 /// The most values one scan solves.
 pub const MOST_VALUES: u64 = 1_000;
 
-/// The most chance-tree leaves one scan walks in all (ten times the largest single `exact`): its cost is
-/// estimated from the first value solved and refused before the rest if it would pass this.
-pub const MOST_LEAVES: u64 = 100_000_000;
+/// The most units of exact work ([`crate::exact::ExactTally::work`], about one chance node each) one search
+/// spends in all: ten times what the largest single `exact` may (`run.max_exact_leaves` at its most, each
+/// leaf [`crate::exact::PICKS_PER_LEAF`] picks long). Its cost is estimated from the first value solved and
+/// refused before the rest if it would pass this. Work, not leaves: a solve by merging states counts
+/// leaves it never walks, more than 10^19 for a tree it solves in a second.
+pub const MOST_WORK: u64 = 10 * crate::config::run::MOST_EXACT_LEAVES as u64 * crate::exact::PICKS_PER_LEAF;
+
+/// "about 1,234,567 units of exact work": a cost in the words of a refusal.
+pub(crate) fn work_words(units: u64) -> String {
+    format!("about {} units of exact work", crate::present::thousands(units))
+}
 
 /// How the metric must stand to the value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -235,7 +243,7 @@ pub(crate) fn rows_csv(outer: Option<&str>, rows: &[Row]) -> String {
 #[derive(Clone, Debug)]
 pub enum Answer {
     Whole(Scan),
-    Decimal(Curve),
+    Decimal(Box<Curve>),
     /// Two keys: the second solved at each value of the first.
     Pair(Pair),
     /// A whole-number key whose tree is too large to solve exactly, bisected by sampling.
@@ -246,7 +254,7 @@ impl Answer {
     fn view(&self) -> &dyn View {
         match self {
             Answer::Whole(s) => s,
-            Answer::Decimal(c) => c,
+            Answer::Decimal(c) => c.as_ref(),
             Answer::Pair(p) => p,
             Answer::Sampled(b) => b,
         }
@@ -317,7 +325,7 @@ fn solve_one(base: &Scenario, target: &Target, vary: &Vary, digits: usize, sampl
             Err(too_large) if sampling => sampled::bisect(base, target, vary, &too_large).map(Answer::Sampled),
             Err(too_large) => Err(scan::too_large_to_scan(base, vary, &too_large)),
         },
-        Number::Float(_) => curve::solve(base, target, vary, digits).map(Answer::Decimal),
+        Number::Float(_) => curve::solve(base, target, vary, digits).map(|c| Answer::Decimal(Box::new(c))),
     }
 }
 

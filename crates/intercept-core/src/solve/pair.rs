@@ -5,9 +5,10 @@ use std::fmt::Write;
 use serde_json::json;
 
 use super::scan::whole_values;
-use super::{Answer, Asked, BadSolve, MOST_LEAVES, Row, Target, Vary, curve, rows_csv, wanted};
+use super::{Answer, Asked, BadSolve, MOST_WORK, Row, Target, Vary, curve, rows_csv, wanted, work_words};
 use crate::config::Scenario;
 use crate::config::set::{self, Number, Setting};
+use crate::exact;
 use crate::fraction::BigRational;
 use crate::view::View;
 
@@ -45,28 +46,34 @@ pub fn solve(base: &Scenario, target: &Target, outer: &Vary, inner: &Vary, digit
         }
         Number::Float(_) => decimal_steps(base, &asked.key, outer)?,
     };
-    let (mut rows, mut refused) = (Vec::new(), Vec::new());
-    for (value, scenario) in &values {
-        let Some(scenario) = scenario else {
-            refused.push(value.clone());
-            continue;
-        };
-        let answer = super::solve_one(scenario, target, inner, digits, false)
-            .map_err(|e| BadSolve(format!("{} = {value}: {}", asked.key, e.0)))?;
-        let estimate = leaves(&answer).saturating_mul(values.len() as u64);
-        if rows.is_empty() && estimate > MOST_LEAVES {
-            return Err(BadSolve(format!(
-                "{file}: {} values of {} would walk about {estimate} leaves, more than the {MOST_LEAVES} a search \
-                 may; narrow the ranges (KEY=LO..HI)",
-                values.len(),
-                asked.key
-            )));
-        }
-        rows.push((value.clone(), answer));
-    }
-    if rows.is_empty() {
+    let refused: Vec<String> = values.iter().filter(|(_, s)| s.is_none()).map(|(v, _)| v.clone()).collect();
+    let accepted: Vec<(&String, &Scenario)> = values.iter().filter_map(|(v, s)| Some((v, s.as_ref()?))).collect();
+    let Some((first, rest)) = accepted.split_first() else {
         return Err(BadSolve(format!("{file}: --vary {}: the rules refuse every value of the range", asked.key)));
+    };
+    let solve = |&(value, scenario): &(&String, &Scenario)| {
+        super::solve_one(scenario, target, inner, digits, false)
+            .map_err(|e| BadSolve(format!("{} = {value}: {}", asked.key, e.0)))
+    };
+    // The first value of the first key alone, whose work estimates the whole search's: refused before the
+    // rest if it would pass the budget; then the rest, each on its own thread.
+    let answer = solve(first)?;
+    let estimate = work(&answer).saturating_mul(accepted.len() as u64);
+    if estimate > MOST_WORK {
+        return Err(BadSolve(format!(
+            "{file}: {} values of {}, the first of which took {}, would take {}, more than the {} a search may; \
+             narrow the ranges (KEY=LO..HI)",
+            accepted.len(),
+            asked.key,
+            work_words(work(&answer)),
+            work_words(estimate),
+            crate::present::thousands(MOST_WORK)
+        )));
     }
+    let mut answers = vec![Ok(answer)];
+    answers.extend(exact::in_parallel(rest, solve));
+    let rows = accepted.iter().zip(answers).map(|((value, _), answer)| Ok(((*value).clone(), answer?)));
+    let rows = rows.collect::<Result<Vec<_>, BadSolve>>()?;
     Ok(Pair {
         name: base.run.name.clone(),
         outer: asked.key,
@@ -101,10 +108,11 @@ fn decimal_steps(base: &Scenario, key: &str, vary: &Vary) -> Result<Vec<(String,
     Ok(out)
 }
 
-fn leaves(answer: &Answer) -> u64 {
+/// The units of exact work an answer's solves spent.
+fn work(answer: &Answer) -> u64 {
     match answer {
-        Answer::Whole(s) => s.leaves,
-        Answer::Decimal(c) => c.leaves,
+        Answer::Whole(s) => s.work,
+        Answer::Decimal(c) => c.work,
         Answer::Pair(_) | Answer::Sampled(_) => 0,
     }
 }

@@ -6,12 +6,12 @@ use num_traits::{Signed, ToPrimitive};
 use serde_json::json;
 
 use super::{
-    Asked, BadSolve, MOST_LEAVES, MOST_VALUES, Measure, REACH, Relation, Row, Target, Vary, amount, header, rows_csv,
-    target_json, wanted,
+    Asked, BadSolve, MOST_VALUES, MOST_WORK, Measure, REACH, Relation, Row, Target, Vary, amount, header, rows_csv,
+    target_json, wanted, work_words,
 };
 use crate::config::Scenario;
 use crate::config::set::{self, Number, Setting};
-use crate::exact::{TooLarge, metric_fractions};
+use crate::exact::{self, ExactTally, TooLarge, metric_fractions};
 use crate::fraction::{self, BigRational};
 use crate::runner;
 use crate::view::View;
@@ -39,8 +39,8 @@ pub struct Scan {
     pub refused: Vec<i64>,
     /// Whether the metric is a chance (else a mean).
     pub chance: bool,
-    /// How many chance-tree leaves the exact solves walked in all.
-    pub leaves: u64,
+    /// The units of exact work the solves spent in all.
+    pub work: u64,
 }
 
 /// Solves `base` exactly at every value of `vary`'s whole-number key, against `target`.
@@ -63,37 +63,47 @@ pub(crate) fn scan_or_too_large(
     let file = base.file.display();
     let Asked { key, current, metric, index, chance } = Asked::new(base, target, &vary.key)?;
     let (current, values) = whole_values(base, &key, current, vary)?;
-    let (mut points, mut refused, mut walked) = (Vec::with_capacity(values.len()), Vec::new(), 0u64);
-    for (value, scenario) in &values {
-        let value = *value;
-        let Some(scenario) = scenario else {
-            refused.push(value);
-            continue;
-        };
-        let solved = match runner::solve(scenario) {
+    let refused: Vec<i64> = values.iter().filter(|(_, s)| s.is_none()).map(|(v, _)| *v).collect();
+    let accepted: Vec<(i64, &Scenario)> = values.iter().filter_map(|(v, s)| Some((*v, s.as_ref()?))).collect();
+    let Some((&(_, first), rest)) = accepted.split_first() else {
+        return Err(BadSolve(format!("{file}: --vary {key}: the rules refuse every value of the range")));
+    };
+    // The first value alone, whose work estimates the scan's: refused before the rest if it would pass the
+    // budget; then the rest, each solve on its own thread.
+    let first = match runner::solve(first) {
+        Ok(solved) => solved,
+        Err(too_large) => return Ok(Err(too_large)),
+    };
+    let estimate = first.work.saturating_mul(accepted.len() as u64);
+    if estimate > MOST_WORK {
+        return Err(BadSolve(format!(
+            "{file}: --vary {key}: {} values, the first of which took {}, would take {}, more than the {} a \
+             search may; narrow the range (KEY=LO..HI)",
+            accepted.len(),
+            work_words(first.work),
+            work_words(estimate),
+            crate::present::thousands(MOST_WORK)
+        )));
+    }
+    let mut solved: Vec<Result<ExactTally, TooLarge>> = vec![Ok(first)];
+    solved.extend(exact::in_parallel(rest, |(_, scenario)| runner::solve(scenario)));
+    let (mut points, mut work) = (Vec::with_capacity(accepted.len()), 0u64);
+    for ((value, scenario), solved) in accepted.iter().zip(solved) {
+        let solved = match solved {
             Ok(solved) => solved,
             Err(too_large) => return Ok(Err(too_large)),
         };
-        let (exact, leaves) = (metric_fractions(scenario.rules.metrics(), &solved).swap_remove(index), solved.leaves);
-        let estimate = leaves.saturating_mul(values.len() as u64);
-        walked = walked.saturating_add(leaves);
-        if points.is_empty() && estimate > MOST_LEAVES {
-            let n = values.len();
-            return Err(BadSolve(format!(
-                "{file}: --vary {key}: {n} values of about {leaves} leaves each would walk about {estimate} leaves, \
-                 more than the {MOST_LEAVES} a scan may; narrow the range (KEY=LO..HI)"
-            )));
-        }
-        if let Some(exact) = exact {
+        work = work.saturating_add(solved.work);
+        if let Some(exact) = metric_fractions(scenario.rules.metrics(), &solved).swap_remove(index) {
             let meets = target.relation.holds(&exact, &target.value);
-            points.push(Point { value, exact, meets });
+            points.push(Point { value: *value, exact, meets });
         }
     }
     if points.is_empty() {
-        return Err(BadSolve(format!("{file}: --vary {key}: the rules refuse every value of the range")));
+        return Err(BadSolve(format!("{file}: --vary {key}: {metric} has no value at any value of the range")));
     }
     let name = base.run.name.clone();
-    Ok(Ok(Scan { name, key, metric, target: target.clone(), current, points, refused, chance, leaves: walked }))
+    Ok(Ok(Scan { name, key, metric, target: target.clone(), current, points, refused, chance, work }))
 }
 
 /// Values of a key, each with the scenario it resolves to, or `None` where the rules refuse it.

@@ -56,6 +56,25 @@ impl RuleSet for NavalRules {
         vec![Assumption::new("naval.combat.model", combat)]
     }
 
+    /// Each combat model reads its own keys (N-16.4, A-18): the fixed chance of winning under `fixed`, the
+    /// ratio bands under `strength`.
+    fn unread(&self, config: &Self::Config, _model: &Naval, key: &str) -> Option<String> {
+        match config.combat.model {
+            CombatModel::Strength if key == "naval.combat.p_intercepting_side_wins" => Some(
+                "under naval.combat.model = \"strength\" each round goes to the side the ratio of the factors \
+                 present favours (A-18), so the fixed chance naval.combat.p_intercepting_side_wins is never read \
+                 (N-16.4)"
+                    .to_owned(),
+            ),
+            CombatModel::Fixed if key.starts_with("naval.combat.band") => Some(format!(
+                "under naval.combat.model = \"fixed\" the intercepting side wins {} of the time whatever the \
+                 forces (N-16.4), so the ratio bands are never read",
+                config.combat.p_intercepting_side_wins
+            )),
+            _ => None,
+        }
+    }
+
     fn answer(&self, _config: &Self::Config, model: &Naval, summary: &Summary) -> Option<String> {
         let completed = summary.metric("mission.completed")?;
         Some(format!("The {} force completes its mission {}.", model.mission_name, how_often(completed)))
