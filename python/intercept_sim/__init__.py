@@ -113,7 +113,7 @@ class Scenario:
 
     def exact(self) -> ExactResult:
         """Every metric exactly, by walking or merging the chance tree (``exact``)."""
-        return ExactResult(json.loads(self._native.exact_json()))
+        return ExactResult(self._native.exact())
 
     def run(
         self,

@@ -34,26 +34,23 @@ class Table:
 
 
 class ExactResult:
-    """Every metric's exact value (``exact --json``)."""
+    """Every metric's exact value (``exact --json``): ``values`` as fractions, and the exact columns of a run's
+    tables as Arrow (``summary``: each metric's ``exact``, ``exact_fraction``, ``kind``, and a count's exact
+    median and 90th percentile; ``distributions``: each value's exact chance and cumulative shares)."""
 
-    def __init__(self, document: Dict[str, Any]) -> None:
-        self.document = document
-        self.answer: Optional[str] = document.get("answer")
-        self.leaves: int = document["leaves"]
+    def __init__(self, native: _native.Exact) -> None:
+        self._native = native
+        self.document: Dict[str, Any] = json.loads(native.json())
+        self.answer: Optional[str] = self.document.get("answer")
+        self.leaves: int = self.document["leaves"]
         self.values: Dict[str, Optional[Fraction]] = {
-            m["metric"]: _fraction(m.get("exact_fraction")) for m in document["metrics"]
+            m["metric"]: _fraction(m.get("exact_fraction")) for m in self.document["metrics"]
         }
+        self.summary = Table(lambda: native.stream("summary"), "summary")
+        self.distributions = Table(lambda: native.stream("distributions"), "distributions")
 
     def _repr_html_(self) -> str:
-        rows = "".join(
-            f"<tr><td>{html.escape(name)}</td><td>{'' if v is None else f'{float(v):.6f}'}</td>"
-            f"<td>{'' if v is None else html.escape(str(v))}</td></tr>"
-            for name, v in self.values.items()
-        )
-        table = f"<table><thead><tr><th>metric</th><th>exact</th><th>as a fraction</th></tr></thead>{rows}</table>"
-        lead = f"<p><strong>{html.escape(self.answer)}</strong></p>" if self.answer else ""
-        summary = f"Every metric, exactly ({self.leaves:,} leaves)"
-        return f'<div class="intercept-sim">{lead}<details><summary>{summary}</summary>{table}</details></div>'
+        return self._native.html()
 
     def __repr__(self) -> str:
         return f"ExactResult({self.answer!r})"

@@ -119,6 +119,25 @@ def test_tables_reach_arrow_consumers_without_a_copy(tmp_path: Path) -> None:
     assert list(pandas["metric"]) == [m["metric"] for m in r.metrics]
 
 
+def test_an_exact_result_has_the_exact_columns_of_a_run_table(tmp_path: Path) -> None:
+    """Issue 51 item 12: ``Scenario.exact()`` hands out the exact columns of a run's tables through Arrow,
+    equal to those of ``summary.parquet`` and ``distributions.parquet`` of a run of the same scenario."""
+    pl = pytest.importorskip("polars")
+    for name in ("cavalry", "naval"):
+        s = isim.Scenario.load(config(name))
+        exact = s.exact()
+        run = s.run(trials=2000, seed=7)
+        summary = pl.DataFrame(exact.summary)
+        assert summary.columns == ["metric", "exact", "exact_fraction", "kind", "median_exact", "p90_exact"]
+        assert summary.equals(pl.DataFrame(run.summary).select(summary.columns))
+        assert summary["exact"].to_list() == [m["exact"] for m in exact.document["metrics"]]
+        distributions = pl.DataFrame(exact.distributions)
+        assert distributions.equals(pl.DataFrame(run.distributions).select(distributions.columns))
+        assert "at_least_exact" in distributions.columns and distributions.height == len(run.document["distributions"])
+    with pytest.raises(ValueError, match="allowed: summary, distributions"):
+        exact._native.stream("bogus")
+
+
 def test_the_readme_python_section_runs_as_printed() -> None:
     readme = (ROOT / "README.md").read_text()
     section = readme.split("## Python", 1)[1]

@@ -83,4 +83,5 @@ def test_results_show_their_report_in_a_notebook() -> None:
     solved = s.solve("cavalry.intercepted>=3/4", "cavalry.table.charge")._repr_html_()
     assert "<summary>Results</summary>" in solved and solved.count("<svg") == 1
     exact = s.exact()._repr_html_()
-    assert "<td>3/5</td>" in exact and "<svg" not in exact
+    assert "<summary>Every metric, exactly</summary>" in exact and exact.count("<svg") == 1
+    assert 'data-metric="cavalry.intercepted"' in exact and ">3/5</td>" in exact

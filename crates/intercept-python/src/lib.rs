@@ -67,6 +67,7 @@ fn command_line(py: Python<'_>, argv: Vec<String>) -> u8 {
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<scenario::Scenario>()?;
+    m.add_class::<results::Exact>()?;
     m.add_class::<results::Run>()?;
     m.add_class::<results::Sweep>()?;
     m.add_class::<results::Sensitivity>()?;

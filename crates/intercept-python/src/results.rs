@@ -7,8 +7,10 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use intercept_sim::core::config::Scenario as Resolved;
+use intercept_sim::core::exact::ExactTally;
 use intercept_sim::core::sensitivity::{Scope, Sensitivity as Ranked};
 use intercept_sim::core::solve::Answer;
+use intercept_sim::core::summary::Summary;
 use intercept_sim::core::view::View;
 use intercept_sim::output::export::{self, ExportError, RunRecord};
 use intercept_sim::output::folder::Folder;
@@ -57,6 +59,50 @@ fn write_folder(
 
 fn html(page: Result<report::Page, ExportError>) -> PyResult<String> {
     page.map(|p| p.fragment()).map_err(|e| PyRuntimeError::new_err(e.to_string()))
+}
+
+/// The scenario solved exactly: `exact --json`, its tables (the exact columns of a run's `summary` and
+/// `distributions`), and a page with the answer, every metric and the headline chart.
+#[pyclass(frozen, module = "intercept_sim._native")]
+pub struct Exact {
+    scenario: Resolved,
+    solved: ExactTally,
+    summary: Summary,
+    tables: [Frame; 2],
+}
+
+impl Exact {
+    pub fn new(scenario: Resolved, solved: ExactTally) -> Exact {
+        let summary = Summary::exact_only(scenario.rules.metrics(), &solved);
+        Exact { scenario, solved, summary, tables: Default::default() }
+    }
+
+    fn table(&self, name: &str) -> PyResult<&DataFrame> {
+        let summary = &self.summary;
+        match name {
+            "summary" => self.tables[0].get(|| export::exact_summary_frame(summary)),
+            "distributions" => self.tables[1].get(|| export::exact_distributions_frame(summary)),
+            _ => Err(PyValueError::new_err(format!("table {name:?}: allowed: summary, distributions"))),
+        }
+    }
+}
+
+#[pymethods]
+impl Exact {
+    /// `exact --json`.
+    fn json(&self) -> String {
+        show::ExactView { scenario: &self.scenario, solved: &self.solved }.json().to_string()
+    }
+
+    /// The exact columns of `summary.parquet` (`"summary"`) or of `distributions.parquet` as an Arrow C stream.
+    fn stream<'py>(&self, py: Python<'py>, table: &str) -> PyResult<Bound<'py, PyCapsule>> {
+        arrow::stream_capsule(py, self.table(table)?.clone())
+    }
+
+    /// The page as a notebook shows it: the answer, every metric exactly, the headline chart.
+    fn html(&self) -> PyResult<String> {
+        html(report::exact_page(&self.scenario, &self.solved))
+    }
 }
 
 /// A finished run.

@@ -11,14 +11,12 @@ use intercept_sim::core::runner::{self, SampleOptions};
 use intercept_sim::core::sensitivity;
 use intercept_sim::core::solve::{self, Target, Vary};
 use intercept_sim::core::sweep::Axis;
-use intercept_sim::core::view::View;
-use intercept_sim::output::show;
 use intercept_sim::output::study::{self, SweepStart};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
 use crate::config_error;
-use crate::results::{Run, Sensitivity, Solve, Sweep};
+use crate::results::{Exact, Run, Sensitivity, Solve, Sweep};
 use crate::supervise::supervised;
 
 /// A scenario, resolved: every default filled in, ready to solve or sample. Immutable: `set` gives a new one.
@@ -97,10 +95,10 @@ impl Scenario {
     }
 
     /// `exact --json`: the exact value of every metric, as a JSON document. Ctrl-C stops the walk.
-    fn exact_json(&self, py: Python<'_>) -> PyResult<String> {
+    fn exact(&self, py: Python<'_>) -> PyResult<Exact> {
         let solved = supervised(py, 0, None, |_| runner::solve(&self.inner))?;
         let solved = solved.map_err(|e| PyRuntimeError::new_err(format!("{}: {e}", self.inner.file.display())))?;
-        Ok(show::ExactView { scenario: &self.inner, solved: &solved }.json().to_string())
+        Ok(Exact::new(self.inner.clone(), solved))
     }
 
     /// A Monte Carlo run on `trials` trials from `seed` (the config's when `None`) on `threads` threads (every

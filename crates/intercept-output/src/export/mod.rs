@@ -149,6 +149,20 @@ pub fn summary_frame(summary: &Summary) -> PolarsResult<DataFrame> {
     Ok(df)
 }
 
+/// The columns of `summary.parquet` an exact solve alone fills: each metric's exact value, its fraction,
+/// its kind, and a count's exact median and 90th percentile. What `Scenario.exact().summary` hands out.
+pub fn exact_summary_frame(summary: &Summary) -> PolarsResult<DataFrame> {
+    summary_frame(summary)?.select(["metric", "exact", "exact_fraction", "kind", "median_exact", "p90_exact"])
+}
+
+/// The columns of `distributions.parquet` an exact solve alone fills: each value's exact chance and its
+/// cumulative shares.
+pub fn exact_distributions_frame(summary: &Summary) -> PolarsResult<DataFrame> {
+    let columns = ["exact", "exact_fraction", "at_least_exact", "at_least_exact_fraction", "at_most_exact"];
+    let columns = ["metric", "value"].into_iter().chain(columns).chain(["at_most_exact_fraction"]);
+    distributions_frame(summary)?.select(columns)
+}
+
 /// A quantile's four columns: its estimate, interval and exact value.
 fn quantile_columns(name: &str, q: Vec<Option<Quantile>>) -> Vec<Column> {
     let column = |suffix: &str, f: fn(&Quantile) -> Option<u32>| {

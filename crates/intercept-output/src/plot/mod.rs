@@ -250,8 +250,16 @@ impl<'a> Headline<'a> {
         Headline { rows: top.into_iter().chain(rest).take(HEADLINE_ROWS).collect(), all }
     }
 
+    /// Whether any row was sampled: an exact solve alone has no estimate to draw.
+    fn sampled(&self) -> bool {
+        self.rows.iter().any(|r| r.trials > 0)
+    }
+
     fn caption(&self) -> String {
-        let caption = "Headline probabilities (95% Wilson intervals; red: exact)";
+        let caption = match self.sampled() {
+            true => "Headline probabilities (95% Wilson intervals; red: exact)",
+            false => "Headline probabilities, exactly (red)",
+        };
         match self.rows.len() < self.all {
             true => format!("{caption}: {} of {}, all in summary.parquet", self.rows.len(), self.all),
             false => caption.to_owned(),
@@ -289,7 +297,7 @@ impl Chart for Headline<'_> {
             .label_style((FONT, 14))
             .disable_y_mesh()
             .draw()?;
-        let bars = rows.iter().enumerate();
+        let bars = rows.iter().enumerate().filter(|(_, r)| r.trials > 0);
         chart.draw_series(
             bars.map(|(i, r)| ErrorBar::new_horizontal(at(i), r.ci_low, r.estimate, r.ci_high, ESTIMATE.filled(), 10)),
         )?;

@@ -27,6 +27,7 @@
 //! page.write(dir)?;
 //! ```
 
+mod exact;
 mod run;
 mod sensitivity;
 mod solve;
@@ -35,6 +36,7 @@ mod sweep;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+pub use self::exact::exact_page;
 pub use self::run::{RunReport, page as run_page};
 pub use self::sensitivity::SensitivityReport;
 pub use self::solve::{SolveReport, command as solve_command};
