@@ -381,7 +381,7 @@ fn parse_prefix(s: &str) -> Result<String, String> {
     match s.trim() {
         "" => Err("an empty key prefix; allowed: dotted prefixes such as TABLE.rules, repeated or as a comma list \
                    A,B"
-            .to_owned()),
+        .to_owned()),
         prefix => Ok(prefix.to_owned()),
     }
 }
