@@ -252,6 +252,22 @@ fn the_token_is_asked_and_taken_from_header_cookie_or_url() {
     assert_eq!(call_with("GET", &format!("{base}/"), &[("cookie", pair)], b"").status, 200);
     let api = get(&format!("{base}/api/rule-sets?token=s3cret"));
     assert_eq!(api.status, 200, "the API takes it on the URL too, without a redirect: {}", api.body);
+    // A wrong token named by the request is refused even beside the right cookie (issue 51), and says which.
+    let wrong_url = "?token=: not this workbench's token (each start makes a new one unless INTERCEPT_SIM_TOKEN \
+                     sets it); allowed: the token in the address it printed when it started";
+    for path in ["/?token=wrong", "/api/status?token=wrong", "/edit?path=x.toml&token=s3cret&token=wrong"] {
+        let reply = call_with("GET", &format!("{base}{path}"), &[("cookie", pair)], b"");
+        assert_eq!((reply.status, reply.error()), (401, wrong_url.to_owned()), "{path}");
+        assert!(reply.header("set-cookie").is_none(), "{path}: no cookie set");
+    }
+    let headers = [("cookie", pair), ("authorization", "Bearer wrong")];
+    let reply = call_with("GET", &format!("{base}/api/status"), &headers, b"");
+    assert_eq!(reply.status, 401, "a wrong bearer token beside the right cookie");
+    assert!(reply.error().starts_with("Authorization: Bearer: not this workbench's token"), "{}", reply.body);
+    // An old cookie (a server started before on this port) does not stand in the way of the right token.
+    let stale = cookie.split('=').next().unwrap().to_owned() + "=old";
+    let reopened = call_with("GET", &format!("{base}/?token=s3cret"), &[("cookie", stale.as_str())], b"");
+    assert_eq!((reopened.status, reopened.header("location")), (303, Some("/")), "{}", reopened.body);
     let text = read(CAVALRY);
     let post = [("authorization", "Bearer s3cret"), ("content-type", "application/toml")];
     assert_eq!(call_with("POST", &format!("{base}/api/exact"), &post, text.as_bytes()).status, 200);
