@@ -333,6 +333,27 @@ fn every_answer_carries_the_security_headers() {
     assert!(code == 421 && answer.to_ascii_lowercase().contains("content-security-policy"), "refusals too");
 }
 
+/// `Cross-Origin-Opener-Policy` goes only with a loopback address or `localhost`: over plain HTTP at any
+/// other address (as other machines reach an exposed workbench) Chromium ignores it and logs "The
+/// Cross-Origin-Opener-Policy header has been ignored, because the URL's origin was untrustworthy" as a
+/// console error on every page (issue 51; tests/e2e/plain.mjs opens every page that way).
+#[test]
+fn the_opener_policy_goes_only_where_the_browser_takes_it() {
+    let base = start(Options { allowed_hosts: vec!["workbench.lan".into()], ..Options::default() });
+    let port = port(&base);
+    let opener = |host: &str| {
+        let (code, answer) = raw(&base, &request("GET", "/", host, &[], ""));
+        assert_eq!(code, 200, "{host}: {answer}");
+        let head = answer.split("\r\n\r\n").next().unwrap().to_ascii_lowercase();
+        assert!(head.contains("content-security-policy"), "{host}: the other headers stay: {head}");
+        head.contains("cross-origin-opener-policy: same-origin")
+    };
+    for local in [format!("127.0.0.1:{port}"), format!("localhost:{port}"), format!("[::1]:{port}")] {
+        assert!(opener(&local), "{local}: a trustworthy origin gets it");
+    }
+    assert!(!opener(&format!("workbench.lan:{port}")), "plain HTTP elsewhere does not");
+}
+
 #[test]
 fn a_saved_config_gets_the_folders_usual_mode() {
     use std::os::unix::fs::PermissionsExt;

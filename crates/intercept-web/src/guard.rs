@@ -38,6 +38,7 @@ pub const BODY_TYPES: [&str; 2] = ["application/toml", "application/json"];
 
 /// Checks the request (host, site, body type, token), then runs it; every answer gets the security headers.
 pub async fn guard(State(s): State<crate::State>, mut request: Request, next: Next) -> Response {
+    let local = host(request.headers()).is_ok_and(|h| loopback(&h));
     let mut response = match check(&s.options, &mut request) {
         Ok(Pass::Run { cookie }) => {
             let mut response = next.run(request).await;
@@ -53,7 +54,7 @@ pub async fn guard(State(s): State<crate::State>, mut request: Request, next: Ne
         }
         Err(refused) => refused.into_response(),
     };
-    secure(response.headers_mut());
+    secure(response.headers_mut(), local);
     response
 }
 
@@ -102,16 +103,23 @@ fn name_of(host: &str) -> &str {
     }
 }
 
+/// Whether `host` is `localhost`, a `*.localhost` name or a loopback address: the names a browser trusts
+/// over plain HTTP as it trusts HTTPS (a "potentially trustworthy origin").
+fn loopback(host: &str) -> bool {
+    let name = name_of(host).trim_end_matches('.').to_ascii_lowercase();
+    name == "localhost" || name.ends_with(".localhost") || name.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
+}
+
 /// Whether `host` names this server: a loopback name or address, the address it is bound to (any address
 /// when it listens on all of them: an IP address cannot be pointed elsewhere by DNS), or a name allowed.
 pub fn allowed_host(options: &Options, host: &str) -> bool {
-    let name = name_of(host).trim_end_matches('.').to_ascii_lowercase();
-    if name == "localhost" || name.ends_with(".localhost") {
+    if loopback(host) {
         return true;
     }
+    let name = name_of(host).trim_end_matches('.').to_ascii_lowercase();
     if let Ok(ip) = name.parse::<IpAddr>() {
         let bound = options.bind.ip();
-        return ip.is_loopback() || ip == bound || bound.is_unspecified();
+        return ip == bound || bound.is_unspecified();
     }
     options.allowed_hosts.iter().any(|h| h.eq_ignore_ascii_case(&name))
 }
@@ -250,8 +258,11 @@ pub fn new_token() -> std::io::Result<String> {
 }
 
 /// The headers every answer carries: only this server's own scripts, styles and connections; no framing;
-/// no guessing of content types; no address (which may hold the token) sent to other sites.
-pub fn secure(headers: &mut HeaderMap) {
+/// no guessing of content types; no address (which may hold the token) sent to other sites. The page's
+/// window is kept from other sites' windows (`Cross-Origin-Opener-Policy`) only on a `local` address
+/// ([`loopback`]): over plain HTTP at any other address the browser ignores that header and logs an error
+/// on every page, so it is not sent there.
+pub fn secure(headers: &mut HeaderMap, local: bool) {
     const POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; \
                           connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; \
                           frame-ancestors 'none'";
@@ -261,10 +272,15 @@ pub fn secure(headers: &mut HeaderMap) {
         (header::X_FRAME_OPTIONS, "DENY"),
         (header::REFERRER_POLICY, "no-referrer"),
         (header::HeaderName::from_static("cross-origin-resource-policy"), "same-origin"),
-        (header::HeaderName::from_static("cross-origin-opener-policy"), "same-origin"),
     ];
     for (name, value) in set {
         headers.insert(name, HeaderValue::from_static(value));
+    }
+    if local {
+        headers.insert(
+            header::HeaderName::from_static("cross-origin-opener-policy"),
+            HeaderValue::from_static("same-origin"),
+        );
     }
 }
 
