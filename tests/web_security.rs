@@ -8,7 +8,8 @@
 //!    `max_exact` at once; the start page answers at once with a config in the folder that takes minutes
 //!    to solve.
 //! 4. The token: asked whenever set (and always when `serve --bind` exposes the server), taken from the
-//!    header, the cookie or the printed URL; a non-loopback bind without it is refused.
+//!    header, the cookie or the printed URL; a wrong one on the URL or in the header refused beside the
+//!    right cookie; an exposed server prints a working URL for each address other machines can use.
 //!
 //! Also: the security headers on every answer, a saved config's file mode, and job files removed when the
 //! server stops. The browser's view of the same attacks is tests/workbench_e2e.rs (`attack.mjs`).
@@ -284,6 +285,12 @@ impl Drop for Served {
 }
 
 fn serve(args: &[&str], configs: &Path, tmp: &Path) -> (Served, String) {
+    let (served, mut lines) = serve_saying(args, configs, tmp, |_| 0);
+    (served, lines.remove(0))
+}
+
+/// [`serve`], with every line it prints once it listens: the first, then as many as `more(first)` says.
+fn serve_saying(args: &[&str], configs: &Path, tmp: &Path, more: impl Fn(&str) -> usize) -> (Served, Vec<String>) {
     let mut child = Process::new(assert_cmd::cargo::cargo_bin("intercept-sim"))
         .arg("serve")
         .args(args)
@@ -295,17 +302,44 @@ fn serve(args: &[&str], configs: &Path, tmp: &Path) -> (Served, String) {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    (Served(child), line)
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut lines = vec![String::new()];
+    out.read_line(&mut lines[0]).unwrap();
+    for _ in 0..more(&lines[0]) {
+        let mut line = String::new();
+        out.read_line(&mut line).unwrap();
+        lines.push(line);
+    }
+    (Served(child), lines)
 }
 
 #[test]
 fn an_exposed_server_asks_for_the_token_it_prints() {
     let (dir, tmp) = (configs_copy(), tempfile::tempdir().unwrap());
-    let (_served, line) = serve(&["--bind", "0.0.0.0", "--port", "0"], dir.path(), tmp.path());
+    // Its first line, then a line per address of this machine's interfaces (or one saying there is none).
+    let port = |first: &str| first.trim_end().rsplit(':').next().unwrap().split('/').next().unwrap().to_owned();
+    let addresses = |port: &str| intercept_web::reachable_at(format!("0.0.0.0:{port}").parse().unwrap());
+    let more = |first: &str| addresses(&port(first)).len().max(1);
+    let (_served, said) = serve_saying(&["--bind", "0.0.0.0", "--port", "0"], dir.path(), tmp.path(), more);
+    let line = &said[0];
     let url = line.split_whitespace().find(|w| w.starts_with("http://")).unwrap_or_else(|| panic!("{line}"));
     let (base, token) = url.split_once("/?token=").unwrap_or_else(|| panic!("no token in {url}"));
+    // Other machines are shown the addresses they can use (issue 51), each opening the workbench.
+    let others: Vec<&str> = said[1..].iter().filter_map(|l| l.trim().strip_prefix("from other machines: ")).collect();
+    let expected = addresses(&port(line));
+    if expected.is_empty() {
+        assert_eq!(
+            others,
+            ["no network address found on this machine; allow the name they know it by with --allow-host NAME"]
+        );
+    } else {
+        let urls: Vec<String> = expected.iter().map(|a| format!("http://{a}/?token={token}")).collect();
+        assert_eq!(others, urls, "{said:?}");
+        assert!(expected.iter().all(|a| !a.ip().is_loopback()), "{expected:?}");
+        for other in others {
+            assert_eq!(get(other).status, 303, "{other} opens the workbench");
+        }
+    }
     assert_eq!(token.len(), 32, "{url}");
     assert_eq!(get(&format!("{base}/api/scenarios")).status, 401, "no token, no answer");
     let bearer = format!("Bearer {token}");

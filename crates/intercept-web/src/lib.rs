@@ -36,6 +36,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod addresses;
 mod assets;
 mod catalog;
 mod config;
@@ -64,6 +65,7 @@ use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
 
+pub use self::addresses::reachable_at;
 pub use self::guard::new_token;
 pub use self::options::Options;
 
