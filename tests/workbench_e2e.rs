@@ -283,14 +283,14 @@ fn the_board_game_plays_end_to_end_in_chromium() {
     assert!(stdout.contains("game end to end: ok"), "{stdout}");
 }
 
-/// The command line's `sweep --json` for the chain over `values` (trials, seed): the point at `at` as
-/// `{"value", "estimate", "exact"}` of the headline metric.
-fn swept_point(values: &str, trials: &str, seed: &str, at: i64) -> String {
+/// What `command` (an `intercept-sim sweep` of the chain, as the page shows it) gives with `--json`: the point
+/// at `at` as `{"value", "estimate", "exact"}` of the headline metric.
+fn swept_point(command: &str, at: i64) -> String {
     let out = tempfile::tempdir().unwrap();
-    let set = format!("naval.group.taranto.distance={values}");
     let folder = out.path().join("o");
-    let args = ["sweep", CHAIN, "--set", &set, "--trials", trials, "--seed", seed, "--json", "-q", "--out"];
-    let doc = cli_json(&[&args[..], &[folder.to_str().unwrap()]].concat());
+    let words: Vec<&str> = command.split_whitespace().collect();
+    assert_eq!(words[..2], ["intercept-sim", "sweep"], "{command}");
+    let doc = cli_json(&[&words[1..], &["--json", "-q", "--out", folder.to_str().unwrap()]].concat());
     let points = doc["points"].as_array().unwrap();
     let point = points.iter().find(|p| p["settings"]["naval.group.taranto.distance"] == at).expect("the point");
     let m = &point["metrics"][0];
@@ -299,11 +299,17 @@ fn swept_point(values: &str, trials: &str, seed: &str, at: i64) -> String {
 
 #[test]
 fn what_if_sweeps_and_the_tornado_work_end_to_end_in_chromium() {
-    // The values the editor offers around taranto's distance 8 (ascending), the trials typed, and the
-    // config's seed; its Monte Carlo sweep puts the current value first, as its base point.
+    // The values the editor offers around taranto's distance 8 (ascending) and the trials typed. Its Monte
+    // Carlo sweep puts the current value first, as its base point, and shows the command that gives its
+    // estimates: that order, the trials, the config's seed, the file in the configs folder the server was
+    // given. The page must show exactly this command, and its estimate is what this very command prints.
     let (values, trials) = ("6, 7, 8, 9, 10", "2000");
-    let point = swept_point("8,6,7,9,10", trials, "1941", 10);
-    let stdout = in_chromium("whatif.mjs", &[values, trials, &point]);
+    let configs = configs_copy();
+    let chain = configs.path().join("naval/three-level-chain.toml");
+    let set = "naval.group.taranto.distance=8,6,7,9,10";
+    let command = format!("intercept-sim sweep {} --set {set} --trials {trials} --seed 1941", chain.display());
+    let point = swept_point(&command, 10);
+    let stdout = in_chromium_served("whatif.mjs", &configs, &[], &[values, trials, &point, &command]);
     assert!(stdout.contains("what-if end to end: ok"), "{stdout}");
 }
 
