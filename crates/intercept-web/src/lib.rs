@@ -10,7 +10,7 @@
 //! scenario editor ([`editor`]), and the calculator and game pages with the game API ([`tools`], [`play`], set-up by hand [`setup`]);
 //! every error is a JSON [`error::ApiError`]. Every request passes [`guard`] first (its `Host`, its site, its
 //! body's type and the token), and every exact solve a request asks for runs under [`solving::Solver`]'s
-//! limits.
+//! limits. [`reachable_at`] gives the addresses other machines can open an exposed server at.
 //!
 //! # Example
 //!
