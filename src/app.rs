@@ -342,11 +342,23 @@ fn serve(a: ServeArgs) -> Result<(), Failure> {
         };
         let query = token.as_ref().map(|t| format!("?token={t}")).unwrap_or_default();
         let url = format!("http://{shown}/{query}");
-        println!("intercept-sim workbench: {url}");
-        for name in &names {
-            println!("  from other machines: http://{name}:{}/{query}", addr.port());
+        // Other machines: this machine's addresses where it listens on all of them, and the names allowed.
+        let addresses = intercept_web::reachable_at(addr).into_iter().filter(|a| *a != shown);
+        let others: Vec<String> = addresses
+            .map(|a| a.to_string())
+            .chain(names.iter().map(|name| format!("{name}:{}", addr.port())))
+            .collect();
+        let mut said = format!("intercept-sim workbench: {url}\n");
+        for other in &others {
+            said += &format!("  from other machines: http://{other}/{query}\n");
         }
-        let _ = std::io::stdout().flush();
+        if others.is_empty() && addr.ip().is_unspecified() {
+            said += "  from other machines: no network address found on this machine; allow the name they know it \
+                     by with --allow-host NAME\n";
+        }
+        // One write: a reader of the first line alone (a test, a script) never cuts the rest off.
+        let mut out = std::io::stdout().lock();
+        let _ = out.write_all(said.as_bytes()).and_then(|()| out.flush());
         if a.open {
             open_browser(&url);
         }

@@ -351,9 +351,9 @@ pub struct SweepArgs {
 pub struct SensitivityArgs {
     /// The scenario config (TOML).
     pub config: PathBuf,
-    /// Vary only keys under this dotted prefix (repeatable), such as TABLE.rules or TABLE.LIST[0] (a list's
-    /// table by its index or its name).
-    #[arg(long)]
+    /// Vary only keys under this dotted prefix, such as TABLE.rules or TABLE.LIST[0] (a list's table by its
+    /// index or its name); repeatable, or several at once as a comma list: --only A,B.
+    #[arg(long, value_name = "PREFIX", value_delimiter = ',', value_parser = parse_prefix)]
     pub only: Vec<String>,
     /// Print the ranked table of this metric (repeatable) [default: the rule set's headline metric].
     #[arg(long)]
@@ -376,6 +376,16 @@ pub struct SensitivityArgs {
 
 /// A decimal step: from 10^-9 (stepped values are rounded to 9 decimals, so a smaller step would be no
 /// step at all) to 10^9, with no more than 9 decimals.
+/// One `--only` prefix of a comma list, without the spaces around it; an empty one is refused.
+fn parse_prefix(s: &str) -> Result<String, String> {
+    match s.trim() {
+        "" => Err("an empty key prefix; allowed: dotted prefixes such as TABLE.rules, repeated or as a comma list \
+                   A,B"
+        .to_owned()),
+        prefix => Ok(prefix.to_owned()),
+    }
+}
+
 fn parse_step(s: &str) -> Result<f64, String> {
     let step = s.parse::<f64>().map_err(|_| format!("{:?} is not a number, such as 0.05", clip(s)))?;
     set::check_float_step(step).map_err(|e| e.0)

@@ -180,14 +180,35 @@ fn bad_arguments_exit_2_and_write_nothing() {
 /// `--only` takes a list's table by index as well as by name, and keeps to the same keys either way.
 #[test]
 fn only_takes_a_group_by_index_or_by_name() {
-    let written = |only: &str| {
-        let dir = tempfile::tempdir().unwrap();
-        sim().args(["sensitivity", CHAIN, "--only", only, "-q", "-o"]).arg(dir.path()).assert().success();
-        std::fs::read(dir.path().join("sensitivity.parquet")).unwrap()
-    };
-    let by_name = written("naval.group.taranto.distance");
-    assert_eq!(written("naval.group[0].distance"), by_name);
-    assert_eq!(written("naval.group.0.distance"), by_name);
+    let by_name = written(&["naval.group.taranto.distance"]);
+    assert_eq!(written(&["naval.group[0].distance"]), by_name);
+    assert_eq!(written(&["naval.group.0.distance"]), by_name);
+}
+
+/// `--only A,B` is `--only A --only B`, as the API's `only=A,B` is (issue 51: the comma list was read as
+/// one key); an empty prefix in the list is refused in one line.
+#[test]
+fn only_takes_a_comma_list_as_well_as_repeats() {
+    let (a, b) = ("naval.group.taranto.distance", "naval.group.force-b.factors");
+    let listed = written(&[&format!("{a},{b}")]);
+    assert_eq!(listed, written(&[a, b]), "--only A,B and --only A --only B vary the same keys");
+    assert_eq!(written(&[&format!("{a}, {b}")]), listed, "spaces after the commas are dropped");
+    assert_ne!(listed, written(&[a]), "both keys are varied");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let refused = sim().args(["sensitivity", CHAIN, "--only", &format!("{a},"), "-o"]).arg(&out).assert().code(2);
+    let stderr = String::from_utf8_lossy(&refused.get_output().stderr).into_owned();
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("'--only <PREFIX>': an empty key prefix; allowed: dotted prefixes"), "{stderr}");
+    assert!(!out.exists(), "nothing written");
+}
+
+/// `sensitivity CHAIN --only P --only Q ... -q`: the sensitivity.parquet it writes.
+fn written(only: &[&str]) -> Vec<u8> {
+    let dir = tempfile::tempdir().unwrap();
+    let prefixes = only.iter().flat_map(|p| ["--only", p]);
+    sim().args(["sensitivity", CHAIN]).args(prefixes).args(["-q", "-o"]).arg(dir.path()).assert().success();
+    std::fs::read(dir.path().join("sensitivity.parquet")).unwrap()
 }
 
 /// Keys are read in both forms and a mistyped name gets the nearest one suggested, on one line, exit 2.

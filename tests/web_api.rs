@@ -278,6 +278,61 @@ fn scenarios_are_saved_checked_and_only_inside_the_folder() {
     assert!(leftovers.filter(|e| e.file_name().to_string_lossy().starts_with('.')).count() == 0, "no temp file left");
 }
 
+/// One rule says which paths are configs, for the list, for reading and for saving (issue 51): a file on
+/// disk whose path breaks it (a backslash, a hidden file or folder, a space) is not listed, every path
+/// listed opens, and a path that breaks it is refused with 400 and one line naming what is wrong and what
+/// is allowed, before anything is read or written. A link to a config inside the folder is listed and opens.
+#[test]
+fn what_is_listed_is_what_opens_and_only_config_paths_save() {
+    let dir = configs_copy();
+    let text = std::fs::read_to_string(CAVALRY).unwrap();
+    for odd in ["a\\b.toml", ".hidden.toml", "with space.toml", "cavalry/.draft.toml"] {
+        std::fs::write(dir.path().join(odd), &text).unwrap();
+    }
+    std::fs::create_dir(dir.path().join(".git")).unwrap();
+    std::fs::write(dir.path().join(".git/x.toml"), &text).unwrap();
+    std::os::unix::fs::symlink("cavalry/charge-on-pikes.toml", dir.path().join("alias.toml")).unwrap();
+    // A link back up the tree is not followed round and round.
+    std::os::unix::fs::symlink("..", dir.path().join("naval/up")).unwrap();
+    let base = start(Options { configs: dir.path().to_owned(), ..Options::default() });
+    let list = get(&format!("{base}/api/scenarios")).json();
+    let listed: Vec<&str> = list["scenarios"].as_array().unwrap().iter().map(|s| s["path"].as_str().unwrap()).collect();
+    assert!(listed.contains(&"alias.toml") && listed.contains(&"cavalry/charge-on-pikes.toml"), "{listed:?}");
+    for unlisted in ["a\\b.toml", ".hidden.toml", "with space.toml", "cavalry/.draft.toml", ".git/x.toml"] {
+        assert!(!listed.contains(&unlisted), "{unlisted} is listed: {listed:?}");
+    }
+    assert!(!listed.iter().any(|p| p.contains("up/")), "the link up is not entered: {listed:?}");
+    for path in &listed {
+        let opened = get(&format!("{base}/api/scenarios/{path}"));
+        assert_eq!(opened.status, 200, "{path} is listed but does not open: {}", opened.body);
+    }
+    assert_eq!(get(&format!("{base}/api/scenarios/alias.toml")).body, text, "a link inside opens its file");
+    let allowed = "allowed: names of 1 to 100 letters, digits, '-', '_' or '.' (not first), joined by single '/', \
+                   the last ending .toml";
+    let refused = [
+        (".hidden.toml", r#"".hidden.toml": not a config path: ".hidden.toml" starts with '.'"#),
+        ("cavalry/.draft.toml", r#""cavalry/.draft.toml": not a config path: ".draft.toml" starts with '.'"#),
+        (
+            "cavalry//x.toml",
+            r#""cavalry//x.toml": not a config path: an empty name (a '/' at the start or the end, or two together)"#,
+        ),
+        ("a%00b.toml", r#""a\0b.toml": not a config path: "a\0b.toml" holds a NUL byte"#),
+        ("a%5Cb.toml", r#""a\\b.toml": not a config path: "a\\b.toml" holds a backslash"#),
+        ("with%20space.toml", r#""with space.toml": not a config path: "with space.toml" holds a space"#),
+        ("cavalry/notes.txt", r#""cavalry/notes.txt": not a config path: it does not end .toml"#),
+    ];
+    for (path, why) in refused {
+        let url = format!("{base}/api/scenarios/{path}");
+        for reply in [call("PUT", &url, text.as_bytes()), call("PUT", &format!("{url}?overwrite=1"), text.as_bytes())] {
+            assert_eq!((reply.status, reply.error()), (400, format!("{why}; {allowed}")), "PUT {path}");
+        }
+        let read = get(&url);
+        assert_eq!((read.status, read.error()), (400, format!("{why}; {allowed}")), "GET {path}");
+    }
+    assert!(!dir.path().join("cavalry/x.toml").exists(), "a doubled slash saved nothing");
+    assert!(!dir.path().join("cavalry/notes.txt").exists());
+}
+
 #[test]
 fn unknown_routes_are_404_and_wrong_methods_405_as_json() {
     let base = shipped();

@@ -8,7 +8,8 @@
 //!    `max_exact` at once; the start page answers at once with a config in the folder that takes minutes
 //!    to solve.
 //! 4. The token: asked whenever set (and always when `serve --bind` exposes the server), taken from the
-//!    header, the cookie or the printed URL; a non-loopback bind without it is refused.
+//!    header, the cookie or the printed URL; a wrong one on the URL or in the header refused beside the
+//!    right cookie; an exposed server prints a working URL for each address other machines can use.
 //!
 //! Also: the security headers on every answer, a saved config's file mode, and job files removed when the
 //! server stops. The browser's view of the same attacks is tests/workbench_e2e.rs (`attack.mjs`).
@@ -267,6 +268,22 @@ fn the_token_is_asked_and_taken_from_header_cookie_or_url() {
     assert_eq!(call_with("GET", &format!("{base}/"), &[("cookie", pair)], b"").status, 200);
     let api = get(&format!("{base}/api/rule-sets?token=s3cret"));
     assert_eq!(api.status, 200, "the API takes it on the URL too, without a redirect: {}", api.body);
+    // A wrong token named by the request is refused even beside the right cookie (issue 51), and says which.
+    let wrong_url = "?token=: not this workbench's token (each start makes a new one unless INTERCEPT_SIM_TOKEN \
+                     sets it); allowed: the token in the address it printed when it started";
+    for path in ["/?token=wrong", "/api/status?token=wrong", "/edit?path=x.toml&token=s3cret&token=wrong"] {
+        let reply = call_with("GET", &format!("{base}{path}"), &[("cookie", pair)], b"");
+        assert_eq!((reply.status, reply.error()), (401, wrong_url.to_owned()), "{path}");
+        assert!(reply.header("set-cookie").is_none(), "{path}: no cookie set");
+    }
+    let headers = [("cookie", pair), ("authorization", "Bearer wrong")];
+    let reply = call_with("GET", &format!("{base}/api/status"), &headers, b"");
+    assert_eq!(reply.status, 401, "a wrong bearer token beside the right cookie");
+    assert!(reply.error().starts_with("Authorization: Bearer: not this workbench's token"), "{}", reply.body);
+    // An old cookie (a server started before on this port) does not stand in the way of the right token.
+    let stale = cookie.split('=').next().unwrap().to_owned() + "=old";
+    let reopened = call_with("GET", &format!("{base}/?token=s3cret"), &[("cookie", stale.as_str())], b"");
+    assert_eq!((reopened.status, reopened.header("location")), (303, Some("/")), "{}", reopened.body);
     let text = read(CAVALRY);
     let post = [("authorization", "Bearer s3cret"), ("content-type", "application/toml")];
     assert_eq!(call_with("POST", &format!("{base}/api/exact"), &post, text.as_bytes()).status, 200);
@@ -283,6 +300,12 @@ impl Drop for Served {
 }
 
 fn serve(args: &[&str], configs: &Path, tmp: &Path) -> (Served, String) {
+    let (served, mut lines) = serve_saying(args, configs, tmp, |_| 0);
+    (served, lines.remove(0))
+}
+
+/// [`serve`], with every line it prints once it listens: the first, then as many as `more(first)` says.
+fn serve_saying(args: &[&str], configs: &Path, tmp: &Path, more: impl Fn(&str) -> usize) -> (Served, Vec<String>) {
     let mut child = Process::new(assert_cmd::cargo::cargo_bin("intercept-sim"))
         .arg("serve")
         .args(args)
@@ -294,17 +317,44 @@ fn serve(args: &[&str], configs: &Path, tmp: &Path) -> (Served, String) {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    (Served(child), line)
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut lines = vec![String::new()];
+    out.read_line(&mut lines[0]).unwrap();
+    for _ in 0..more(&lines[0]) {
+        let mut line = String::new();
+        out.read_line(&mut line).unwrap();
+        lines.push(line);
+    }
+    (Served(child), lines)
 }
 
 #[test]
 fn an_exposed_server_asks_for_the_token_it_prints() {
     let (dir, tmp) = (configs_copy(), tempfile::tempdir().unwrap());
-    let (_served, line) = serve(&["--bind", "0.0.0.0", "--port", "0"], dir.path(), tmp.path());
+    // Its first line, then a line per address of this machine's interfaces (or one saying there is none).
+    let port = |first: &str| first.trim_end().rsplit(':').next().unwrap().split('/').next().unwrap().to_owned();
+    let addresses = |port: &str| intercept_web::reachable_at(format!("0.0.0.0:{port}").parse().unwrap());
+    let more = |first: &str| addresses(&port(first)).len().max(1);
+    let (_served, said) = serve_saying(&["--bind", "0.0.0.0", "--port", "0"], dir.path(), tmp.path(), more);
+    let line = &said[0];
     let url = line.split_whitespace().find(|w| w.starts_with("http://")).unwrap_or_else(|| panic!("{line}"));
     let (base, token) = url.split_once("/?token=").unwrap_or_else(|| panic!("no token in {url}"));
+    // Other machines are shown the addresses they can use (issue 51), each opening the workbench.
+    let others: Vec<&str> = said[1..].iter().filter_map(|l| l.trim().strip_prefix("from other machines: ")).collect();
+    let expected = addresses(&port(line));
+    if expected.is_empty() {
+        assert_eq!(
+            others,
+            ["no network address found on this machine; allow the name they know it by with --allow-host NAME"]
+        );
+    } else {
+        let urls: Vec<String> = expected.iter().map(|a| format!("http://{a}/?token={token}")).collect();
+        assert_eq!(others, urls, "{said:?}");
+        assert!(expected.iter().all(|a| !a.ip().is_loopback()), "{expected:?}");
+        for other in others {
+            assert_eq!(get(other).status, 303, "{other} opens the workbench");
+        }
+    }
     assert_eq!(token.len(), 32, "{url}");
     assert_eq!(get(&format!("{base}/api/scenarios")).status, 401, "no token, no answer");
     let bearer = format!("Bearer {token}");
@@ -330,6 +380,27 @@ fn every_answer_carries_the_security_headers() {
     }
     let (code, answer) = raw(&base, &request("GET", "/", "evil.example", &[], ""));
     assert!(code == 421 && answer.to_ascii_lowercase().contains("content-security-policy"), "refusals too");
+}
+
+/// `Cross-Origin-Opener-Policy` goes only with a loopback address or `localhost`: over plain HTTP at any
+/// other address (as other machines reach an exposed workbench) Chromium ignores it and logs "The
+/// Cross-Origin-Opener-Policy header has been ignored, because the URL's origin was untrustworthy" as a
+/// console error on every page (issue 51; tests/e2e/plain.mjs opens every page that way).
+#[test]
+fn the_opener_policy_goes_only_where_the_browser_takes_it() {
+    let base = start(Options { allowed_hosts: vec!["workbench.lan".into()], ..Options::default() });
+    let port = port(&base);
+    let opener = |host: &str| {
+        let (code, answer) = raw(&base, &request("GET", "/", host, &[], ""));
+        assert_eq!(code, 200, "{host}: {answer}");
+        let head = answer.split("\r\n\r\n").next().unwrap().to_ascii_lowercase();
+        assert!(head.contains("content-security-policy"), "{host}: the other headers stay: {head}");
+        head.contains("cross-origin-opener-policy: same-origin")
+    };
+    for local in [format!("127.0.0.1:{port}"), format!("localhost:{port}"), format!("[::1]:{port}")] {
+        assert!(opener(&local), "{local}: a trustworthy origin gets it");
+    }
+    assert!(!opener(&format!("workbench.lan:{port}")), "plain HTTP elsewhere does not");
 }
 
 #[test]

@@ -8,7 +8,9 @@
 //! `intercept-sim odds --json`) and the game page (`tests/e2e/play.mjs`: a turn against the tree-search
 //! player, its advice with the evaluation bar, expected line and why checked against the API's answer, the
 //! difficulty sent as the budget, taking back, a set-up, a replay against `intercept-sim replay --json`)
-//! likewise, with their screenshots.
+//! likewise, with their screenshots. `tests/e2e/plain.mjs` opens one page of each kind (start, editor on a
+//! file and on a starter, calculators, game) over plain HTTP at a name that is not loopback, as other
+//! machines open an exposed workbench, and fails on any console error there.
 //!
 //! Set-up it does itself: Chromium through apt-get when it is missing (tests/common/chromium.rs), and
 //! `npm ci` of tests/e2e's lock into `~/.cache/intercept-sim/e2e` (outside the clone) when that lacks a
@@ -40,11 +42,13 @@ impl Drop for Served {
     }
 }
 
-/// `intercept-sim serve --port 0 --configs DIR`, and the URL it prints once it listens.
-fn serve(configs: &Path) -> (Served, String) {
+/// `intercept-sim serve --port 0 --configs DIR ARGS...`, and the URL it prints once it listens.
+fn serve(configs: &Path, args: &[&str]) -> (Served, String) {
     let mut child = Process::new(assert_cmd::cargo::cargo_bin("intercept-sim"))
         .args(["serve", "--port", "0", "--configs"])
         .arg(configs)
+        .args(args)
+        .env_remove("INTERCEPT_SIM_TOKEN")
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
@@ -208,10 +212,14 @@ fn the_editor_works_end_to_end_in_chromium() {
 /// Runs `tests/e2e/SCRIPT URL ARGS... SCREENSHOT_DIR` against a fresh server on a copy of `configs/`, after
 /// the set-up it needs (Chromium, node_modules); its stdout, or a failure with everything it printed.
 fn in_chromium(script: &str, args: &[&str]) -> String {
+    in_chromium_served(script, &configs_copy(), &[], args)
+}
+
+/// [`in_chromium`] against `intercept-sim serve` on the folder `configs` with `serve_args` besides.
+fn in_chromium_served(script: &str, configs: &tempfile::TempDir, serve_args: &[&str], args: &[&str]) -> String {
     browser::chromium();
     let e2e = scripts();
-    let configs = configs_copy();
-    let (_server, url) = serve(configs.path());
+    let (_server, url) = serve(configs.path(), serve_args);
     let scratch = tempfile::tempdir().unwrap();
     let shots = match std::env::var_os("INTERCEPT_SCREENSHOTS") {
         Some(dir) => root().join(dir),
@@ -275,14 +283,14 @@ fn the_board_game_plays_end_to_end_in_chromium() {
     assert!(stdout.contains("game end to end: ok"), "{stdout}");
 }
 
-/// The command line's `sweep --json` for the chain over `values` (trials, seed): the point at `at` as
-/// `{"value", "estimate", "exact"}` of the headline metric.
-fn swept_point(values: &str, trials: &str, seed: &str, at: i64) -> String {
+/// What `command` (an `intercept-sim sweep` of the chain, as the page shows it) gives with `--json`: the point
+/// at `at` as `{"value", "estimate", "exact"}` of the headline metric.
+fn swept_point(command: &str, at: i64) -> String {
     let out = tempfile::tempdir().unwrap();
-    let set = format!("naval.group.taranto.distance={values}");
     let folder = out.path().join("o");
-    let args = ["sweep", CHAIN, "--set", &set, "--trials", trials, "--seed", seed, "--json", "-q", "--out"];
-    let doc = cli_json(&[&args[..], &[folder.to_str().unwrap()]].concat());
+    let words: Vec<&str> = command.split_whitespace().collect();
+    assert_eq!(words[..2], ["intercept-sim", "sweep"], "{command}");
+    let doc = cli_json(&[&words[1..], &["--json", "-q", "--out", folder.to_str().unwrap()]].concat());
     let points = doc["points"].as_array().unwrap();
     let point = points.iter().find(|p| p["settings"]["naval.group.taranto.distance"] == at).expect("the point");
     let m = &point["metrics"][0];
@@ -291,11 +299,17 @@ fn swept_point(values: &str, trials: &str, seed: &str, at: i64) -> String {
 
 #[test]
 fn what_if_sweeps_and_the_tornado_work_end_to_end_in_chromium() {
-    // The values the editor offers around taranto's distance 8 (ascending), the trials typed, and the
-    // config's seed; its Monte Carlo sweep puts the current value first, as its base point.
+    // The values the editor offers around taranto's distance 8 (ascending) and the trials typed. Its Monte
+    // Carlo sweep puts the current value first, as its base point, and shows the command that gives its
+    // estimates: that order, the trials, the config's seed, the file in the configs folder the server was
+    // given. The page must show exactly this command, and its estimate is what this very command prints.
     let (values, trials) = ("6, 7, 8, 9, 10", "2000");
-    let point = swept_point("8,6,7,9,10", trials, "1941", 10);
-    let stdout = in_chromium("whatif.mjs", &[values, trials, &point]);
+    let configs = configs_copy();
+    let chain = configs.path().join("naval/three-level-chain.toml");
+    let set = "naval.group.taranto.distance=8,6,7,9,10";
+    let command = format!("intercept-sim sweep {} --set {set} --trials {trials} --seed 1941", chain.display());
+    let point = swept_point(&command, 10);
+    let stdout = in_chromium_served("whatif.mjs", &configs, &[], &[values, trials, &point, &command]);
     assert!(stdout.contains("what-if end to end: ok"), "{stdout}");
 }
 
@@ -306,5 +320,16 @@ fn what_if_sweeps_and_the_tornado_work_end_to_end_in_chromium() {
 fn a_hostile_website_reads_writes_and_runs_nothing_in_chromium() {
     let stdout = in_chromium("attack.mjs", &[]);
     assert!(stdout.contains("attack end to end: ok"), "{stdout}");
+    eprintln!("{stdout}");
+}
+
+/// Every kind of page over plain HTTP at a name that is not loopback (`workbench.lan`, mapped to 127.0.0.1 by
+/// Chromium's resolver), as other machines open an exposed workbench: no console error on any of them
+/// (issue 51: Chromium logged the Cross-Origin-Opener-Policy header it ignores there on every page).
+#[test]
+fn every_page_opens_without_a_console_error_over_plain_http() {
+    let serve_args = ["--allow-host", "workbench.lan", "--token"];
+    let stdout = in_chromium_served("plain.mjs", &configs_copy(), &serve_args, &[]);
+    assert!(stdout.contains("plain HTTP end to end: ok"), "{stdout}");
     eprintln!("{stdout}");
 }

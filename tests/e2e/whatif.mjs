@@ -3,16 +3,17 @@
 // focus to the panel and solves the values around the current one exactly at once (no sampling): the chart
 // and the table with every value in ascending order, the current one marked; values typed out of order come
 // back in order with the current one added; the Monte Carlo sweep on request adds estimates, one point's
-// estimate and exact value equal to the command line's `sweep --json` for the same values, trials and seed;
+// estimate and exact value equal to the command line's `sweep --json`, and shows under them exactly the
+// command that gave those (the values in the order sampled, the current one first, the trials and seed);
 // a change to the scenario greys the results and labels them. Two keys put into the tornado show as bars ranked by
 // their change. A form edit keeps the TOML's comments, and a finished Monte Carlo table does not make the
 // phone page scroll sideways. Any console error or page error fails it. Run by tests/workbench_e2e.rs:
-//   node whatif.mjs URL VALUES TRIALS POINT_JSON SCREENSHOT_DIR
+//   node whatif.mjs URL VALUES TRIALS POINT_JSON COMMAND SCREENSHOT_DIR
 // VALUES: the values the sweep must offer ("6, 7, 8, 9, 10"); POINT_JSON: {"value", "estimate", "exact"} of
-// one point from the command line (its Monte Carlo sweep over the same values, the current one first).
+// one point as COMMAND (`intercept-sim sweep FILE --set KEY=8,6,... --trials N --seed S`) gives it with --json.
 import { atBothWidths, fail, noAxeViolations, noOverflow, openAt } from './browser.mjs';
 
-const [base, values, trials, pointJson, shots] = process.argv.slice(2);
+const [base, values, trials, pointJson, command, shots] = process.argv.slice(2);
 const point = JSON.parse(pointJson);
 
 
@@ -52,6 +53,11 @@ async function sweep(page, where) {
   const estimate = Number(await row.getAttribute('data-estimate'));
   if (estimate !== point.estimate) fail(`${where}: at ${point.value} the page estimates ${estimate}; the command line ${point.estimate}`);
   if ((await page.locator('#sweep-results tbody tr').count()) !== 5) fail(`${where}: the table has not 5 rows`);
+  // The command under the results is the one whose output the estimate was compared with.
+  const said = await page.textContent('#sweep-command');
+  const shownCommand = await page.textContent('#sweep-command code');
+  if (shownCommand !== command) fail(`${where}: the page shows the command ${JSON.stringify(shownCommand)}, not ${JSON.stringify(command)}`);
+  if (/once the scenario is saved/.test(said)) fail(`${where}: the file is said to differ from the text swept: ${said}`);
 }
 
 async function tornado(page, where) {

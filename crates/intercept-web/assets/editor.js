@@ -15,7 +15,7 @@
 // configs folder. Plain script (dom.js, form.js), no framework; every page element is in editor.html.
 'use strict';
 
-const ed = { schema: null, model: {}, table: null, name: 'scenario.toml', path: null, text: '', seq: 0, timer: null,
+const ed = { schema: null, model: {}, table: null, name: 'scenario.toml', path: null, saved: null, text: '', seq: 0, timer: null,
   parseTimer: null, controller: null, job: null, patching: Promise.resolve(), jobs: new Set(), tornado: [],
   past: [], future: [], results: {}, edit: null, lastEdit: null };
 
@@ -427,7 +427,8 @@ async function save(event, overwrite = false) {
   const path = $('save-path').value.trim();
   if (!path) { $('status').textContent = `give a path to save to, such as ${ed.table.replace(/_/g, '-')}/my-scenario.toml`; return; }
   const url = `/api/scenarios/${path.split('/').map(encodeURIComponent).join('/')}${overwrite ? '?overwrite=1' : ''}`;
-  const r = await fetch(url, { method: 'PUT', headers: TOML, body: ed.text });
+  const text = ed.text;
+  const r = await fetch(url, { method: 'PUT', headers: TOML, body: text });
   $('save-over').hidden = r.status !== 409;
   if (r.status === 409) {
     $('status').textContent = `${path} exists: Replace it, or save under another name.`;
@@ -436,6 +437,7 @@ async function save(event, overwrite = false) {
   }
   if (r.ok) {
     ed.path = path;
+    ed.saved = text;
     history.replaceState(null, '', '/edit?path=' + encodeURIComponent(path));
   }
   $('status').textContent = r.ok ? `saved as ${path}` : (await r.json()).error;
@@ -457,7 +459,9 @@ async function load() {
   if (ed.path) ed.name = ed.path.split('/').pop();
   const r = await fetch(source);
   if (!r.ok) throw new Error((await r.json()).error);
-  return r.text();
+  const text = await r.text();
+  if (ed.path) ed.saved = text;
+  return text;
 }
 
 async function start() {

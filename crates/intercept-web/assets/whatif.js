@@ -3,7 +3,7 @@
 // a chart and a table, values in ascending order, each with its exact value and its exact difference from the
 // current value. A value whose tree is too large to solve is said so; "Run Monte Carlo sweep" samples every
 // value as a job (POST /api/sweep, the current value as its base point), and its estimates and intervals join
-// the chart and table. "tornado" adds the key to a list that POST /api/sensitivity moves one step each way,
+// the chart and table, with the `intercept-sim sweep` command that gives the same estimates under them. "tornado" adds the key to a list that POST /api/sensitivity moves one step each way,
 // drawn as ranked bars with their intervals. Each result remembers the scenario text it was computed for and
 // is greyed once the text changes (editor.js: current, markStale). Uses dom.js and editor.js (ed, dotted,
 // track, current).
@@ -54,6 +54,7 @@ async function openSweep(key) {
   $('sweep-key').textContent = key;
   $('sweep-chart').replaceChildren();
   $('sweep-table').replaceChildren();
+  showCommand(null);
   $('sweep-heading').focus();
   $('sweep-heading').scrollIntoView({ block: 'start' });
   const r = await fetch(`/api/sweep/values?key=${encodeURIComponent(key)}&name=${encodeURIComponent(ed.name)}`,
@@ -96,6 +97,7 @@ async function solveSweep(event) {
   }
   ed.sweep.exact = doc;
   ed.sweep.mc = null;
+  showCommand(null);
   $('sweep-values').value = doc.points.map((p) => p.value).join(', ');
   const solved = doc.points.filter((p) => p.state === 'solved').length;
   $('sweep-state').textContent = doc.too_large
@@ -115,7 +117,39 @@ async function startSweep(event) {
   ed.sweepJob = await track('/api/sweep?' + q, sweepParts, (id, job, text) => {
     ed.sweep.mc = job.result;
     showSweep(text);
+    showCommand(job.result, text);
   });
+}
+
+/** A word of a shell command: as it is when plain, else in single quotes. */
+function shellWord(word) {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
+}
+
+/** The command line that gives the Monte Carlo sweep `doc`'s numbers, run on `text`: the values in the order
+ * the sweep sampled them (the current value first: the base every difference is paired with), its trials and
+ * seed, and the file in the configs folder, which holds that text once `saved` (else where Save puts it). */
+function sweepCommand(doc, text) {
+  const saved = Boolean(ed.path) && ed.saved === text;
+  const path = saved ? ed.path : $('save-path').value.trim() || fileName();
+  const file = `${document.body.dataset.configs.replace(/\/+$/, '')}/${path}`;
+  const sets = doc.axes.flatMap((a) => ['--set', shellWord(`${a.key}=${a.values.join(',')}`)]);
+  const words = ['intercept-sim', 'sweep', shellWord(file), ...sets, '--trials', doc.trials, '--seed', doc.seed];
+  return { words: words.map(String), saved, path };
+}
+
+/** Under the sweep's results, the command that reproduces its estimates (none before a Monte Carlo sweep). */
+function showCommand(doc, text) {
+  const p = $('sweep-command');
+  p.hidden = !doc;
+  if (!doc) return p.replaceChildren();
+  const { words, saved, path } = sweepCommand(doc, text);
+  // Each word its own box, so that a line breaks between words (never after the hyphen of --trials).
+  const command = el('code', {}, ...words.flatMap((w, i) => (i ? [' ', el('span', { text: w })] : [el('span', { text: w })])));
+  const where = document.body.dataset.configs.startsWith('/') ? '' : ', run from the folder the workbench was started in';
+  const first = saved ? '' : ` once the scenario is saved as ${path} (this sweep ran on the editor's text, which no file holds yet)`;
+  p.replaceChildren('The command line gives these estimates', first, where, ': ', command,
+    ' (it samples the current value first, as here: the base every difference is paired with).');
 }
 
 /** One row per value, ascending: its exact value and difference, and its estimate where sampled. */

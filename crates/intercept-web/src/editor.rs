@@ -1,5 +1,5 @@
 //! The scenario editor: its page (`GET /edit`, a server-rendered shell that `assets/editor.js` fills from
-//! the config's JSON Schema), the picture of a scenario (`POST /api/picture`, the SVG the report shows) and
+//! the config's JSON Schema, naming the configs folder), the picture of a scenario (`POST /api/picture`, the SVG the report shows) and
 //! config text read into JSON for the form (`POST /api/parse`), and one form edit made in the config text
 //! keeping its comments (`POST /api/set`, [`crate::patch`]). Rule-set neutral: the picture comes from
 //! the rule set through [`intercept_output::plot::scenario_svg`].
@@ -10,6 +10,7 @@ use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse};
 use intercept_core::config::Overrides;
 use intercept_output::plot::scenario_svg;
+use intercept_output::report::escape;
 
 use crate::config::{name, scenario};
 use crate::error::{Answer, ApiError, body, json_text, off_runtime};
@@ -17,9 +18,10 @@ use crate::patch::Edit;
 
 const PAGE: &str = include_str!("../assets/editor.html");
 
-/// The editor's shell; the script reads `?path=`, `?rule_set=` or the `#s=` share hash itself.
-pub async fn page() -> Html<&'static str> {
-    Html(PAGE)
+/// The editor's shell, naming the configs folder as the server was given it (the what-if panel's commands
+/// name files in it); the script reads `?path=`, `?rule_set=` or the `#s=` share hash itself.
+pub async fn page(State(s): State<crate::State>) -> Html<String> {
+    Html(PAGE.replace("{{configs}}", &escape(&s.options.configs.display().to_string())))
 }
 
 /// The scenario's picture as SVG; 204 when its rule set draws none; the CLI's error when it cannot be used.

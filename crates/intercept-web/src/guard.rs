@@ -15,7 +15,8 @@
 //! - **The token** ([`crate::Options::token`]), whenever one is set (always when the server listens
 //!   beyond this machine): the `Authorization: Bearer TOKEN` header, the cookie the first page sets, or
 //!   `?token=TOKEN` on the URL the server printed (a page opened that way is sent on without it, the
-//!   token kept in a cookie only this site gets). 401 without it.
+//!   token kept in a cookie only this site gets). 401 without it, and 401 for a wrong token on the URL or
+//!   in the header even when the cookie holds the right one.
 //!
 //! Every answer, refusals too, carries the security headers of [`secure`]: a content security policy that
 //! lets the pages load only this server's own scripts and styles and be framed by nobody.
@@ -37,6 +38,7 @@ pub const BODY_TYPES: [&str; 2] = ["application/toml", "application/json"];
 
 /// Checks the request (host, site, body type, token), then runs it; every answer gets the security headers.
 pub async fn guard(State(s): State<crate::State>, mut request: Request, next: Next) -> Response {
+    let local = host(request.headers()).is_ok_and(|h| loopback(&h));
     let mut response = match check(&s.options, &mut request) {
         Ok(Pass::Run { cookie }) => {
             let mut response = next.run(request).await;
@@ -52,7 +54,7 @@ pub async fn guard(State(s): State<crate::State>, mut request: Request, next: Ne
         }
         Err(refused) => refused.into_response(),
     };
-    secure(response.headers_mut());
+    secure(response.headers_mut(), local);
     response
 }
 
@@ -101,16 +103,23 @@ fn name_of(host: &str) -> &str {
     }
 }
 
+/// Whether `host` is `localhost`, a `*.localhost` name or a loopback address: the names a browser trusts
+/// over plain HTTP as it trusts HTTPS (a "potentially trustworthy origin").
+fn loopback(host: &str) -> bool {
+    let name = name_of(host).trim_end_matches('.').to_ascii_lowercase();
+    name == "localhost" || name.ends_with(".localhost") || name.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
+}
+
 /// Whether `host` names this server: a loopback name or address, the address it is bound to (any address
 /// when it listens on all of them: an IP address cannot be pointed elsewhere by DNS), or a name allowed.
 pub fn allowed_host(options: &Options, host: &str) -> bool {
-    let name = name_of(host).trim_end_matches('.').to_ascii_lowercase();
-    if name == "localhost" || name.ends_with(".localhost") {
+    if loopback(host) {
         return true;
     }
+    let name = name_of(host).trim_end_matches('.').to_ascii_lowercase();
     if let Ok(ip) = name.parse::<IpAddr>() {
         let bound = options.bind.ip();
-        return ip.is_loopback() || ip == bound || bound.is_unspecified();
+        return ip == bound || bound.is_unspecified();
     }
     options.allowed_hosts.iter().any(|h| h.eq_ignore_ascii_case(&name))
 }
@@ -170,10 +179,22 @@ fn cookie_name(options: &Options) -> String {
 fn token(options: &Options, request: &mut Request) -> Result<Pass, ApiError> {
     let Some(token) = options.token.as_deref() else { return Ok(Pass::Run { cookie: None }) };
     let (rest, on_url) = strip_token(request.uri());
+    let header = bearer(request.headers());
+    // A token the request itself names (on the URL or in the header) must be this one, whatever else it
+    // carries: a stale address or a script's wrong token is told so, never let through on the cookie.
+    let mut named = on_url.iter().map(|t| ("?token=", t.as_str())).chain(header.map(|t| ("Authorization: Bearer", t)));
+    if let Some((given, _)) = named.find(|(_, t)| !same(t, token)) {
+        return Err(ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            format!(
+                "{given}: not this workbench's token (each start makes a new one unless INTERCEPT_SIM_TOKEN \
+                 sets it); allowed: the token in the address it printed when it started"
+            ),
+        ));
+    }
     let cookie_name = cookie_name(options);
-    let by_header = bearer(request.headers()).is_some_and(|t| same(t, token));
     let by_cookie = cookies(request.headers(), &cookie_name).any(|t| same(&t, token));
-    let by_url = on_url.as_deref().is_some_and(|t| same(t, token));
+    let (by_header, by_url) = (header.is_some(), !on_url.is_empty());
     if !(by_header || by_cookie || by_url) {
         return Err(ApiError::new(
             StatusCode::UNAUTHORIZED,
@@ -185,7 +206,7 @@ fn token(options: &Options, request: &mut Request) -> Result<Pass, ApiError> {
         let text = format!("{cookie_name}={token}; HttpOnly; SameSite=Strict; Path=/");
         HeaderValue::from_str(&text).expect("a token is plain text")
     });
-    if on_url.is_some() {
+    if by_url {
         let page = request.method() == Method::GET && !request.uri().path().starts_with("/api/");
         if let (true, Some(cookie)) = (page, cookie.clone()) {
             let to = HeaderValue::from_str(&rest).expect("the same URL, shorter");
@@ -196,22 +217,22 @@ fn token(options: &Options, request: &mut Request) -> Result<Pass, ApiError> {
     Ok(Pass::Run { cookie })
 }
 
-/// The URL's path and query without any `token=` pair, and the token it carried.
-fn strip_token(uri: &Uri) -> (String, Option<String>) {
-    let Some(query) = uri.query() else { return (uri.path().to_owned(), None) };
-    let mut token = None;
+/// The URL's path and query without any `token=` pair, and every token it carried.
+fn strip_token(uri: &Uri) -> (String, Vec<String>) {
+    let Some(query) = uri.query() else { return (uri.path().to_owned(), Vec::new()) };
+    let mut tokens = Vec::new();
     let kept: Vec<&str> = query
         .split('&')
         .filter(|pair| match pair.strip_prefix("token=") {
             Some(t) => {
-                token = Some(t.to_owned());
+                tokens.push(t.to_owned());
                 false
             }
             None => true,
         })
         .collect();
     let rest = if kept.is_empty() { uri.path().to_owned() } else { format!("{}?{}", uri.path(), kept.join("&")) };
-    (rest, token)
+    (rest, tokens)
 }
 
 fn bearer(headers: &HeaderMap) -> Option<&str> {
@@ -237,8 +258,11 @@ pub fn new_token() -> std::io::Result<String> {
 }
 
 /// The headers every answer carries: only this server's own scripts, styles and connections; no framing;
-/// no guessing of content types; no address (which may hold the token) sent to other sites.
-pub fn secure(headers: &mut HeaderMap) {
+/// no guessing of content types; no address (which may hold the token) sent to other sites. The page's
+/// window is kept from other sites' windows (`Cross-Origin-Opener-Policy`) only on a `local` address
+/// ([`loopback`]): over plain HTTP at any other address the browser ignores that header and logs an error
+/// on every page, so it is not sent there.
+pub fn secure(headers: &mut HeaderMap, local: bool) {
     const POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; \
                           connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; \
                           frame-ancestors 'none'";
@@ -248,10 +272,15 @@ pub fn secure(headers: &mut HeaderMap) {
         (header::X_FRAME_OPTIONS, "DENY"),
         (header::REFERRER_POLICY, "no-referrer"),
         (header::HeaderName::from_static("cross-origin-resource-policy"), "same-origin"),
-        (header::HeaderName::from_static("cross-origin-opener-policy"), "same-origin"),
     ];
     for (name, value) in set {
         headers.insert(name, HeaderValue::from_static(value));
+    }
+    if local {
+        headers.insert(
+            header::HeaderName::from_static("cross-origin-opener-policy"),
+            HeaderValue::from_static("same-origin"),
+        );
     }
 }
 
@@ -282,9 +311,11 @@ mod tests {
     #[test]
     fn the_token_is_taken_off_the_url() {
         let uri: Uri = "/api/run?trials=5&token=abc&seed=1".parse().unwrap();
-        assert_eq!(strip_token(&uri), ("/api/run?trials=5&seed=1".to_owned(), Some("abc".to_owned())));
+        assert_eq!(strip_token(&uri), ("/api/run?trials=5&seed=1".to_owned(), vec!["abc".to_owned()]));
         let uri: Uri = "/?token=abc".parse().unwrap();
-        assert_eq!(strip_token(&uri), ("/".to_owned(), Some("abc".to_owned())));
+        assert_eq!(strip_token(&uri), ("/".to_owned(), vec!["abc".to_owned()]));
+        let uri: Uri = "/?token=wrong&token=abc".parse().unwrap();
+        assert_eq!(strip_token(&uri), ("/".to_owned(), vec!["wrong".to_owned(), "abc".to_owned()]), "every one");
         assert!(same("abc", "abc") && !same("abd", "abc") && !same("ab", "abc"));
         assert_eq!(new_token().unwrap().len(), 32);
     }

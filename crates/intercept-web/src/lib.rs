@@ -10,7 +10,7 @@
 //! scenario editor ([`editor`]), and the calculator and game pages with the game API ([`tools`], [`play`], set-up by hand [`setup`]);
 //! every error is a JSON [`error::ApiError`]. Every request passes [`guard`] first (its `Host`, its site, its
 //! body's type and the token), and every exact solve a request asks for runs under [`solving::Solver`]'s
-//! limits.
+//! limits. [`reachable_at`] gives the addresses other machines can open an exposed server at.
 //!
 //! # Example
 //!
@@ -36,6 +36,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod addresses;
 mod assets;
 mod catalog;
 mod config;
@@ -64,6 +65,7 @@ use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
 
+pub use self::addresses::reachable_at;
 pub use self::guard::new_token;
 pub use self::options::Options;
 

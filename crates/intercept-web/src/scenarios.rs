@@ -1,12 +1,15 @@
 //! The configs folder the server was started on: `GET /api/scenarios` lists its configs (recursive
 //! `*.toml`), each with its rule set, run name and, once a background thread has solved it within a small
 //! budget, the headline answer in words ([`Cache`], by the file's text); `GET /api/scenarios/{path}` reads one, and
-//! `PUT /api/scenarios/{path}` saves one, checked first. Only `.toml` files inside the folder are reached:
-//! no `..`, no absolute path, nothing through a symlink out ([`inside`]).
+//! `PUT /api/scenarios/{path}` saves one, checked first. One rule ([`not_a_config_path`]) says which paths
+//! are configs: names of letters, digits, `-`, `_` and `.` (not first) joined by single `/`, the last ending
+//! `.toml`. The list shows exactly the files whose path keeps it, and a path that breaks it is neither read
+//! nor saved (400), so what is listed and what opens are the same set. Only files inside the folder are
+//! reached: no `..`, no absolute path, nothing through a symlink out ([`inside`]).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::hash::{Hash, Hasher};
-use std::path::{Component, Path as FilePath, PathBuf};
+use std::path::{Path as FilePath, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender};
 use std::sync::{Arc, Mutex, Weak};
@@ -83,7 +86,7 @@ pub async fn list(State(s): State<crate::State>) -> Answer {
 pub fn listing(s: &crate::Shared) -> Answer<Vec<Listed>> {
     let root = root(&s.options.configs)?;
     let mut files = Vec::new();
-    walk(&root, &root, &mut files);
+    walk(&root, &root, &mut HashSet::from([root.clone()]), &mut files);
     files.sort();
     let listed: Vec<(u64, Listed)> = files.iter().map(|file| s.scenarios.listed(&root, file)).collect();
     // Only the texts in the folder now are kept: an edited file's old text goes.
@@ -185,21 +188,66 @@ fn describe(path: String, text: &str) -> (Listed, Option<Scenario>) {
     (listed, Some(scenario))
 }
 
-/// The `*.toml` files under `dir` that stay inside `root`.
-fn walk(root: &FilePath, dir: &FilePath, out: &mut Vec<PathBuf>) {
+/// The configs under `root`: every file whose path inside it is a config path ([`not_a_config_path`]) and
+/// that stays inside it, found through folders whose names keep the same rule (a hidden folder is not
+/// entered), each real folder once (a link back up the tree is not followed round).
+fn walk(root: &FilePath, dir: &FilePath, seen: &mut HashSet<PathBuf>, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
     for path in entries.flatten().map(|e| e.path()) {
+        let Some(name) = path.file_name().and_then(|n| n.to_str()) else { continue };
         let Ok(real) = path.canonicalize() else { continue };
-        if !real.starts_with(root) {
+        if !real.starts_with(root) || not_a_name(name).is_some() {
             continue;
         }
         let Ok(meta) = std::fs::metadata(&real) else { continue };
         if meta.is_dir() {
-            walk(root, &path, out);
-        } else if path.extension().is_some_and(|e| e == "toml") {
+            if seen.insert(real) {
+                walk(root, &path, seen, out);
+            }
+        } else if not_a_config_path(&relative(root, &path)).is_none() {
             out.push(path);
         }
     }
+}
+
+/// The longest name of one part of a config path (as a run name's).
+const LONGEST_NAME: usize = 100;
+
+/// What a config path may be, as the refusals say it.
+const CONFIG_PATHS: &str = "allowed: names of 1 to 100 letters, digits, '-', '_' or '.' (not first), joined by \
+                            single '/', the last ending .toml";
+
+/// Why `path` (relative to the configs folder, `/` between parts) is not a config path, or `None` when it
+/// is: each part a name ([`not_a_name`]), the last ending `.toml`. The one rule of what is listed, read and
+/// saved.
+fn not_a_config_path(path: &str) -> Option<String> {
+    if let Some(why) = path.split('/').find_map(not_a_name) {
+        return Some(why);
+    }
+    (!path.ends_with(".toml")).then(|| "it does not end .toml".to_owned())
+}
+
+/// Why `name` cannot be one part of a config path, or `None`: 1 to [`LONGEST_NAME`] ASCII letters, digits,
+/// `-`, `_` or `.`, not starting with `.` (no hidden file, no `..`).
+fn not_a_name(name: &str) -> Option<String> {
+    let plain = |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.');
+    if name.is_empty() {
+        return Some("an empty name (a '/' at the start or the end, or two together)".to_owned());
+    }
+    if let Some(c) = name.chars().find(|&c| !plain(c)) {
+        let said = match c {
+            '\0' => "a NUL byte".to_owned(),
+            '\\' => "a backslash".to_owned(),
+            ' ' => "a space".to_owned(),
+            c if c.is_control() => format!("the control character {c:?}"),
+            c => format!("{c:?}"),
+        };
+        return Some(format!("{name:?} holds {said}"));
+    }
+    if name.starts_with('.') {
+        return Some(format!("{name:?} starts with '.'"));
+    }
+    (name.len() > LONGEST_NAME).then(|| format!("{name:?} is longer than {LONGEST_NAME} characters"))
 }
 
 /// `file`'s path inside `root`, with `/` between parts.
@@ -215,30 +263,32 @@ fn root(configs: &FilePath) -> Answer<PathBuf> {
         .map_err(|e| ApiError::not_found(format!("the configs folder {} cannot be read: {e}", configs.display())))
 }
 
-/// `path` inside the configs folder: relative, plain parts only, ending `.toml`, and (where it exists)
-/// not a symlink leading out. Bad paths are 400; the file's own existence is the caller's concern.
+/// The file `path` names inside the configs folder: a config path ([`not_a_config_path`]) whose folder is
+/// inside it and which, where it is a link, leads to a file inside it (as the list follows it; it is then
+/// read and saved through). A bad path is 400; the file's own existence is the caller's concern.
 fn inside(configs: &FilePath, path: &str) -> Answer<PathBuf> {
-    let rel = FilePath::new(path);
-    let plain = rel.components().all(|c| matches!(c, Component::Normal(_)));
-    if !plain || path.contains('\\') || !path.ends_with(".toml") || rel.file_stem().is_none() {
-        return Err(ApiError::bad_request(format!(
-            "{path:?}: not a config path; allowed: a relative path of plain names ending .toml, inside the configs folder"
-        )));
+    if let Some(why) = not_a_config_path(path) {
+        return Err(ApiError::bad_request(format!("{path:?}: not a config path: {why}; {CONFIG_PATHS}")));
     }
     let root = root(configs)?;
-    let file = root.join(rel);
+    let file = root.join(path);
     let parent = file.parent().unwrap_or(&root);
     let real_parent = parent
         .canonicalize()
         .map_err(|_| ApiError::not_found(format!("{path}: its folder does not exist in the configs folder")))?;
-    let out =
-        !real_parent.starts_with(&root) || std::fs::symlink_metadata(&file).is_ok_and(|m| m.file_type().is_symlink());
-    if out {
-        return Err(ApiError::bad_request(format!(
-            "{path}: leads outside the configs folder; allowed: files inside it"
-        )));
+    let outside =
+        || ApiError::bad_request(format!("{path}: leads outside the configs folder; allowed: files inside it"));
+    if !real_parent.starts_with(&root) {
+        return Err(outside());
     }
-    Ok(real_parent.join(rel.file_name().unwrap_or_default()))
+    let file = real_parent.join(file.file_name().unwrap_or_default());
+    match std::fs::symlink_metadata(&file) {
+        Ok(link) if link.file_type().is_symlink() => match file.canonicalize() {
+            Ok(real) if real.starts_with(&root) && real.is_file() => Ok(real),
+            _ => Err(outside()),
+        },
+        _ => Ok(file),
+    }
 }
 
 pub async fn read(State(s): State<crate::State>, Path(path): Path<String>) -> Answer {

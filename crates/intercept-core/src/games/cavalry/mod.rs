@@ -428,7 +428,7 @@ impl UnitMetrics {
             ),
             drew_fire: p(
                 "drew_fire",
-                format!("the target reaction fires at {name} as it ends next to it (C-4.5, C-6)"),
+                format!("the target fires at {name} in reaction as it ends next to it (C-4.5, C-6)"),
             ),
             engaged: p(
                 "engaged",
@@ -452,7 +452,7 @@ impl TargetMetrics {
         let mut p = |name: &str, about: &str| metrics.described_probability(name, about);
         let reaction_fire = p(
             "target.reaction_fire",
-            "the target reaction fires at one or more of the interceptors next to it (C-4.5, C-6)",
+            "the target fires in reaction at one or more of the interceptors next to it (C-4.5, C-6)",
         );
         let hedgehog_attempted = p(
             "target.hedgehog_attempted",

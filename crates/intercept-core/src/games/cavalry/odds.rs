@@ -98,7 +98,7 @@ impl Response {
     /// What the target does, in words with the rule.
     pub fn words(self) -> &'static str {
         match self {
-            Response::Fire => "reaction fires at the interceptor (C-4.5, C-6)",
+            Response::Fire => "fires at the interceptor in reaction (C-4.5, C-6)",
             Response::Hedgehog => "must attempt hedgehog, with a morale check (C-8.2, C-8.3)",
             Response::Face => "turns to face the interceptor (C-5.3)",
             Response::Withdraw => "withdraws, leaving the interceptor nothing to engage (C-5.4)",
@@ -415,6 +415,20 @@ mod tests {
         );
         let rally = question("rally", Some(6), 0, 1);
         assert!(CavalryOdds::of(&rally).expect("answers").answer().contains("would pass it 70.0% of the time"));
+        // In its front the target fires: the verb is the target's (it once read "the target (...) reaction
+        // fires at the interceptor").
+        let front = CavalryQuestion { facing: "front".into(), ..question("make_ready", Some(6), 1, 1) };
+        let fires = CavalryOdds::of(&front).expect("answers");
+        assert_eq!(
+            fires.answer(),
+            "A unit under make ready orders intercepts 50.0% of the time (exactly 1/2); then the target (heavy \
+             infantry, the interceptor in its front) fires at the interceptor in reaction (C-4.5, C-6). It \
+             attempts no hedgehog there, so no hedgehog morale check is rolled; a target of morale 6 with a \
+             leader rated 1 would pass one 80.0% of the time (exactly 4/5)."
+        );
+        let line = "reaction (heavy infantry, the interceptor in its front): the target fires at the interceptor in \
+                    reaction (C-4.5, C-6)\n";
+        assert!(fires.text().contains(line), "{}", fires.text());
     }
 
     /// Worked by hand from docs/rules/cavalry.md: a unit under Charge orders intercepts on 0-5 of the d10,
@@ -422,7 +436,7 @@ mod tests {
     /// 8/10 (C-10: clamp(7 + 0 - 1 + 2, 0, 10)/10).
     /// - In its rear the interceptor forces a hedgehog attempt (C-8.3): P(intercepted, and hedgehog formed)
     ///   = 6/10 × 8/10 = 12/25.
-    /// - In its front or flank heavy infantry reaction fires instead (C-6, its preferred reaction, C-5.2):
+    /// - In its front or flank heavy infantry fires in reaction instead (C-6, its preferred reaction, C-5.2):
     ///   the check is never rolled, P = 0; it would still pass 8/10 were it rolled.
     /// - Light infantry never forms hedgehog (C-8.1); in its rear it has no fire (front or flank only) and
     ///   cannot turn (its 4 movement points are fewer than the horse's 6, C-5.7): it does nothing, P = 0.

@@ -112,7 +112,7 @@ impl Cavalry {
         let can_be_in_hedgehog = self.target.can_form_hedgehog(Situation { in_hedgehog: false, broken: false });
         if can_be_in_hedgehog && inside != outside {
             let then = match inside {
-                Response::Fire => "reaction-fires at it instead",
+                Response::Fire => "fires at it in reaction instead",
                 _ => "does not react to it",
             };
             return format!(
@@ -165,7 +165,7 @@ fn attempts_words(attempts: Attempts, units: usize) -> String {
 
 fn response_name(response: Response, facing: Facing) -> String {
     match (response, facing) {
-        (Response::Fire, _) => "the target reaction-fires at it (C-4.5, C-6)".into(),
+        (Response::Fire, _) => "the target fires at it in reaction (C-4.5, C-6)".into(),
         (Response::Hedgehog, Facing::Rear) => "the target must attempt hedgehog (C-8.3)".into(),
         (Response::Hedgehog, _) => "the target attempts hedgehog (C-5.2, C-8)".into(),
         (Response::Face, _) => "the target changes facing toward it, so it engages the target's front (C-5.3)".into(),
