@@ -135,6 +135,14 @@ fn expected_completed(file: &Path) -> String {
     completed["exact"].to_string()
 }
 
+/// `exact --json`'s answer sentence for `file` answered for the defender (`naval.side = "defender"`).
+fn defender_answer(file: &Path) -> String {
+    let text = std::fs::read_to_string(file).unwrap();
+    assert!(text.contains("\n[naval]\n"), "{} has a [naval] table", file.display());
+    std::fs::write(file, text.replacen("\n[naval]\n", "\n[naval]\nside = \"defender\"\n", 1)).unwrap();
+    cli_json(&["exact", "--json", file.to_str().unwrap()])["answer"].as_str().unwrap().to_owned()
+}
+
 /// The command line's message for a refused file, without the `error: FILE:LINE: ` before the key.
 fn refused_message(file: &Path) -> String {
     let out = Command::cargo_bin("intercept-sim").unwrap().arg("validate").arg(file).output().unwrap();
@@ -205,7 +213,9 @@ fn the_editor_works_end_to_end_in_chromium() {
     let solve = solve_expected(&chain_with_distance(work.path(), "10")).to_string();
     let bad = refused_message(&chain_with_distance(work.path(), "-3"));
     let built = built_by_keyboard(work.path()).to_string();
-    let stdout = in_chromium("editor.mjs", &[&expected, &before, &bad, &built, &solve]);
+    let defender = defender_answer(&chain_with_distance(work.path(), "10"));
+    assert!(defender.starts_with("The defender's groups catch the malta-convoy force "), "{defender}");
+    let stdout = in_chromium("editor.mjs", &[&expected, &before, &bad, &built, &solve, &defender]);
     assert!(stdout.contains("editor end to end: ok"), "{stdout}");
 }
 

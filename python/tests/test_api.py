@@ -138,6 +138,15 @@ def test_an_exact_result_has_the_exact_columns_of_a_run_table(tmp_path: Path) ->
         exact._native.stream("bogus")
 
 
+def test_the_answer_speaks_for_the_side_the_scenario_takes() -> None:
+    """Issue 51: ``naval.side`` says whose question comes first, in the answer and the headline order."""
+    s = isim.Scenario.load(config("naval"))
+    assert s.exact().answer.startswith("The malta-convoy force completes its mission")
+    defender = s.set("naval.side", "defender").exact()
+    assert defender.answer.startswith("The defender's groups catch the malta-convoy force 99.9% of the time")
+    assert defender.document["headline"][0] == "mission.intercepted"
+
+
 def test_the_readme_python_section_runs_as_printed() -> None:
     readme = (ROOT / "README.md").read_text()
     section = readme.split("## Python", 1)[1]

@@ -16,14 +16,16 @@
 // when an input or the scenario changes, a reply to an old request dropped, a value that is no number refused
 // with the command line's message; axe-core finding nothing at each stage; no sideways scrolling;
 // screenshots. Any console error or page error fails it. Run by tests/workbench_e2e.rs:
-//   node editor.mjs URL EXPECTED_COMPLETED BEFORE_COMPLETED "BAD_MESSAGE" BUILT_JSON SOLVE_JSON SCREENSHOT_DIR
+//   node editor.mjs URL EXPECTED_COMPLETED BEFORE_COMPLETED "BAD_MESSAGE" BUILT_JSON SOLVE_JSON "DEFENDER_ANSWER"
+//     SCREENSHOT_DIR
 // EXPECTED_COMPLETED: the command line's exact chance with taranto 10 hexes away; BEFORE_COMPLETED: at its own 8.
 // BUILT_JSON: {"toml": [lines the built scenario must hold], "completed": the command line's exact value}.
 // SOLVE_JSON: {"metric", "key", "relation", "value", "answer": solve's sentence, "points": [[value, exact
-// fraction], ...], "bad": {"value", "said": the command line's error}}.
+// fraction], ...], "bad": {"value", "said": the command line's error}}. DEFENDER_ANSWER: the command line's answer
+// sentence with taranto 10 hexes away and `naval.side = "defender"`.
 import { allow, atBothWidths, fail, namedOnce, noAxeViolations, noOverflow, openAt, watch } from './browser.mjs';
 
-const [base, expectedText, beforeText, badMessage, builtJson, solveJson, shots] = process.argv.slice(2);
+const [base, expectedText, beforeText, badMessage, builtJson, solveJson, defenderAnswer, shots] = process.argv.slice(2);
 const expected = Number(expectedText);
 const before = Number(beforeText);
 const built = JSON.parse(builtJson);
@@ -220,6 +222,23 @@ async function changesWhatItRestsOn(page, where) {
   await answered(page, expected);
 }
 
+/** Issue 51: the side the player takes, a select at the top of the form; the defender's side gets its own
+ * question answered first (the command line's sentence: its groups catching the convoy), and the table leads
+ * with that metric. Undone, the moving side's answer comes back. */
+async function answersTheSide(page, where) {
+  const sides = await page.$$eval('#f-naval-side option', (os) => os.map((o) => o.textContent));
+  if (sides.join() !== '(default "moving"),defender,moving') fail(`${where}: the sides offered are ${sides}`);
+  await page.selectOption('#f-naval-side', '"defender"');
+  await page.waitForFunction((a) => document.querySelector('#answer').textContent.includes(a)
+    && document.querySelector('#answer').dataset.state === 'ready', defenderAnswer);
+  const first = await page.$eval('#exact tr[data-metric]', (r) => r.dataset.metric);
+  if (first !== 'mission.intercepted') fail(`${where}: for the defender the table leads with ${first}`);
+  await page.click('#undo');
+  await answered(page, expected);
+  const back = await page.textContent('#answer');
+  if (!/^The malta-convoy force completes its mission/.test(back.trim())) fail(`${where}: undone, the answer reads ${JSON.stringify(back)}`);
+}
+
 /** The find-value panel's state: greyed (stale), its note, its answer sentence. */
 async function solvePanel(page) {
   return page.$eval('#solve', (v) => ({ stale: v.classList.contains('stale'), note: v.querySelector('.stale-note').hidden ? '' : v.querySelector('.stale-note').textContent,
@@ -404,6 +423,7 @@ async function editor(browser, width) {
   await typesAName(page, where);
   await addsAndRemoves(page, where);
   await changesWhatItRestsOn(page, where);
+  await answersTheSide(page, where);
   await save(page, width);
   await shares(browser, page, where, width);
   await everyValueOffered(page, where);

@@ -30,6 +30,30 @@ fn an_answer_names_the_readings_it_rests_on() {
     assert!(pikes.assumptions[0].said.starts_with("the target prefers fire where the table leaves it a choice"));
 }
 
+/// Issue 51: a scenario says whose side it answers for (`naval.side`). The moving side (the default) asks
+/// whether its mission completes; the defender whether its groups catch the mission (N-9.1), and its
+/// headline leads with that metric.
+#[test]
+fn the_answer_speaks_for_the_side_the_scenario_takes() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../configs/naval/three-level-chain.toml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let for_side = |side: &str| {
+        let src = text.replacen("\n[naval]\n", &format!("\n[naval]\nside = \"{side}\"\n"), 1);
+        let s = config::from_str(&shipped(), &src, &path, Overrides::default()).expect("valid");
+        let solved = intercept_core::runner::solve(&s).expect("a small tree");
+        s.rules.present(&Summary::exact_only(s.rules.metrics(), &solved), 0)
+    };
+    let moving = for_side("moving");
+    assert_eq!(moving.answer, presented("configs/naval/three-level-chain.toml").answer, "the default side");
+    assert!(moving.answer.as_deref().unwrap().starts_with("The malta-convoy force completes its mission 58.2%"));
+    assert_eq!(moving.headline[0], "mission.completed");
+    let defender = for_side("defender");
+    let said = "The defender's groups catch the malta-convoy force 99.9% of the time (exactly 0.998750 \
+                (139793/139968)); it still completes its mission 58.2% of the time (exactly 0.581708 (162841/279936)).";
+    assert_eq!(defender.answer.as_deref(), Some(said));
+    assert_eq!(defender.headline, ["mission.intercepted", "mission.engaged", "mission.completed"]);
+}
+
 /// The notes of a combat hex, in order.
 fn hex_notes(path: &str) -> Vec<String> {
     let Some(Picture::Diagram(d)) = presented(path).picture else { panic!("{path}: no diagram") };

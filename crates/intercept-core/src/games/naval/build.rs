@@ -40,6 +40,7 @@ impl Naval {
             .collect();
         Naval {
             metrics,
+            side: cfg.side,
             mission_name: cfg.mission.name.clone(),
             mission_factors: cfg.mission.factors as u16,
             tracks_factors: cfg.combat.model == CombatModel::Strength || super::metrics::losses_possible(cfg),

@@ -24,7 +24,7 @@ mod words;
 
 pub use set::NavalRules;
 
-use self::config::{Abandon, CombatModel, HomeAfter, MaxRange, OnFail, Placement};
+use self::config::{Abandon, CombatModel, HomeAfter, MaxRange, OnFail, Placement, Side};
 use self::dice::DiceCount;
 use self::metrics::{GroupFacts, GroupMetrics, MissionMetrics};
 use crate::chance::{Chance, Dist};
@@ -211,6 +211,8 @@ struct Readings {
 #[derive(Clone, Debug)]
 pub struct Naval {
     metrics: Metrics,
+    /// Whose question the answer puts first (`naval.side`).
+    pub side: Side,
     pub mission_name: String,
     pub mission_factors: u16,
     pub groups: Vec<Group>,

@@ -2,7 +2,7 @@
 //! of it is shown.
 
 use super::Naval;
-use super::config::{CombatModel, NavalConfig};
+use super::config::{CombatModel, NavalConfig, Side};
 use crate::config::Invalid;
 use crate::present::{Assumption, Picture, how_often};
 use crate::ruleset::{RuleSet, Tool};
@@ -32,8 +32,13 @@ impl RuleSet for NavalRules {
         model.plain_words(config)
     }
 
-    fn headline(&self, _model: &Naval) -> Vec<String> {
-        ["mission.completed", "mission.intercepted", "mission.engaged"].map(str::to_owned).to_vec()
+    /// The side's own question first (`naval.side`): the mission completing, or being caught.
+    fn headline(&self, model: &Naval) -> Vec<String> {
+        let order = match model.side {
+            Side::Moving => ["mission.completed", "mission.intercepted", "mission.engaged"],
+            Side::Defender => ["mission.intercepted", "mission.engaged", "mission.completed"],
+        };
+        order.map(str::to_owned).to_vec()
     }
 
     fn scenario_picture(&self, config: &Self::Config, model: &Naval) -> Option<Picture> {
@@ -75,9 +80,23 @@ impl RuleSet for NavalRules {
         }
     }
 
+    /// The side's question in one sentence (`naval.side`): for the moving side whether its force completes
+    /// its mission; for the intercepting side whether its groups catch the force (N-9.1), then whether it
+    /// still completes.
     fn answer(&self, _config: &Self::Config, model: &Naval, summary: &Summary) -> Option<String> {
         let completed = summary.metric("mission.completed")?;
-        Some(format!("The {} force completes its mission {}.", model.mission_name, how_often(completed)))
+        let force = &model.mission_name;
+        match model.side {
+            Side::Moving => Some(format!("The {force} force completes its mission {}.", how_often(completed))),
+            Side::Defender => {
+                let caught = summary.metric("mission.intercepted")?;
+                Some(format!(
+                    "The defender's groups catch the {force} force {}; it still completes its mission {}.",
+                    how_often(caught),
+                    how_often(completed)
+                ))
+            }
+        }
     }
 }
 

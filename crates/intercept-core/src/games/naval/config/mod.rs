@@ -20,6 +20,12 @@ pub use self::sequence::{Abandon, DeferralConfig, DelayedConfig, DelayedCounter,
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NavalConfig {
+    /// Whose question the answer puts first: `moving` (the default), the side whose mission sails, asking
+    /// how often it completes its mission; or `defender`, the side whose groups intercept it, asking how
+    /// often they catch it (a group reaches it, N-9.1). Every metric is reported either way; the answer's
+    /// sentence and the order of the headline follow the side.
+    #[serde(default)]
+    pub side: Side,
     /// The map the interception is fought on: `europe`, or `pacific`, where every dice total is halved,
     /// rounding up, so groups move about half as far (N-8.2; see `rules.pacific_halving`).
     #[serde(default)]
@@ -175,12 +181,15 @@ pub struct MissionConfig {
     pub factors: i64,
 }
 
-/// Which side a group fights for. Levels alternate: the defender intercepts (level 1), the moving player
-/// counter-intercepts (level 2), and so on (N-0).
-#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, schemars::JsonSchema)]
+/// Which side a group fights for, or a scenario answers for. Levels alternate: the defender intercepts
+/// (level 1), the moving player counter-intercepts (level 2), and so on (N-0).
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Side {
+    /// The defender, whose groups intercept the mission force (N-2.2).
     Defender,
+    /// The moving player, whose mission force sails (N-2.1).
+    #[default]
     Moving,
 }
 
