@@ -222,10 +222,12 @@ async function changesWhatItRestsOn(page, where) {
   await answered(page, expected);
 }
 
-/** Issue 51: the side the player takes, a select at the top of the form; the defender's side gets its own
+/** Issue 51: the side the player takes, a select among the `[naval]` keys; the defender's side gets its own
  * question answered first (the command line's sentence: its groups catching the convoy), and the table leads
  * with that metric. Undone, the moving side's answer comes back. */
 async function answersTheSide(page, where) {
+  // Left at its default, the side is among the keys folded under "more"; a player opens them to pick it.
+  await page.click('details.more[data-key="naval.…"] > summary');
   const sides = await page.$$eval('#f-naval-side option', (os) => os.map((o) => o.textContent));
   if (sides.join() !== '(default "moving"),defender,moving') fail(`${where}: the sides offered are ${sides}`);
   await page.selectOption('#f-naval-side', '"defender"');
