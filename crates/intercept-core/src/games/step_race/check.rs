@@ -35,6 +35,7 @@ impl Tool for StepRaceCheck {
             default: None,
             required: true,
             requires: None,
+            alternative: None,
             help,
         };
         vec![
@@ -62,6 +63,7 @@ impl Tool for StepRaceCheck {
                 default: Some(json!("point")),
                 required: false,
                 requires: None,
+                alternative: None,
                 help: "What the box filters (G-8, G-A1): the interception point, the destination, or nothing.",
             },
         ]
