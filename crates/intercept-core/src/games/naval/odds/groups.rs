@@ -293,8 +293,9 @@ impl View for GroupsAnswer {
         Some(out)
     }
 
-    /// The sentence, the question, the chance that at least one reaches, and each group's dice (base and
-    /// modifiers by name) and chance to reach, every chance also as an exact fraction.
+    /// The sentence, the question, the chance that at least one reaches, and each group's dice (with how they
+    /// are counted: the base and each modifier by name, and in words) and chance to reach, every chance also as
+    /// an exact fraction.
     fn json(&self) -> serde_json::Value {
         let q = &self.question;
         let groups: Vec<_> = self
@@ -305,8 +306,8 @@ impl View for GroupsAnswer {
                 let terms: Vec<_> =
                     g.dice.terms.iter().map(|&(what, n)| json!({ "modifier": what, "dice": n })).collect();
                 json!({
-                    "group": i + 1, "distance": g.distance, "dice": g.dice.dice, "base_dice": g.dice.base,
-                    "modifiers": terms, "dice_from": g.why,
+                    "group": i + 1, "distance": g.distance, "dice": g.dice.dice,
+                    "dice_count": { "base": g.dice.base, "modifiers": terms }, "dice_from": g.why,
                     "p_reach": to_f64(&g.reach), "p_reach_fraction": text(&g.reach),
                 })
             })
@@ -362,8 +363,8 @@ mod tests {
         assert_eq!(json["p_intercept_fraction"], "623/648");
         assert_eq!(json["groups"][0]["p_reach_fraction"], "49/54");
         assert_eq!(json["groups"][1]["p_reach_fraction"], "7/12");
-        assert_eq!(json["groups"][1]["base_dice"], 4);
-        assert_eq!(json["groups"][1]["modifiers"], json!([{ "modifier": "non-operational port", "dice": -2 }]));
+        let count = json!({ "base": 4, "modifiers": [{ "modifier": "non-operational port", "dice": -2 }] });
+        assert_eq!(json["groups"][1]["dice_count"], count);
         assert_eq!(json["groups"][0]["dice_from"], "4 base against sea transport, \u{2212}1 slow ships");
         let csv = a.csv().expect("a table");
         assert_eq!(csv.lines().nth(1), Some("1,7,4,-1 slow ships,3,0.9074074074074074,49/54"));

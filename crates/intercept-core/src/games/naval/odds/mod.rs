@@ -242,8 +242,7 @@ impl Tool for NavalOdds {
     }
 
     fn title(&self) -> &'static str {
-        "Can n interception dice reach a hex d hexes away, or these groups with their modifiers the mission? \
-         (N-4..N-8)"
+        "Do n interception dice reach a hex d hexes away, or these groups the mission? (N-4..N-8)"
     }
 
     fn examples(&self) -> &'static [&'static str] {
@@ -321,10 +320,9 @@ impl Tool for NavalOdds {
 }
 
 /// What `--group` takes, for its help.
-const GROUP_HELP: &str = "An intercepting group at level 1, aimed at the mission (repeatable, up to 8): its \
-     distance in hexes, then any of its dice modifiers: spotting=N (N-5.1), codebreaking (N-5.2), mission-hex \
-     (N-5.3), slow-ships (N-5.5), non-operational-port (N-5.7); such as 6,slow-ships,spotting=2. Instead of dice \
-     and distance.";
+const GROUP_HELP: &str = "A group intercepting the mission (level 1; repeatable, up to 8): its distance in hexes, \
+     then any of spotting=N, codebreaking, mission-hex, slow-ships, non-operational-port (N-5), such as \
+     6,slow-ships,spotting=2; instead of dice and distance.";
 
 /// The groups question `v` asks: every `--group` read, at most [`MOST_GROUPS`].
 fn groups_question(v: &Values) -> Result<GroupsQuestion, ToolError> {
