@@ -242,7 +242,7 @@ impl Tool for NavalOdds {
     }
 
     fn title(&self) -> &'static str {
-        "Do n interception dice reach a hex d hexes away, or these groups the mission? (N-4..N-8)"
+        "Do n interception dice reach a hex d hexes away, or do these groups reach the mission? (N-4..N-8)"
     }
 
     fn examples(&self) -> &'static [&'static str] {
