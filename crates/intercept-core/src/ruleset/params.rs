@@ -24,6 +24,14 @@ pub struct Param {
     pub help: &'static str,
 }
 
+impl Param {
+    /// A parameter that may be left out, with no default and nothing it requires or stands in for: the
+    /// start of every description, the rest set by struct update (`Param { required: true, ..Param::new(...) }`).
+    pub fn new(name: &'static str, kind: ParamKind, help: &'static str) -> Param {
+        Param { name, kind, default: None, required: false, requires: None, alternative: None, help }
+    }
+}
+
 /// A parameter's type and allowed values.
 #[derive(Clone, Debug, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -239,15 +247,7 @@ mod tests {
 
     fn params() -> Vec<Param> {
         let whole = ParamKind::Whole { least: 0, most: 8 };
-        let p = |name, kind, required, requires| Param {
-            name,
-            kind,
-            default: None,
-            required,
-            requires,
-            alternative: None,
-            help: "",
-        };
+        let p = |name, kind, required, requires| Param { required, requires, ..Param::new(name, kind, "") };
         let instead = |p: Param| Param { alternative: Some("group"), ..p };
         let group = ParamKind::Text { value_name: "SPEC", many: true };
         vec![

@@ -221,15 +221,7 @@ pub struct NavalOdds;
 
 /// The two switches both naval tools take.
 fn switches() -> [Param; 2] {
-    let flag = |name, help| Param {
-        name,
-        kind: ParamKind::Flag,
-        default: Some(json!(false)),
-        required: false,
-        requires: None,
-        alternative: None,
-        help,
-    };
+    let flag = |name, help| Param { default: Some(json!(false)), ..Param::new(name, ParamKind::Flag, help) };
     [
         flag("pacific", "Halve the dice total, rounding up, as in the Pacific (N-8.2)."),
         flag("highest", "Read the highest die instead of the sum (the A-1 alternative)."),
@@ -254,15 +246,7 @@ impl Tool for NavalOdds {
     }
 
     fn params(&self) -> Vec<Param> {
-        let param = |name, kind, help| Param {
-            name,
-            kind,
-            default: None,
-            required: false,
-            requires: None,
-            alternative: None,
-            help,
-        };
+        let param = Param::new;
         let one_group =
             |name, kind, help| Param { required: true, alternative: Some("group"), ..param(name, kind, help) };
         let with_groups = |name, kind, default, help| Param {
@@ -359,15 +343,8 @@ impl Tool for ReachTables {
 
     fn params(&self) -> Vec<Param> {
         let mut params = switches().to_vec();
-        params.push(Param {
-            name: "max_distance",
-            kind: ParamKind::Whole { least: 1, most: 60 },
-            default: Some(json!(12)),
-            required: false,
-            requires: None,
-            alternative: None,
-            help: "Largest distance shown.",
-        });
+        let most = ParamKind::Whole { least: 1, most: 60 };
+        params.push(Param { default: Some(json!(12)), ..Param::new("max_distance", most, "Largest distance shown.") });
         params
     }
 
