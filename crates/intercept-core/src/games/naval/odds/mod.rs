@@ -216,7 +216,8 @@ fn activity_words() -> &'static [&'static str] {
     })
 }
 
-/// `odds naval`: the chance that n dice reach a hex d hexes away, and how far the group gets.
+/// `odds naval`: the chance that n dice reach a hex d hexes away, and how far the group gets; or, given
+/// `--group`s instead, that at least one of those groups reaches the mission, and each group's dice and chance.
 pub struct NavalOdds;
 
 /// The two switches both naval tools take.
