@@ -66,9 +66,11 @@ pub fn examples(lines: &[&str]) -> String {
     lines.iter().fold(head.to_owned(), |text, line| format!("{text}\n  intercept-sim {line}"))
 }
 
-/// The flag of one parameter: `--max-distance` for `max_distance`.
+/// The flag of one parameter: `--max-distance` for `max_distance`. One with an alternative is left to
+/// [`Values::read`] to require, which knows when the alternative stands in for it.
 fn flag(p: &Param) -> Arg {
-    let mut arg = Arg::new(p.name).long(p.name.replace('_', "-")).help(p.help).required(p.required);
+    let required = p.required && p.alternative.is_none();
+    let mut arg = Arg::new(p.name).long(p.name.replace('_', "-")).help(p.help).required(required);
     if let Some(other) = p.requires {
         arg = arg.requires(other);
     }

@@ -317,6 +317,90 @@ fn odds_refuse_bad_numbers_with_exit_2() {
     }
 }
 
+/// Several groups at level 1 (issue 51): the sentence first, each group's dice in the rules' words (N-4, N-5)
+/// and its chance; at least one reaches 1 - (5/12)(5/54) = 623/648 (2 and 3 dice at 7 hexes, T-1). JSON with
+/// fractions as strings, CSV a row per group.
+#[test]
+fn odds_naval_takes_several_groups_with_their_modifiers() {
+    let raid = ["naval", "--activity", "raider", "--group", "7,codebreaking", "--group", "7,spotting=2"];
+    assert_eq!(
+        odds(&raid),
+        "At least one of 2 groups reaches the mission's interception hex 96.1% of the time (exactly 623/648).\n\
+         2 groups against a raid (20 naval factors), Europe, sum of the dice\n\n\
+         group 1, 7 hexes: 2 dice (1 base against a raid, +1 codebreaking; N-4..N-6); P(reach) = 0.583333 (7/12)\n\
+         group 2, 7 hexes: 3 dice (1 base against a raid, +2 spotting; N-4..N-6); P(reach) = 0.907407 (49/54)\n"
+    );
+    let json: serde_json::Value = serde_json::from_str(&odds(&[&raid[..], &["--json"]].concat())).expect("JSON");
+    assert_eq!((json["p_intercept_fraction"].as_str(), json["activity"].as_str()), (Some("623/648"), Some("raider")));
+    let fractions: Vec<&str> =
+        json["groups"].as_array().unwrap().iter().map(|g| g["p_reach_fraction"].as_str().unwrap()).collect();
+    assert_eq!(fractions, ["7/12", "49/54"]);
+    assert_eq!(
+        json["groups"][1]["dice_count"]["modifiers"][0],
+        serde_json::json!({ "modifier": "spotting", "dice": 2 })
+    );
+    let csv = odds(&[&raid[..], &["--csv"]].concat());
+    assert_eq!(
+        csv,
+        "group,distance,base_dice,modifiers,dice,p_reach,p_reach_fraction\n\
+         1,7,1,+1 codebreaking,2,0.5833333333333334,7/12\n\
+         2,7,1,+2 spotting,3,0.9074074074074074,49/54\n"
+    );
+    let small = odds(&["naval", "--factors", "9", "--pacific", "--group", "4,slow-ships,non-operational-port"]);
+    assert!(small.starts_with("In the Pacific (the total halved, rounding up), 1 group reaches"), "{small}");
+    assert!(
+        small.contains(
+            "0 dice (4 base against sea transport, \u{2212}1 slow ships, \u{2212}2 non-operational port, \
+                            \u{2212}1 small enemy force; N-4..N-6); P(reach) = 0.000000"
+        ),
+        "{small}"
+    );
+}
+
+/// `--group` and `--dice/--distance` are two ways to ask, never both nor neither; a group's distance and
+/// modifiers are read strictly: each refusal one line naming the parameter, the bad part and what is allowed,
+/// exit 2, nothing on stdout.
+#[test]
+fn odds_naval_groups_refuse_bad_input_in_one_line() {
+    let modifiers = "allowed: spotting=N, codebreaking, mission-hex, slow-ships, non-operational-port";
+    let cases: Vec<(Vec<&str>, String)> = vec![
+        (vec![], "--dice: missing; give dice and distance, or group".into()),
+        (vec!["--pacific"], "--dice: missing; give dice and distance, or group".into()),
+        (vec!["--dice", "2", "--distance", "7", "--group", "8"], "--dice: not with group; give dice and distance, or group, not both".into()),
+        (vec!["--group", "8", "--distance", "7"], "--distance: not with group; give dice and distance, or group, not both".into()),
+        (vec!["--group", "6,slow"], format!("--group: \"6,slow\": no modifier \"slow\"; {modifiers}")),
+        (
+            vec!["--group", "8", "--group", "six"],
+            "--group: \"six\": the distance \"six\" is not a whole number from 0 to 99; write DISTANCE[,MODIFIER...], \
+             such as 6,slow-ships,spotting=2"
+                .into(),
+        ),
+        (
+            vec!["--group", "6,spotting=two"],
+            "--group: \"6,spotting=two\": spotting=two is not allowed; allowed: spotting=N with N a whole number from 0 \
+             to 99"
+                .into(),
+        ),
+        (vec!["--group", "6,codebreaking,codebreaking"], "--group: \"6,codebreaking,codebreaking\": codebreaking given twice; give it once".into()),
+        (
+            vec!["--group", "6,mission-hex"],
+            "--group: \"6,mission-hex\": mission-hex applies only to a group intercepting a seaborne_invasion or \
+             shore_bombardment mission"
+                .into(),
+        ),
+        (["--group", "1"].repeat(9), "--group: 9 groups; allowed: 1 to 8".into()),
+        (vec!["--group", "6", "--activity", "convoy"], "invalid value 'convoy' for '--activity <ACTIVITY>'".into()),
+        (vec!["--group", "6", "--factors", "1000"], "--factors: \"1000\" is not allowed; allowed: a whole number from 0 to 999".into()),
+    ];
+    for (args, message) in cases {
+        let out = sim().args(["odds", "naval"]).args(&args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(out.stdout.is_empty() && stderr.trim_end().lines().count() == 1, "{args:?}: {stderr}");
+        assert!(stderr.starts_with(&format!("error: {message}")), "{args:?}: {stderr}");
+    }
+}
+
 fn run_precise(out: &Path, threads: &str, extra: &[&str]) {
     sim()
         .args(["run", config().to_str().unwrap(), "--precision", "0.002", "--threads", threads])

@@ -218,11 +218,12 @@ fn bash_completes_subcommand_options() {
 #[test]
 fn every_command_takes_format_with_json_and_csv_as_its_short_forms() {
     const PIKES: &str = "configs/cavalry/charge-on-pikes.toml";
-    let cases: [(&[&str], &[&str]); 7] = [
+    let cases: [(&[&str], &[&str]); 8] = [
         (&["exact", PIKES], &["json"]),
         (&["validate", PIKES], &["json"]),
         (&["metrics", PIKES], &["json", "csv"]),
         (&["odds", "naval", "--dice", "2", "--distance", "7"], &["json", "csv"]),
+        (&["odds", "naval", "--group", "8", "--group", "6,slow-ships"], &["json", "csv"]),
         (&["reach-table", "--max-distance", "3"], &["json", "csv"]),
         (&["check", "step-race", "--interceptor", "7-7", "--box", "7-7/3", "--move", "5-2,5-4,8-4"], &["json"]),
         (&["replay", "configs/board/greedy-vs-random.toml", "--game", "1", "--moves-only"], &["json"]),

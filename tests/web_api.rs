@@ -83,6 +83,11 @@ fn odds_answer_the_cli_json_and_refuse_bad_parameters() {
         ("naval", "dice=4&distance=7&pacific=true", &["--dice", "4", "--distance", "7", "--pacific"]),
         ("naval", "dice=2&distance=5&highest", &["--dice", "2", "--distance", "5", "--highest"]),
         ("naval", "dice=0&distance=0", &["--dice", "0", "--distance", "0"]),
+        (
+            "naval",
+            "group=7%2Ccodebreaking&group=7%2Cspotting%3D2&activity=raider&factors=9&pacific=false",
+            &["--group", "7,codebreaking", "--group", "7,spotting=2", "--activity", "raider", "--factors", "9"],
+        ),
         ("cavalry", "order=charge&morale=7&leader=1", &["--order", "charge", "--morale", "7", "--leader", "1"]),
         ("cavalry", "order=rally&morale=6&checks=2", &["--order", "rally", "--morale", "6", "--checks", "2"]),
         ("cavalry", "order=make_ready", &["--order", "make_ready"]),
@@ -104,7 +109,18 @@ fn odds_answer_the_cli_json_and_refuse_bad_parameters() {
         ("naval?dice=9&distance=7", "dice: \"9\" is not allowed; allowed: a whole number from 0 to 8"),
         ("naval?dice=2", "distance: missing; allowed: a whole number from 0 to 99"),
         ("naval?dice=2&distance=3&pacific=maybe", "pacific: \"maybe\" is not allowed; allowed: true or false"),
-        ("naval?dice=2&distance=3&wind=5", "wind: no such parameter; allowed: dice, distance, pacific, highest"),
+        (
+            "naval?dice=2&distance=3&wind=5",
+            "wind: no such parameter; allowed: dice, distance, group, activity, factors, pacific, highest",
+        ),
+        ("naval?pacific=true", "dice: missing; give dice and distance, or group"),
+        ("naval?group=8&dice=2", "dice: not with group; give dice and distance, or group, not both"),
+        ("naval?dice=2&distance=3&factors=5", "factors: only with group; give group too, or leave factors out"),
+        (
+            "naval?group=6%2Cslow",
+            "group: \"6,slow\": no modifier \"slow\"; allowed: spotting=N, codebreaking, mission-hex, slow-ships, \
+             non-operational-port",
+        ),
         (
             "cavalry?order=gallop",
             "order: \"gallop\" is not allowed; allowed: charge, make_ready, receive_charge, rally",
@@ -137,6 +153,10 @@ fn the_calculators_describe_their_parameters() {
         (Some(0), Some(8), Some(true))
     );
     assert!(dice["help"].as_str().is_some_and(|h| !h.is_empty()));
+    assert_eq!(dice["alternative"], "group", "dice and distance, or group");
+    let group = &calculators[1]["params"][2];
+    assert_eq!((group["name"].as_str(), group["type"].as_str()), (Some("group"), Some("text")));
+    assert_eq!((group["many"].as_bool(), group["value_name"].as_str()), (Some(true), Some("DISTANCE[,MODIFIER...]")));
     let order = &calculators[0]["params"][0];
     assert_eq!(order["allowed"][0], "charge");
     let param = |name: &str| calculators[0]["params"].as_array().unwrap().iter().find(|p| p["name"] == name).cloned();

@@ -262,9 +262,14 @@ fn the_quick_calculators_work_end_to_end_in_chromium() {
     let cavalry = cli_json(&["odds", "cavalry", "--order", "make_ready", "--morale", "6", "--leader", "1", "--json"]);
     let faced = ["odds", "cavalry", "--order", "make_ready", "--morale", "6", "--leader", "1", "--facing", "front"];
     let front = cli_json(&[&faced[..], &["--target", "light_infantry", "--json"]].concat());
+    let groups = ["7,codebreaking", "7,spotting=2"];
+    let asked = ["odds", "naval", "--activity", "raider", "--group", groups[0], "--group", groups[1], "--json"];
+    let fleet = cli_json(&asked);
     let expected = serde_json::json!({
         "naval": { "dice": 2, "distance": 7, "p_reach_fraction": naval["p_reach_fraction"], "moved": naval["moved"],
                    "answer": naval["answer"] },
+        "groups": { "activity": "raider", "groups": groups, "answer": fleet["answer"],
+                    "p_intercept_fraction": fleet["p_intercept_fraction"], "rows": fleet["groups"] },
         "cavalry": { "order": "make_ready", "morale": 6, "leader": 1,
                      "p_intercept_fraction": cavalry["p_intercept_fraction"],
                      "p_pass_fraction": cavalry["morale_check"]["p_pass_fraction"],

@@ -2,8 +2,11 @@
 // a phone's width: naval dice and distance set in the form must give the chance and the table of hexes moved
 // that `intercept-sim odds naval --json` gives, a cavalry order and morale the chances `odds cavalry --json`
 // gives, and then a unit type and facing its answer (all computed by tests/workbench_e2e.rs and handed over as
-// JSON); a value out of range and a required one left blank marked on their fields for a screen reader
-// (aria-invalid, the error first in the field's description), the marks gone once fixed; each calculator's
+// JSON); two naval groups with their modifiers against a raid, the second added with the form's button, the
+// sentence and each group's dice and chance that `odds naval --activity raider --group ... --json` gives, a
+// bad modifier marked on its own box; a value out of range and a required one left blank marked on their
+// fields for a screen reader (aria-invalid, the error first in the field's description), the marks gone once
+// fixed; each calculator's
 // address (/calc#RULE_SET) opening with that calculator in view and its heading focused; axe-core finds no
 // accessibility violation, one h1, every button named once; no sideways scrolling, screenshots.
 // Any console error or page error fails it. Run by tests/workbench_e2e.rs:
@@ -88,11 +91,11 @@ async function markedInvalid(page, id, words, where) {
   if (!ok) fail(`${where}: #${id} is not marked invalid with "${words}…": ${JSON.stringify(await marks(page, id))}`);
 }
 
-async function markedValid(page, id, where) {
-  const ok = await page.waitForFunction((id) => {
+async function markedValid(page, id, where, help = `${id}-help`) {
+  const ok = await page.waitForFunction(([id, help]) => {
     const f = document.getElementById(id);
-    return !f.hasAttribute('aria-invalid') && f.getAttribute('aria-describedby') === `${id}-help`;
-  }, id, { timeout: 10000 }).catch(() => null);
+    return !f.hasAttribute('aria-invalid') && f.getAttribute('aria-describedby') === help;
+  }, [id, help], { timeout: 10000 }).catch(() => null);
   if (!ok) fail(`${where}: #${id} is still marked after the fix: ${JSON.stringify(await marks(page, id))}`);
 }
 
@@ -104,7 +107,7 @@ async function fieldErrors(page, where) {
   await page.fill('#cavalry-morale', '60');
   await markedInvalid(page, 'cavalry-morale', 'morale: ', where);
   await page.fill('#naval-dice', '');
-  await markedInvalid(page, 'naval-dice', 'Give dice.', where);
+  await markedInvalid(page, 'naval-dice', 'Give dice, or group.', where);
   await noAxeViolations(page, `${where} field errors`);
   await page.fill('#cavalry-morale', String(c.morale));
   await page.fill('#naval-dice', String(n.dice));
@@ -113,6 +116,38 @@ async function fieldErrors(page, where) {
   await sentence(page, 'naval', n.answer, where);
   await sentence(page, 'cavalry', c.front.answer, where);
   allow.status = null;
+}
+
+/** Dice and distance cleared (the page asks for them, or a group), then two groups with their modifiers against
+ * the mission the activity sets, the second box added with the button (which moves to it): the sentence, and a
+ * row a group with its dice, how they come about and its chance, as `odds naval --group ... --json` gives them;
+ * a modifier misspelt is marked on its own box, and the mark goes once it is fixed. */
+async function groups(page, where) {
+  const g = expected.groups;
+  allow.status = 400;
+  await page.fill('#naval-dice', '');
+  await page.fill('#naval-distance', '');
+  await markedInvalid(page, 'naval-dice', 'Give dice, or group.', where);
+  await page.selectOption('#naval-activity', g.activity);
+  await page.fill('#naval-group-1', g.groups[0]);
+  await page.click('#naval-group-add');
+  const focused = await page.evaluate(() => document.activeElement.id);
+  if (focused !== 'naval-group-2') fail(`${where}: adding a group moves to #${focused}, not #naval-group-2`);
+  await page.fill('#naval-group-2', g.groups[1].replace('spotting', 'spoting'));
+  await markedInvalid(page, 'naval-group-2', 'group: ', where);
+  await page.fill('#naval-group-2', g.groups[1]);
+  await markedValid(page, 'naval-group-2', where, 'naval-group-help');
+  await sentence(page, 'naval', g.answer, where);
+  allow.status = null;
+  await chance(page, 'naval', 'chance to intercept', g.p_intercept_fraction, where);
+  const rows = await page.$$eval('#calc-naval table.odds tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((td) => td.textContent)));
+  if (rows.length !== g.rows.length) fail(`${where}: the groups table has ${rows.length} rows, not ${g.rows.length}`);
+  g.rows.forEach((r, i) => {
+    const cells = rows[i];
+    const ok = cells[0] === String(r.group) && cells.includes(String(r.dice)) && cells.includes(r.dice_from)
+      && cells[cells.length - 1].endsWith(`(${r.p_reach_fraction})`);
+    if (!ok) fail(`${where}: group row ${i} is ${JSON.stringify(cells)}, not ${JSON.stringify(r)}`);
+  });
 }
 
 /** Each calculator's address, /calc#RULE_SET, opens with that calculator in the window, its form whole, and
@@ -143,6 +178,8 @@ async function calc(browser, width) {
   await cavalry(page, where);
   await noAxeViolations(page, `${where} answered`);
   await fieldErrors(page, where);
+  await groups(page, where);
+  await noAxeViolations(page, `${where} groups`);
   await page.click('#calc-cavalry summary');
   await noAxeViolations(page, `${where} all values open`);
   await namedOnce(page, `${where} calculators`);

@@ -18,7 +18,18 @@ pub struct Param {
     pub required: bool,
     /// Another parameter that must be given with this one.
     pub requires: Option<&'static str>,
+    /// Another parameter that may be given instead of this one (and of every other that names it): this one is
+    /// then required only when that one is not given, and may not be given with it.
+    pub alternative: Option<&'static str>,
     pub help: &'static str,
+}
+
+impl Param {
+    /// A parameter that may be left out, with no default and nothing it requires or stands in for: the
+    /// start of every description, the rest set by struct update (`Param { required: true, ..Param::new(...) }`).
+    pub fn new(name: &'static str, kind: ParamKind, help: &'static str) -> Param {
+        Param { name, kind, default: None, required: false, requires: None, alternative: None, help }
+    }
 }
 
 /// A parameter's type and allowed values.
@@ -84,7 +95,10 @@ impl Values {
             }
         }
         for p in params {
-            check_present(p, &values)?;
+            check_alternative(params, p, &values)?;
+        }
+        for p in params {
+            check_present(params, p, &values)?;
         }
         let defaults: Vec<_> = params
             .iter()
@@ -144,18 +158,48 @@ fn unknown(params: &[Param], name: &str) -> ToolError {
     ToolError::param(name, format!("no such parameter; allowed: {}", names.join(", ")))
 }
 
-/// A required parameter must be given, and one that `requires` another only with it.
-fn check_present(p: &Param, values: &Values) -> Result<(), ToolError> {
-    let given = values.get(p.name).is_some();
-    if p.required && !given {
-        return Err(ToolError::param(p.name, format!("missing; {}", allowed(&p.kind))));
+/// A parameter may not be given with its alternative.
+fn check_alternative(params: &[Param], p: &Param, values: &Values) -> Result<(), ToolError> {
+    match p.alternative {
+        Some(other) if values.get(p.name).is_some() && values.get(other).is_some() => {
+            Err(ToolError::param(p.name, format!("not with {other}; give {}, not both", either(params, other))))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// A required parameter must be given (unless its alternative is, or none of its fellows that share that
+/// alternative is, when the message names both ways), and one that `requires` another only with it.
+fn check_present(params: &[Param], p: &Param, values: &Values) -> Result<(), ToolError> {
+    let given = |name: &str| values.get(name).is_some();
+    if p.required && !given(p.name) {
+        let message = match p.alternative {
+            Some(other) if given(other) => None,
+            Some(other) if !fellows(params, other).any(given) => {
+                Some(format!("missing; give {}", either(params, other)))
+            }
+            _ => Some(format!("missing; {}", allowed(&p.kind))),
+        };
+        if let Some(message) = message {
+            return Err(ToolError::param(p.name, message));
+        }
     }
     match p.requires {
-        Some(other) if given && values.get(other).is_none() => {
+        Some(other) if given(p.name) && !given(other) => {
             Err(ToolError::param(p.name, format!("only with {other}; give {other} too, or leave {} out", p.name)))
         }
         _ => Ok(()),
     }
+}
+
+/// The parameters that `other` may be given instead of.
+fn fellows<'a>(params: &'a [Param], other: &'a str) -> impl Iterator<Item = &'static str> + 'a {
+    params.iter().filter(move |q| q.alternative == Some(other)).map(|q| q.name)
+}
+
+/// The two ways to ask: "dice and distance, or group".
+fn either(params: &[Param], other: &str) -> String {
+    format!("{}, or {other}", fellows(params, other).collect::<Vec<_>>().join(" and "))
 }
 
 fn parse(p: &Param, text: &str) -> Result<Value, ToolError> {
@@ -203,8 +247,15 @@ mod tests {
 
     fn params() -> Vec<Param> {
         let whole = ParamKind::Whole { least: 0, most: 8 };
-        let p = |name, kind, required, requires| Param { name, kind, default: None, required, requires, help: "" };
-        vec![p("dice", whole, true, None), p("wide", ParamKind::Flag, false, Some("dice"))]
+        let p = |name, kind, required, requires| Param { required, requires, ..Param::new(name, kind, "") };
+        let instead = |p: Param| Param { alternative: Some("group"), ..p };
+        let group = ParamKind::Text { value_name: "SPEC", many: true };
+        vec![
+            instead(p("dice", whole.clone(), true, None)),
+            p("wide", ParamKind::Flag, false, Some("dice")),
+            instead(p("distance", whole, true, None)),
+            p("group", group, false, None),
+        ]
     }
 
     fn read(pairs: &[(&str, &str)]) -> Result<Values, ToolError> {
@@ -214,12 +265,32 @@ mod tests {
 
     #[test]
     fn values_are_checked_against_the_description() {
-        assert_eq!(read(&[("dice", "3"), ("wide", "")]).unwrap().whole("dice"), Some(3));
-        let err = |pairs| read(pairs).unwrap_err().to_string();
-        assert_eq!(err(&[("dice", "9")]), "dice: \"9\" is not allowed; allowed: a whole number from 0 to 8");
-        assert_eq!(err(&[]), "dice: missing; allowed: a whole number from 0 to 8");
-        assert_eq!(err(&[("dice", "1"), ("dice", "2")]), "dice: given twice; give it once");
-        assert_eq!(err(&[("die", "1")]), "die: no such parameter; allowed: dice, wide");
-        assert_eq!(err(&[("dice", "1"), ("wide", "maybe")]), "wide: \"maybe\" is not allowed; allowed: true or false");
+        assert_eq!(read(&[("dice", "3"), ("distance", "1"), ("wide", "")]).unwrap().whole("dice"), Some(3));
+        let err = |pairs: &[(&str, &str)]| read(pairs).unwrap_err().to_string();
+        let distance = ("distance", "1");
+        assert_eq!(err(&[("dice", "9"), distance]), "dice: \"9\" is not allowed; allowed: a whole number from 0 to 8");
+        assert_eq!(err(&[("dice", "1"), ("dice", "2"), distance]), "dice: given twice; give it once");
+        assert_eq!(err(&[("die", "1")]), "die: no such parameter; allowed: dice, wide, distance, group");
+        let maybe = [("dice", "1"), distance, ("wide", "maybe")];
+        assert_eq!(err(&maybe), "wide: \"maybe\" is not allowed; allowed: true or false");
+    }
+
+    /// Parameters given instead of another: either way, not both, and neither is refused naming both ways.
+    #[test]
+    fn an_alternative_is_either_way_never_both() {
+        let groups = read(&[("group", "8"), ("group", "6,slow")]).unwrap();
+        assert_eq!(groups.texts("group"), ["8", "6,slow"]);
+        assert_eq!(groups.whole("dice"), None);
+        let err = |pairs: &[(&str, &str)]| read(pairs).unwrap_err().to_string();
+        assert_eq!(err(&[]), "dice: missing; give dice and distance, or group");
+        assert_eq!(err(&[("wide", "")]), "dice: missing; give dice and distance, or group");
+        assert_eq!(err(&[("dice", "2")]), "distance: missing; allowed: a whole number from 0 to 8");
+        let both = "dice: not with group; give dice and distance, or group, not both";
+        assert_eq!(err(&[("dice", "2"), ("distance", "7"), ("group", "8")]), both);
+        assert_eq!(err(&[("group", "8"), ("dice", "2")]), both);
+        assert_eq!(
+            err(&[("distance", "7"), ("group", "8")]),
+            "distance: not with group; give dice and distance, or group, not both"
+        );
     }
 }

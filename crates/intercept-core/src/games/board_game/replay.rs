@@ -38,7 +38,7 @@ impl Tool for Replays {
     }
 
     fn params(&self) -> Vec<Param> {
-        let param = |name, kind, default, help| Param { name, kind, default, required: false, requires: None, help };
+        let param = |name, kind, default, help| Param { default, ..Param::new(name, kind, help) };
         let whole = ParamKind::Whole { least: 0, most: MOST };
         vec![
             param(

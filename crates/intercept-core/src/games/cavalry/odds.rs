@@ -283,7 +283,7 @@ impl Tool for CavalryOddsTool {
 
     fn params(&self) -> Vec<Param> {
         let whole = |least, most| ParamKind::Whole { least, most };
-        let param = |name, kind, help| Param { name, kind, default: None, required: false, requires: None, help };
+        let param = Param::new;
         let with_morale = |name, kind, default: u32, help| Param {
             default: Some(json!(default)),
             requires: Some("morale"),

@@ -65,15 +65,7 @@ impl Naval {
             );
         }
         let dice = g.dice.dice as i64;
-        let mut why = format!("{} base{}", g.dice.base, base_reason(cfg, g, raw));
-        for &(what, n) in &g.dice.terms {
-            why += &format!(", {} {what}", signed(n));
-        }
-        let total = g.dice.base + g.dice.modifiers;
-        if total != dice {
-            let total = if total < 0 { format!("\u{2212}{}", -total) } else { total.to_string() };
-            why += &format!(" = {total}, clamped to {dice}");
-        }
+        let why = dice_reason(cfg, g, raw);
         let reach = match dice {
             0 => format!("with no dice it reaches only its base hex (N-6.3), probability {p}"),
             _ => format!("it reaches its hex (N-8) with probability {p}"),
@@ -198,6 +190,20 @@ fn verb(level: usize) -> String {
         1..=3 => format!("{}intercepts", "counter-".repeat(level - 1)),
         n => format!("intercepts, at level {n},"),
     }
+}
+
+/// How a group's dice come about: "4 base against sea transport, +2 spotting, −1 slow ships", and the clamp
+/// where there is one (N-4..N-6), read from its [`DiceCount`](super::dice::DiceCount).
+pub(super) fn dice_reason(cfg: &NavalConfig, g: &Group, raw: &super::config::GroupConfig) -> String {
+    let mut why = format!("{} base{}", g.dice.base, base_reason(cfg, g, raw));
+    for &(what, n) in &g.dice.terms {
+        why += &format!(", {} {what}", signed(n));
+    }
+    let (total, dice) = (g.dice.base + g.dice.modifiers, g.dice.dice as i64);
+    if total != dice {
+        why += &format!(" = {}, clamped to {dice}", signed(total).trim_start_matches('+'));
+    }
+    why
 }
 
 /// Why the base dice are what they are (N-4, N-4.1, N-17.2).

@@ -30,12 +30,8 @@ impl Tool for StepRaceCheck {
 
     fn params(&self) -> Vec<Param> {
         let text = |name, value_name, many, help| Param {
-            name,
-            kind: ParamKind::Text { value_name, many },
-            default: None,
             required: true,
-            requires: None,
-            help,
+            ..Param::new(name, ParamKind::Text { value_name, many }, help)
         };
         vec![
             text(
@@ -57,12 +53,12 @@ impl Tool for StepRaceCheck {
                 "The move: start, an optional waypoint, and the destination, such as 5-2,5-4,8-4 (G-3).",
             ),
             Param {
-                name: "box_filter",
-                kind: ParamKind::Choice { allowed: FILTERS },
                 default: Some(json!("point")),
-                required: false,
-                requires: None,
-                help: "What the box filters (G-8, G-A1): the interception point, the destination, or nothing.",
+                ..Param::new(
+                    "box_filter",
+                    ParamKind::Choice { allowed: FILTERS },
+                    "What the box filters (G-8, G-A1): the interception point, the destination, or nothing.",
+                )
             },
         ]
     }

@@ -1,14 +1,19 @@
 //! The naval rule set's two tools: `odds naval` ([`NavalOdds`]), the exact chance that n interception dice
 //! reach a hex d hexes away (N-7, N-8), answered by the naval rules themselves through a one-group scenario
-//! ([`crate::odds`]); and `reach-table` ([`ReachTables`]), the [`ReachTable`] of every number of dice and
-//! distance. Each answer prints as text, CSV or JSON.
+//! ([`crate::odds`]), or that several groups with their dice modifiers reach the mission ([`groups`]); and
+//! `reach-table` ([`ReachTables`]), the [`ReachTable`] of every number of dice and distance. Each answer
+//! prints as text, CSV or JSON.
+
+mod groups;
 
 use std::fmt::Write;
+use std::sync::OnceLock;
 
 use serde_json::json;
 
+pub use self::groups::{DEFAULT_ACTIVITY, DEFAULT_FACTORS, GroupSpec, GroupsAnswer, GroupsQuestion, MOST_GROUPS};
 use super::NavalRules;
-use super::config::MoveRule;
+use super::config::{Activity, MoveRule};
 use crate::odds::{Answer, INTERCEPTOR, OddsError, answer};
 use crate::present::{exact_text, how_often_exactly};
 use crate::ruleset::{Format, Input, Mount, Param, ParamKind, Tool, ToolError, Values, View};
@@ -31,11 +36,11 @@ impl NavalQuestion {
     pub fn table(&self) -> serde_json::Value {
         json!({
             "theater": if self.pacific { "pacific" } else { "europe" },
-            "mission": { "name": "mission", "activity": "sea_transport", "factors": 20 },
-            "group": [{ "name": INTERCEPTOR, "target": "mission", "distance": self.distance, "factors": 20 }],
+            "mission": { "name": "mission", "activity": DEFAULT_ACTIVITY, "factors": DEFAULT_FACTORS },
+            "group": [{ "name": INTERCEPTOR, "target": "mission", "distance": self.distance, "factors": DEFAULT_FACTORS }],
             "rules": {
                 "movement": if self.highest { "highest" } else { "sum" },
-                "base_dice": { "sea_transport": self.dice },
+                "base_dice": { activity_word(DEFAULT_ACTIVITY): self.dice },
             },
         })
     }
@@ -181,30 +186,43 @@ impl View for NavalAnswer {
 
 /// The answer in one sentence: "2 dice reach a hex 7 hexes away 58.3% of the time (exactly 7/12)."
 fn naval_answer(q: &NavalQuestion, reach: &num_rational::BigRational) -> String {
-    let pacific = if q.pacific { "In the Pacific (the total halved, rounding up), " } else { "" };
-    let highest = match (q.highest, q.pacific) {
-        (true, true) => "reading the highest die, ",
-        (true, false) => "Reading the highest die, ",
-        _ => "",
-    };
     let dice = if q.dice == 1 { "1 die reaches".to_owned() } else { format!("{} dice reach", q.dice) };
     let hexes = if q.distance == 1 { "1 hex" } else { &format!("{} hexes", q.distance) };
-    format!("{pacific}{highest}{dice} a hex {hexes} away {}.", how_often_exactly(reach))
+    format!("{}{dice} a hex {hexes} away {}.", reading(q.pacific, q.highest), how_often_exactly(reach))
 }
 
-/// `odds naval`: the chance that n dice reach a hex d hexes away, and how far the group gets.
+/// How the dice are read, as an answer's sentence opens: nothing for the sum in Europe.
+fn reading(pacific: bool, highest: bool) -> &'static str {
+    match (pacific, highest) {
+        (true, true) => "In the Pacific (the total halved, rounding up), reading the highest die, ",
+        (true, false) => "In the Pacific (the total halved, rounding up), ",
+        (false, true) => "Reading the highest die, ",
+        (false, false) => "",
+    }
+}
+
+/// An activity as the config writes it: `sea_transport`.
+fn activity_word(activity: Activity) -> &'static str {
+    let words = activity_words();
+    Activity::ALL.iter().position(|a| *a == activity).map_or("", |i| words[i])
+}
+
+/// Every activity as the config writes it, in the order of [`Activity::ALL`]: the choices of `--activity`.
+fn activity_words() -> &'static [&'static str] {
+    static WORDS: OnceLock<Vec<&'static str>> = OnceLock::new();
+    WORDS.get_or_init(|| {
+        let word = |a: &Activity| serde_json::to_value(a).ok().and_then(|v| v.as_str().map(str::to_owned));
+        Activity::ALL.iter().map(|a| &*word(a).unwrap_or_default().leak()).collect()
+    })
+}
+
+/// `odds naval`: the chance that n dice reach a hex d hexes away, and how far the group gets; or, given
+/// `--group`s instead, that at least one of those groups reaches the mission, and each group's dice and chance.
 pub struct NavalOdds;
 
 /// The two switches both naval tools take.
 fn switches() -> [Param; 2] {
-    let flag = |name, help| Param {
-        name,
-        kind: ParamKind::Flag,
-        default: Some(json!(false)),
-        required: false,
-        requires: None,
-        help,
-    };
+    let flag = |name, help| Param { default: Some(json!(false)), ..Param::new(name, ParamKind::Flag, help) };
     [
         flag("pacific", "Halve the dice total, rounding up, as in the Pacific (N-8.2)."),
         flag("highest", "Read the highest die instead of the sum (the A-1 alternative)."),
@@ -217,21 +235,49 @@ impl Tool for NavalOdds {
     }
 
     fn title(&self) -> &'static str {
-        "Can n interception dice reach a hex d hexes away? (N-7, N-8)"
+        "Do n interception dice reach a hex d hexes away, or do these groups reach the mission? (N-4..N-8)"
     }
 
     fn examples(&self) -> &'static [&'static str] {
-        &["odds naval --dice 4 --distance 7 --pacific"]
+        &[
+            "odds naval --dice 4 --distance 7 --pacific",
+            "odds naval --group 7,slow-ships --group 7,non-operational-port",
+            "odds naval --activity raider --group 7,codebreaking --group 7,spotting=2",
+        ]
     }
 
     fn params(&self) -> Vec<Param> {
-        let param = |name, kind, help| Param { name, kind, default: None, required: true, requires: None, help };
+        let param = Param::new;
+        let one_group =
+            |name, kind, help| Param { required: true, alternative: Some("group"), ..param(name, kind, help) };
+        let with_groups = |name, kind, default, help| Param {
+            default: Some(default),
+            requires: Some("group"),
+            ..param(name, kind, help)
+        };
         let mut params = vec![
-            param("dice", ParamKind::Whole { least: 0, most: 8 }, "Interception dice, after modifiers."),
-            param(
+            one_group(
+                "dice",
+                ParamKind::Whole { least: 0, most: 8 },
+                "One group's interception dice, after modifiers (N-6); or give group instead.",
+            ),
+            one_group(
                 "distance",
                 ParamKind::Whole { least: 0, most: 99 },
-                "Hexes from the group's base to its interception hex.",
+                "Hexes from that group's base to its interception hex; or give group instead.",
+            ),
+            param("group", ParamKind::Text { value_name: groups::GROUP_SPEC, many: true }, GROUP_HELP),
+            with_groups(
+                "activity",
+                ParamKind::Choice { allowed: activity_words() },
+                json!(activity_word(DEFAULT_ACTIVITY)),
+                "What the mission does, which sets the groups' base dice (N-4); with group.",
+            ),
+            with_groups(
+                "factors",
+                ParamKind::Whole { least: 0, most: 999 },
+                json!(DEFAULT_FACTORS),
+                "The mission's naval factors: under 10, one die fewer for every group (N-5.8); with group.",
             ),
         ];
         params.extend(switches());
@@ -244,6 +290,9 @@ impl Tool for NavalOdds {
 
     fn answer(&self, input: &Input<'_>) -> Result<Box<dyn View>, ToolError> {
         let v = &input.values;
+        if !v.texts("group").is_empty() {
+            return Ok(Box::new(groups_question(v)?.ask()?));
+        }
         let q = NavalQuestion {
             dice: v.small("dice"),
             distance: v.small("distance"),
@@ -253,6 +302,28 @@ impl Tool for NavalOdds {
         let answer = ask(&q).map_err(|e| ToolError::Failed(e.to_string()))?;
         Ok(Box::new(NavalAnswer { question: q, answer }))
     }
+}
+
+/// What `--group` takes, for its help.
+const GROUP_HELP: &str = "A group intercepting the mission (level 1; repeatable, up to 8): its distance in hexes, \
+     then any of spotting=N, codebreaking, mission-hex, slow-ships, non-operational-port (N-5), such as \
+     6,slow-ships,spotting=2; instead of dice and distance.";
+
+/// The groups question `v` asks: every `--group` read, at most [`MOST_GROUPS`].
+fn groups_question(v: &Values) -> Result<GroupsQuestion, ToolError> {
+    let written = v.texts("group");
+    if written.len() > MOST_GROUPS {
+        let message = format!("{} groups; allowed: 1 to {MOST_GROUPS}", written.len());
+        return Err(ToolError::param("group", message));
+    }
+    let activity = v.choice("activity").and_then(|c| activity_words().iter().position(|w| *w == c));
+    Ok(GroupsQuestion {
+        groups: written.iter().map(|g| GroupSpec::read(g)).collect::<Result<_, _>>()?,
+        activity: activity.map_or(DEFAULT_ACTIVITY, |i| Activity::ALL[i]),
+        factors: v.small("factors"),
+        pacific: v.flag("pacific"),
+        highest: v.flag("highest"),
+    })
 }
 
 /// `reach-table`: P(reach) for every number of dice and distance.
@@ -273,14 +344,8 @@ impl Tool for ReachTables {
 
     fn params(&self) -> Vec<Param> {
         let mut params = switches().to_vec();
-        params.push(Param {
-            name: "max_distance",
-            kind: ParamKind::Whole { least: 1, most: 60 },
-            default: Some(json!(12)),
-            required: false,
-            requires: None,
-            help: "Largest distance shown.",
-        });
+        let most = ParamKind::Whole { least: 1, most: 60 };
+        params.push(Param { default: Some(json!(12)), ..Param::new("max_distance", most, "Largest distance shown.") });
         params
     }
 
