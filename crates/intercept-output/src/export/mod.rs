@@ -152,7 +152,22 @@ pub fn summary_frame(summary: &Summary) -> PolarsResult<DataFrame> {
 /// The columns of `summary.parquet` an exact solve alone fills: each metric's exact value, its fraction,
 /// its kind, and a count's exact median and 90th percentile. What `Scenario.exact().summary` hands out.
 pub fn exact_summary_frame(summary: &Summary) -> PolarsResult<DataFrame> {
-    summary_frame(summary)?.select(["metric", "exact", "exact_fraction", "kind", "median_exact", "p90_exact"])
+    let mut df = summary_frame(summary)?.select(["metric", "exact", "exact_fraction", "kind"])?;
+    // A run's quantile columns are built around its estimate, which an exact solve alone does not have: the
+    // exact quantiles come straight from each count's exact "at most" shares.
+    for (name, level) in [("median_exact", 0.5), ("p90_exact", 0.9)] {
+        let values: Vec<Option<u32>> = summary.metrics.iter().map(|r| exact_quantile(summary, r, level)).collect();
+        df.hstack_mut(&[Column::new(name.into(), values)])?;
+    }
+    Ok(df)
+}
+
+/// The `level` quantile of a count's exact distribution; `None` for a probability or a place.
+fn exact_quantile(summary: &Summary, row: &MetricRow, level: f64) -> Option<u32> {
+    let rows = summary.distributions.iter().filter(|d| d.metric == row.metric);
+    let at_most: Option<Vec<f64>> = rows.map(|d| d.at_most.exact).collect();
+    let at_most = at_most.filter(|shares| !row.place && !shares.is_empty())?;
+    intercept_core::cumulative::quantile(&at_most, level)
 }
 
 /// The columns of `distributions.parquet` an exact solve alone fills: each value's exact chance and its
