@@ -51,13 +51,13 @@ pub fn solve(base: &Scenario, target: &Target, outer: &Vary, inner: &Vary, digit
     let Some((first, rest)) = accepted.split_first() else {
         return Err(BadSolve(format!("{file}: --vary {}: the rules refuse every value of the range", asked.key)));
     };
-    let solve = |&(value, scenario): &(&String, &Scenario)| {
+    let solve_at = |&(value, scenario): &(&String, &Scenario)| {
         super::solve_one(scenario, target, inner, digits, false)
             .map_err(|e| BadSolve(format!("{} = {value}: {}", asked.key, e.0)))
     };
     // The first value of the first key alone, whose work estimates the whole search's: refused before the
     // rest if it would pass the budget; then the rest, each on its own thread.
-    let answer = solve(first)?;
+    let answer = solve_at(first)?;
     let estimate = work(&answer).saturating_mul(accepted.len() as u64);
     if estimate > MOST_WORK {
         return Err(BadSolve(format!(
@@ -71,7 +71,7 @@ pub fn solve(base: &Scenario, target: &Target, outer: &Vary, inner: &Vary, digit
         )));
     }
     let mut answers = vec![Ok(answer)];
-    answers.extend(exact::in_parallel(rest, solve));
+    answers.extend(exact::in_parallel(rest, solve_at));
     let rows = accepted.iter().zip(answers).map(|((value, _), answer)| Ok(((*value).clone(), answer?)));
     let rows = rows.collect::<Result<Vec<_>, BadSolve>>()?;
     Ok(Pair {

@@ -91,7 +91,6 @@ impl Group {
         };
         let dice = dice::dice_count(cfg, g, levels[i], target_factors);
         let first_move = movement(cfg, i, levels[i], target_factors, g.distance as u32);
-        let in_range = first_move.in_range();
         let retarget_distance = g.retarget_distance.unwrap_or(g.distance) as u32;
         Group {
             name: g.name.clone(),
@@ -105,7 +104,6 @@ impl Group {
             submarine: g.submarine,
             withheld: g.withheld,
             on_fail: g.on_fail,
-            in_range,
             defer: g.defer_to.as_ref().map(|f| Defer {
                 place: Place { force: force_named(cfg, f), home: 0 },
                 along: g.defer_along as u32,

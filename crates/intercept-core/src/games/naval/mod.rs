@@ -142,9 +142,6 @@ pub struct Group {
     pub submarine: bool,
     pub withheld: bool,
     pub on_fail: OnFail,
-    /// Whether it may attempt at all under `rules.max_range` with its dice as configured (N-8.5, A-3);
-    /// against a target made small it is judged again on the dice it then rolls.
-    pub in_range: bool,
     pub defer: Option<Defer>,
     /// First-round movement: hexes moved, capped at the distance.
     pub first_move: Move,
@@ -279,7 +276,7 @@ impl Naval {
                     "distance": g.distance,
                     "p_reach": g.first_move.dist.probability(g.distance as usize),
                 });
-                if !g.in_range {
+                if !g.first_move.in_range() {
                     out["in_range"] = false.into();
                 }
                 out

@@ -91,14 +91,14 @@ impl Naval {
     fn reach_arrow(&self, g: &Group) -> Arrow {
         let mut label =
             vec![format!("{}, {}", count(g.dice.dice.into(), "die", "dice"), count(g.distance.into(), "hex", "hexes"))];
-        label.push(match g.in_range {
+        label.push(match g.first_move.in_range() {
             true => format!("reach {}", odds_of(&g.first_move.dist, g.distance as usize)),
             false => "out of range (A-3)".to_owned(),
         });
         if g.aim.returning() {
             label.push("on its way home (N-17)".to_owned());
         }
-        Arrow { from: group_id(g), to: self.force_id(g.target), label, faint: !g.in_range || g.submarine }
+        Arrow { from: group_id(g), to: self.force_id(g.target), label, faint: !g.first_move.in_range() || g.submarine }
     }
 }
 

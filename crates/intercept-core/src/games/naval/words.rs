@@ -78,7 +78,7 @@ impl Naval {
     fn flag_words(&self, cfg: &NavalConfig, i: usize) -> Vec<String> {
         let g = &self.groups[i];
         let mut out = Vec::new();
-        if !g.in_range {
+        if !g.first_move.in_range() {
             out.push("Its hex lies beyond its largest first move, so under rules.max_range it does not attempt at all (A-3).".into());
         }
         if g.submarine {
