@@ -45,6 +45,7 @@ pub mod engine;
 pub mod exact;
 pub mod fraction;
 pub mod games;
+pub mod hexmap;
 pub mod memo;
 pub mod metrics;
 pub mod model;
