@@ -52,6 +52,7 @@ pub fn run_command_line(args: impl IntoIterator<Item = OsString>) -> u8 {
         Command::Sensitivity(args) => sensitivity(args),
         Command::Merge(args) => merge(args),
         Command::Solve(args) => solve(args),
+        Command::Where(args) => where_to(args),
         Command::Init(a) => generate::init(a),
         Command::Serve(a) => serve(a),
         Command::Completions(a) => generate::completions(a),
@@ -273,6 +274,14 @@ fn solve(args: SolveArgs) -> Result<(), Failure> {
     study::write_solve(&scenario, &answer, folder.staging()).map_err(|e| not_written(e, &folder, &dir))?;
     let written = folder.commit().map_err(folder_failure)?;
     show_view(&show::SolveView { answer: &answer, dir: &dir, files: written.len() }, args.format.asked())
+}
+
+/// `where`: every choice of the scenario's first decision, ranked exactly, each side answering best below.
+fn where_to(args: cli::WhereArgs) -> Result<(), Failure> {
+    let scenario = config::load(&shipped(), &args.config, Overrides::default())?;
+    let decided = crate::core::decide::decide(&scenario, args.metric.as_deref()).map_err(|e| bad_input(e.0))?;
+    let view = show::decided::DecidedView { name: &scenario.run.name, decided: &decided };
+    show_view(&view, args.format.asked())
 }
 
 fn exact(args: ExactArgs) -> Result<(), Failure> {

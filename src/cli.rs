@@ -31,6 +31,7 @@ const ORDER: &[&str] = &[
     "sweep",
     "sensitivity",
     "solve",
+    "where",
     "merge",
     "replay",
     "check",
@@ -67,6 +68,10 @@ pub enum Command {
     Sensitivity(SensitivityArgs),
     /// Find the value of a key that gives the odds asked for, exactly (a tree too large is sampled, said so).
     Solve(SolveArgs),
+    /// Choose each side's interception hex exactly: every hex of the route ranked by the metric, each side
+    /// answering best below (a scenario on a map).
+    #[command(after_help = "Example:\n  intercept-sim where configs/naval/chain-on-the-map.toml")]
+    Where(WhereArgs),
     /// Merge the shards of one run (`run --shard K/N`) into the files a single run writes.
     #[command(
         after_help = "Example:\n  intercept-sim merge shards/0 shards/1 shards/2 --out reports/three-level-chain"
@@ -430,6 +435,19 @@ fn parse_vary(s: &str) -> Result<Vary, String> {
 pub struct TableArgs {
     /// The scenario config (TOML).
     pub config: PathBuf,
+    #[command(flatten)]
+    pub format: Format,
+}
+
+/// `where`: the scenario, and the metric the choices are judged by.
+#[derive(Args, Debug)]
+pub struct WhereArgs {
+    /// The scenario config (TOML), on a map.
+    pub config: PathBuf,
+    /// The metric every choice is judged by, each side wanting it high or low as it favours it [default:
+    /// the rule set's headline metric].
+    #[arg(long, value_name = "METRIC")]
+    pub metric: Option<String>,
     #[command(flatten)]
     pub format: Format,
 }

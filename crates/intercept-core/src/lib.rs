@@ -41,6 +41,7 @@ pub mod chance;
 pub mod config;
 pub mod cost;
 pub mod cumulative;
+pub mod decide;
 pub mod engine;
 pub mod exact;
 pub mod fraction;

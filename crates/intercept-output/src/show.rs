@@ -3,6 +3,7 @@
 //! [`sensitivity`]. Each renders itself as a table for people, a JSON value for programs, and CSV where it is
 //! a table; the command line prints the format asked ([`intercept_core::view::print`]).
 
+pub mod decided;
 pub mod sensitivity;
 pub mod sweep;
 

@@ -9,6 +9,7 @@
 //! starter config, and [`reference`](mod@reference) its page in `docs/guide/reference/` (every key with its
 //! type, allowed values, default and description, and the starter's metrics), from the JSON Schema.
 
+pub mod files;
 pub mod keys;
 mod locate;
 pub mod path;
@@ -21,9 +22,10 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use self::files::{Beside, Files, Included, NoFiles};
 pub use self::path::{Invalid, KeyPath, in_range, probability};
 pub use self::run::{MOST_EXACT_LEAVES, RunConfig, RunSettings};
-use crate::ruleset::{Parsed, Registry, Rules, has_table, parse_run_only};
+use crate::ruleset::{Parsed, Registry, Rules, Unparsed, has_table, parse_run_only};
 use crate::text::{ReadError, one_line, read_capped};
 
 /// A config file as written, with every default filled in: the `[run]` table and one rule set's table,
@@ -143,7 +145,7 @@ pub const MOST_BYTES: u64 = 1 << 20;
 
 /// Reads, parses and resolves the config at `file`, whose rule set is one of the `registry`'s.
 pub fn load(registry: &Registry, file: &Path, overrides: Overrides) -> Result<Scenario, ConfigError> {
-    from_str(registry, &read(file)?, file, overrides)
+    from_str_reading(registry, &read(file)?, file, overrides, &Beside::config(file))
 }
 
 /// The text of the config at `file`, refusing a file too large to be a config or not text.
@@ -157,9 +159,22 @@ fn read(file: &Path) -> Result<String, ConfigError> {
     })
 }
 
-/// Parses and resolves config text; `file` names it in errors and gives the default run name.
+/// Parses and resolves config text; `file` names it in errors and gives the default run name. The text
+/// may name no other file ([`NoFiles`]): [`load`] reads those beside a config file, [`from_str_reading`]
+/// where its caller allows.
 pub fn from_str(registry: &Registry, src: &str, file: &Path, overrides: Overrides) -> Result<Scenario, ConfigError> {
-    let parsed = parse(registry, src).map_err(|e| e.located(src, file))?;
+    from_str_reading(registry, src, file, overrides, &NoFiles)
+}
+
+/// [`from_str`], reading the files the config names through `files`.
+pub fn from_str_reading(
+    registry: &Registry,
+    src: &str,
+    file: &Path,
+    overrides: Overrides,
+    files: &dyn Files,
+) -> Result<Scenario, ConfigError> {
+    let parsed = parse(registry, src, files).map_err(|e| e.located(src, file))?;
     resolve(parsed, file, overrides, |e| locate::invalid(src, file, e))
 }
 
@@ -171,8 +186,11 @@ pub fn from_raw(registry: &Registry, raw: &RawConfig, file: &Path) -> Result<Sce
         let allowed = registry.tables().join(", ");
         error(None, format!("no rule set has the table [{}]; allowed: {allowed}", raw.table))
     })?;
-    let parsed = entry.parse_table(raw.run.clone(), raw.body.clone());
-    let parsed = parsed.map_err(|e| error(Some(raw.table.clone()), e.message().to_owned()))?;
+    let parsed = entry.parse_table(raw.run.clone(), raw.body.clone()).map_err(|e| match e {
+        Unparsed::Toml(e) => error(Some(raw.table.clone()), e.message().to_owned()),
+        Unparsed::Included(Included::File(e)) => e,
+        Unparsed::Included(Included::At(e)) => error(Some(keys::dotted(&e.path, |to| raw.name_at(to))), e.message),
+    })?;
     resolve(parsed, file, Overrides::default(), |e| {
         let key = (!e.path.0.is_empty()).then(|| keys::dotted(&e.path, |to| raw.name_at(to)));
         error(key, e.message)
@@ -207,6 +225,8 @@ fn resolve(
 enum ParseError {
     Toml(toml::de::Error),
     Invalid(Invalid),
+    /// An error inside a file the config names, placed in that file.
+    Elsewhere(ConfigError),
 }
 
 impl ParseError {
@@ -214,12 +234,23 @@ impl ParseError {
         match self {
             ParseError::Toml(e) => locate::parse_error(src, file, &e),
             ParseError::Invalid(e) => locate::invalid(src, file, e),
+            ParseError::Elsewhere(e) => e,
+        }
+    }
+}
+
+impl From<Unparsed> for ParseError {
+    fn from(e: Unparsed) -> ParseError {
+        match e {
+            Unparsed::Toml(e) => ParseError::Toml(e),
+            Unparsed::Included(Included::At(e)) => ParseError::Invalid(e),
+            Unparsed::Included(Included::File(e)) => ParseError::Elsewhere(e),
         }
     }
 }
 
 /// The file's `[run]` table and its one rule set's table, parsed by that rule set.
-fn parse(registry: &Registry, src: &str) -> Result<Parsed, ParseError> {
+fn parse(registry: &Registry, src: &str, files: &dyn Files) -> Result<Parsed, ParseError> {
     let doc = toml::de::DeTable::parse(src).map_err(ParseError::Toml)?;
     let tables = registry.tables();
     let present: Vec<&'static str> = tables.iter().copied().filter(|t| has_table(&doc, t)).collect();
@@ -235,7 +266,7 @@ fn parse(registry: &Registry, src: &str) -> Result<Parsed, ParseError> {
             format!("the file has no rule-set table; add one: {all} (`intercept-sim init TABLE` writes a starter)");
         return Err(ParseError::Invalid(Invalid::new(KeyPath::root().key(first_table), msg)));
     };
-    let parsed = first.parse(doc, &tables).map_err(ParseError::Toml)?;
+    let parsed = first.parse(doc, &tables, files)?;
     if let [_, second, ..] = present.as_slice() {
         let msg = format!("a config holds one model; this one has {}", present.join(" and "));
         return Err(ParseError::Invalid(Invalid::new(KeyPath::root().key(second), msg)));

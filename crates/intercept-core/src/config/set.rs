@@ -55,6 +55,16 @@ pub fn apply(scenario: &Scenario, settings: &[Setting]) -> Result<Scenario, Conf
     })
 }
 
+/// `raw` with `settings` written in, typed like the values they replace, not resolved: a step of a search
+/// whose config resolves only once every choice is made ([`crate::decide`]).
+pub fn apply_raw(raw: &RawConfig, settings: &[Setting]) -> Result<RawConfig, BadSetting> {
+    let mut doc = Value::try_from(raw).map_err(|e| BadSetting(e.to_string()))?;
+    for s in settings {
+        set(&mut doc, s)?;
+    }
+    doc.try_into().map_err(|e: toml::de::Error| BadSetting(e.message().to_owned()))
+}
+
 fn setting_error(scenario: &Scenario, settings: &[Setting], message: String) -> ConfigError {
     let given: Vec<String> = settings.iter().map(|s| format!("--set {}={}", s.key, s.value)).collect();
     ConfigError {

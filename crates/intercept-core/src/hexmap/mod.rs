@@ -6,8 +6,8 @@
 //! distances and paths it gives, never the map. This layer knows hexes, terrain and places, and nothing of any
 //! rule set's words; a rule set's config holds the map table and hands its parts here as a [`Drawing`].
 //!
-//! Ships move through sea and strait hexes, into and out of port hexes (coastal land holding a port), and
-//! into and out of boxes through the hexes a box joins. Entering a hex counts one space, entering a box its
+//! Ships move through sea and strait hexes, out of a port's hex (coastal land) or into it to end there,
+//! never through it, and into and out of boxes through the hexes a box joins. Entering a hex counts one space, entering a box its
 //! `spaces` (N-8.3's "off-map boxes count as spaces").
 
 mod grid;
@@ -282,7 +282,8 @@ impl HexMap {
         self.boxes.iter().map(|b| (b.name.as_str(), b.joins.as_slice(), b.spaces))
     }
 
-    /// Whether ships may be on `node`: sea, a strait not in `closed`, a port's hex, a box.
+    /// Whether ships may be on `node`: sea, a strait not in `closed`, a box, or a port's hex (where a path
+    /// starts or ends, never passes: [`Paths`]).
     pub fn passable(&self, node: Node, closed: &[Node]) -> bool {
         if self.is_box(node) {
             return true;

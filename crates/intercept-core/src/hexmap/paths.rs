@@ -1,6 +1,6 @@
 //! Shortest legal sea paths from one place ([`Paths`]): Dijkstra's search over the places ships may be on,
 //! each move counting the spaces of the place it enters (N-8.3: hexes entered, the start counting 0, a box
-//! its spaces).
+//! its spaces). A port's hex is land: a path may start or end there, never pass through it.
 //!
 //! Ties are broken one fixed way, so a path never depends on anything but the map: places are settled in
 //! order of distance, then of index (hexes row by row from the top-left, then boxes), and a place keeps the
@@ -32,7 +32,8 @@ impl Paths {
         paths.dist[from as usize] = 0;
         let mut queue = BinaryHeap::from([Reverse((0u32, from))]);
         while let Some(Reverse((d, node))) = queue.pop() {
-            if d > paths.dist[node as usize] {
+            // A port is where a path starts or ends: ships do not sail on through a port's land.
+            if d > paths.dist[node as usize] || (node != from && map.port(node).is_some()) {
                 continue;
             }
             for &(next, cost) in map.steps(node) {

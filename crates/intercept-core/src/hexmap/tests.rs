@@ -121,3 +121,12 @@ fn bad_maps_are_refused_naming_the_hex() {
     let stray = drawn(GRID, &[], &[("narrows", "0202")], &[]);
     assert!(said(stray).starts_with("straits.narrows: hex 0202: the strait \"narrows\" is on a hex whose token"));
 }
+
+#[test]
+fn a_port_is_an_end_of_a_path_never_a_way_through() {
+    // The port "gate" on the wall at 0301 touches the sea on both sides; ships still go round by the strait.
+    let map = drawn(GRID, &[("gate", "0301")], &[("narrows", "0303")], &[]).unwrap();
+    assert_eq!(distance(&map, "0201", "gate", &[]), Some(1));
+    assert_eq!(distance(&map, "gate", "0401", &[]), Some(1));
+    assert_eq!(distance(&map, "0201", "0401", &[]), Some(4));
+}

@@ -7,7 +7,8 @@ use std::fmt::Debug;
 use schemars::JsonSchema;
 
 use super::file::{Document, parse_file};
-use super::{Mount, Play, Resolved, RuleSet, Rules, Tool};
+use super::{Decision, Mount, Play, Resolved, RuleSet, Rules, Tool};
+use crate::config::files::{Files, Included, NoFiles};
 use crate::config::path::Invalid;
 use crate::config::run::RunConfig;
 
@@ -20,10 +21,14 @@ pub trait Entry: Send + Sync + Debug {
     /// Parses a whole config file holding this rule set's table: the `[run]` table, and this table both
     /// typed and as TOML with every default filled in. `tables` are every registered table, the only keys
     /// allowed beside `run`; those of other rule sets are skipped (the caller refuses a file with two).
-    fn parse(&'static self, doc: Document<'_>, tables: &[&'static str]) -> Result<Parsed, toml::de::Error>;
+    /// The files the table names (a map file) are read through `files` and held in it ([`RuleSet::include`]).
+    fn parse(&'static self, doc: Document<'_>, tables: &[&'static str], files: &dyn Files) -> Result<Parsed, Unparsed>;
     /// Types this rule set's table held as a value (a config resolved before, changed by key), with the
     /// `[run]` table beside it: what [`Entry::parse`] gives for a file, with no text between.
-    fn parse_table(&'static self, run: RunConfig, body: toml::Table) -> Result<Parsed, toml::de::Error>;
+    fn parse_table(&'static self, run: RunConfig, body: toml::Table) -> Result<Parsed, Unparsed>;
+    /// The `step`-th decision of the scenario whose table, every default filled in, is `body`, with the
+    /// decisions before it made ([`RuleSet::decision`]); the table need not resolve.
+    fn decision(&self, body: &toml::Table, step: usize) -> Result<Option<Decision>, String>;
     /// The JSON Schema of a whole config file of this rule set: `[run]` and its table, every key with its
     /// type, allowed values, default and description.
     fn schema(&self) -> serde_json::Value;
@@ -37,6 +42,19 @@ pub trait Entry: Send + Sync + Debug {
     }
     /// [`RuleSet::PLAY`]: the rule set's game, played turn by turn from outside.
     fn play(&self) -> Option<&'static dyn Play>;
+}
+
+/// Why a config's table did not parse: TOML or serde's error, or a file it names ([`Included`]).
+#[derive(Debug)]
+pub enum Unparsed {
+    Toml(toml::de::Error),
+    Included(Included),
+}
+
+impl From<toml::de::Error> for Unparsed {
+    fn from(e: toml::de::Error) -> Unparsed {
+        Unparsed::Toml(e)
+    }
 }
 
 /// A config file parsed by its rule set's [`Entry`], not yet resolved.
@@ -71,16 +89,26 @@ impl<S: RuleSet + Debug> Entry for S {
     fn title(&self) -> &'static str {
         S::TITLE
     }
-    fn parse(&'static self, doc: Document<'_>, tables: &[&'static str]) -> Result<Parsed, toml::de::Error> {
+    fn parse(&'static self, doc: Document<'_>, tables: &[&'static str], files: &dyn Files) -> Result<Parsed, Unparsed> {
         let (run, config) = parse_file::<S::Config>(doc, Some(S::TABLE), tables)?;
-        let config = config.ok_or_else(|| <toml::de::Error as serde::de::Error>::missing_field(S::TABLE))?;
+        let mut config = config.ok_or_else(|| <toml::de::Error as serde::de::Error>::missing_field(S::TABLE))?;
+        self.include(&mut config, files).map_err(Unparsed::Included)?;
         let body = toml::Table::try_from(&config).map_err(<toml::de::Error as serde::de::Error>::custom)?;
         Ok(Parsed { run, body, table: Box::new(Typed { set: self, config }) })
     }
-    fn parse_table(&'static self, run: RunConfig, body: toml::Table) -> Result<Parsed, toml::de::Error> {
-        let config: S::Config = toml::Value::Table(body).try_into()?;
+    fn parse_table(&'static self, run: RunConfig, body: toml::Table) -> Result<Parsed, Unparsed> {
+        let mut config: S::Config = toml::Value::Table(body).try_into()?;
+        self.include(&mut config, &NoFiles).map_err(Unparsed::Included)?;
         let body = toml::Table::try_from(&config).map_err(<toml::de::Error as serde::de::Error>::custom)?;
         Ok(Parsed { run, body, table: Box::new(Typed { set: self, config }) })
+    }
+    fn decision(&self, body: &toml::Table, step: usize) -> Result<Option<Decision>, String> {
+        let config: S::Config =
+            toml::Value::Table(body.clone()).try_into().map_err(|e: toml::de::Error| e.message().to_owned())?;
+        RuleSet::decision(self, &config, step).map_err(|e| {
+            let key = crate::config::keys::dotted(&e.path, |_| None);
+            format!("{key}: {}", e.message)
+        })
     }
     fn schema(&self) -> serde_json::Value {
         file_schema::<S::Config>(S::TABLE, S::TITLE)

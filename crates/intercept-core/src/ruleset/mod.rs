@@ -32,7 +32,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-pub use self::entry::{Entry, Parsed, Unresolved};
+pub use self::entry::{Entry, Parsed, Unparsed, Unresolved};
 pub use self::file::{Document, has_table, parse_file, parse_run_only};
 pub use self::params::{Param, ParamKind, ToolError, Value, Values};
 pub use self::play::{
@@ -40,7 +40,9 @@ pub use self::play::{
 };
 pub use self::registry::Registry;
 pub use self::tool::{Given, Input, Mount, Tool, answer_query};
+use crate::config::files::{Files, Included};
 use crate::config::path::Invalid;
+pub use crate::decide::{Choice, Decision};
 use crate::engine::{self, Plan, Ran, Slice, Span, TrialRows};
 use crate::exact::{self, ExactTally, TooLarge};
 use crate::metrics::{Metrics, Tally};
@@ -67,6 +69,14 @@ pub trait RuleSet: Send + Sync + 'static {
     type Config: Serialize + DeserializeOwned + JsonSchema + Clone + Debug + Send + Sync + 'static;
     /// The resolved scenario: the trial and its metrics.
     type Model: Model + Clone + Debug + Send + Sync + 'static;
+
+    /// Reads the files the config names (a map file) through `files` and holds their content in the config,
+    /// as if written there, so that the config is whole without them: what a manifest records, what a sweep
+    /// changes. Called once as a config is parsed; a config held as a value reads through
+    /// [`crate::config::files::NoFiles`].
+    fn include(&self, _config: &mut Self::Config, _files: &dyn Files) -> Result<(), Included> {
+        Ok(())
+    }
 
     /// Checks ranges and names, and builds the model.
     fn resolve(&self, config: &Self::Config) -> Result<Self::Model, Invalid>;
@@ -101,6 +111,19 @@ pub trait RuleSet: Send + Sync + 'static {
         None
     }
 
+    /// The `step`-th decision a side makes before the dice of its level (SoP steps 3 and 8), given the
+    /// config with the decisions before it made: which of some options to take, each a set of config
+    /// values. `None` once every decision is made, or where the rules have none. What `where` searches
+    /// ([`crate::decide`]); the config need not resolve until every decision is made.
+    fn decision(&self, _config: &Self::Config, _step: usize) -> Result<Option<Decision>, Invalid> {
+        Ok(None)
+    }
+
+    /// The side whose good a high value of `metric` is, in [`Decision::side`]'s words, if one's is.
+    fn favours(&self, _model: &Self::Model, _metric: &str) -> Option<String> {
+        None
+    }
+
     /// A picture of the scenario (who acts on whom, the map, the board), drawn before any trial; `None` if
     /// the rule set has none.
     fn scenario_picture(&self, _config: &Self::Config, _model: &Self::Model) -> Option<Picture> {
@@ -132,6 +155,8 @@ pub trait Rules: Send + Sync + Debug {
     fn scenario_picture(&self) -> Option<Picture>;
     /// The readings its answers rest on ([`RuleSet::assumptions`]).
     fn assumptions(&self) -> Vec<Assumption>;
+    /// The side a high value of `metric` favours ([`RuleSet::favours`]).
+    fn favours(&self, metric: &str) -> Option<String>;
     /// Why it never reads the number at `key`, if it does not ([`RuleSet::unread`]).
     fn unread(&self, key: &str) -> Option<String>;
     /// How a run with this summary is shown.
@@ -205,6 +230,9 @@ impl<S: RuleSet + Debug> Rules for Resolved<S> {
     }
     fn assumptions(&self) -> Vec<Assumption> {
         self.set.assumptions(&self.config, &self.model)
+    }
+    fn favours(&self, metric: &str) -> Option<String> {
+        self.set.favours(&self.model, metric)
     }
     fn unread(&self, key: &str) -> Option<String> {
         self.set.unread(&self.config, &self.model, key)

@@ -77,6 +77,7 @@ impl Naval {
             nodes: Nodes::new(cfg),
             readings: Readings::new(cfg),
             m,
+            chart: None,
         }
     }
 }
@@ -90,8 +91,8 @@ impl Group {
             Force::Group(t) => cfg.group[t].factors,
         };
         let dice = dice::dice_count(cfg, g, levels[i], target_factors);
-        let first_move = movement(cfg, i, levels[i], target_factors, g.distance as u32);
-        let retarget_distance = g.retarget_distance.unwrap_or(g.distance) as u32;
+        let first_move = movement(cfg, i, levels[i], target_factors, g.hexes() as u32);
+        let retarget_distance = g.retarget_distance.unwrap_or(g.hexes()) as u32;
         Group {
             name: g.name.clone(),
             level: levels[i],
@@ -99,7 +100,7 @@ impl Group {
             aim: Place { force: target, home: home_hex(cfg, i) },
             place: place_of(cfg, i),
             dice,
-            distance: g.distance as u32,
+            distance: g.hexes() as u32,
             factors: g.factors as u16,
             submarine: g.submarine,
             withheld: g.withheld,
@@ -251,7 +252,7 @@ fn meeting_order(groups: &[Group], meetings: &[Meeting]) -> (Vec<usize>, Vec<usi
 impl Nodes {
     fn new(cfg: &NavalConfig) -> Nodes {
         // The farthest a delayed die may have to go: a deferring group's own hex from off its path (N-14.3).
-        let reach = |g: &super::config::GroupConfig| g.distance + g.defer_distance;
+        let reach = |g: &super::config::GroupConfig| g.hexes() + g.defer_distance;
         let max_distance = cfg.group.iter().map(|g| reach(g) as u32).max().unwrap_or(0);
         let halve = dice::halved(cfg);
         let c = &cfg.combat;

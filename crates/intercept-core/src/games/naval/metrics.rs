@@ -166,7 +166,7 @@ impl GroupMetrics {
             .then(|| p("abandoned", format!("{name} abandons its delayed interception and goes home (N-15.1)")));
         // Over the trials it rolls in: a group whose target never sailed moved no hexes, but it did not roll
         // a 0 either, and two Pacific dice always move at least one hex.
-        let movement = metrics.distribution_given(format!("{prefix}.movement"), g.distance as u32, rolled);
+        let movement = metrics.distribution_given(format!("{prefix}.movement"), g.hexes() as u32, rolled);
         metrics.describe(
             movement,
             format!("hexes {name} covers toward its interception hex with its first roll, when it rolls (N-7, N-8)"),

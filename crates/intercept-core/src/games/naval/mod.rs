@@ -256,6 +256,16 @@ pub struct Naval {
     readings: Readings,
     m: MissionMetrics,
     facts: GroupFacts,
+    /// With a map: the scenario's chart, and the typed config it equals, which the model was built from.
+    pub chart: Option<std::sync::Arc<(config::chart::Chart, config::NavalConfig)>>,
+}
+
+impl Naval {
+    /// The config the model was built from: the one written, or with a map the typed config its chart
+    /// equals (every distance typed in).
+    pub fn typed<'a>(&'a self, written: &'a config::NavalConfig) -> &'a config::NavalConfig {
+        self.chart.as_ref().map_or(written, |c| &c.1)
+    }
 }
 
 impl Naval {
@@ -282,7 +292,11 @@ impl Naval {
                 out
             })
             .collect();
-        serde_json::json!({ "model": "naval", "mission": self.mission_name, "groups": groups })
+        let mut out = serde_json::json!({ "model": "naval", "mission": self.mission_name, "groups": groups });
+        if let Some(chart) = &self.chart {
+            chart.0.describe(&chart.1, &mut out);
+        }
+        out
     }
 }
 

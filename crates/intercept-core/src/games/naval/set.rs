@@ -4,8 +4,9 @@
 use super::Naval;
 use super::config::{CombatModel, NavalConfig, Side};
 use crate::config::Invalid;
+use crate::config::files::{Files, Included};
 use crate::present::{Assumption, Picture, how_often};
-use crate::ruleset::{RuleSet, Tool};
+use crate::ruleset::{Decision, RuleSet, Tool};
 use crate::summary::Summary;
 
 /// The rules of the `[naval]` table.
@@ -20,6 +21,11 @@ impl RuleSet for NavalRules {
     type Config = NavalConfig;
     type Model = Naval;
 
+    /// A map file named by `naval.map.file` is read and held inline.
+    fn include(&self, config: &mut Self::Config, files: &dyn Files) -> Result<(), Included> {
+        config.map.as_mut().map_or(Ok(()), |m| m.include(files))
+    }
+
     fn resolve(&self, config: &Self::Config) -> Result<Naval, Invalid> {
         config.resolve()
     }
@@ -29,7 +35,7 @@ impl RuleSet for NavalRules {
     }
 
     fn plain_words(&self, config: &Self::Config, model: &Naval) -> Vec<String> {
-        model.plain_words(config)
+        model.plain_words(model.typed(config))
     }
 
     /// The side's own question first (`naval.side`): the mission completing, or being caught.
@@ -39,6 +45,33 @@ impl RuleSet for NavalRules {
             Side::Defender => ["mission.intercepted", "mission.engaged", "mission.completed"],
         };
         order.map(str::to_owned).to_vec()
+    }
+
+    /// On a map: where each side meets each force, level by level (N-2.2, N-2.4).
+    fn decision(&self, config: &Self::Config, step: usize) -> Result<Option<Decision>, Invalid> {
+        config.decision(step)
+    }
+
+    /// The mission completing favours the moving side; its being caught, engaged or sent home the defender;
+    /// a group reaching, fighting or winning its own side, and its being inverted the other.
+    fn favours(&self, model: &Naval, metric: &str) -> Option<String> {
+        let side = |moving: bool| if moving { "moving" } else { "defender" }.to_owned();
+        if let Some(fact) = metric.strip_prefix("mission.") {
+            return match fact {
+                "completed" => Some(side(true)),
+                "intercepted" | "engaged" | "returned" | "caught_going_home" => Some(side(false)),
+                _ => None,
+            };
+        }
+        let rest = metric.strip_prefix("group.")?;
+        let g = model.groups.iter().find(|g| rest.strip_prefix(g.name.as_str()).is_some_and(|f| f.starts_with('.')))?;
+        let fact = &rest[g.name.len() + 1..];
+        let moving = g.level % 2 == 0;
+        match fact {
+            "reached" | "fought" | "won" | "joined_late" | "joined_deferred" => Some(side(moving)),
+            "inverted" => Some(side(!moving)),
+            _ => None,
+        }
     }
 
     fn scenario_picture(&self, config: &Self::Config, model: &Naval) -> Option<Picture> {

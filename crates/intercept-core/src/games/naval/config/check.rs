@@ -11,8 +11,20 @@ fn naval() -> KeyPath {
 }
 
 impl NavalConfig {
-    /// Validates every value and builds the model.
+    /// Validates every value and builds the model; a scenario on a map is charted first, and the model built
+    /// from the typed config its chart equals ([`NavalConfig::charted`]).
     pub fn resolve(&self) -> Result<Naval, Invalid> {
+        let Some(m) = &self.map else {
+            self.check_unmapped()?;
+            return self.resolve_typed();
+        };
+        let (chart, typed) = self.charted(m)?;
+        let mut naval = typed.resolve_typed()?;
+        naval.chart = Some(std::sync::Arc::new((chart, typed)));
+        Ok(naval)
+    }
+
+    fn resolve_typed(&self) -> Result<Naval, Invalid> {
         in_range(self.max_depth, 1, 8, || naval().key("max_depth"))?;
         crate::config::check_name(&self.mission.name, || naval().key("mission").key("name"))?;
         in_range(self.mission.factors, 0, 999, || naval().key("mission").key("factors"))?;
@@ -62,7 +74,12 @@ impl NavalConfig {
 
     fn check_group(&self, i: usize, g: &GroupConfig, level: usize) -> Result<(), Invalid> {
         let path = || naval().key("group").index(i);
-        in_range(g.distance, 0, 99, || path().key("distance"))?;
+        let Some(distance) = g.distance else {
+            let msg = "missing: the hexes from its base to its interception hex, 0 to 99 (N-8.3); or give a \
+                       [naval.map] and the group's base and intercept_at";
+            return Err(Invalid::new(path().key("distance"), msg.into()));
+        };
+        in_range(distance, 0, 99, || path().key("distance"))?;
         in_range(g.factors, 0, 999, || path().key("factors"))?;
         in_range(g.spotting, 0, 99, || path().key("spotting"))?;
         in_range(g.retarget_distance.unwrap_or(0), 0, 99, || path().key("retarget_distance"))?;
@@ -142,7 +159,7 @@ impl NavalConfig {
     fn check_deferral(&self, i: usize, g: &GroupConfig) -> Result<(), Invalid> {
         let path = || naval().key("group").index(i);
         in_range(g.defer_distance, 0, 99, || path().key("defer_distance"))?;
-        in_range(g.defer_along, 0, g.distance, || path().key("defer_along"))?;
+        in_range(g.defer_along, 0, g.hexes(), || path().key("defer_along"))?;
         let Some(fellow) = &g.defer_to else {
             let given = [("defer_distance", g.defer_distance), ("defer_along", g.defer_along)];
             return match given.iter().find(|(_, v)| *v != 0) {
@@ -176,7 +193,7 @@ impl NavalConfig {
 
     /// Each group's level: 1 + its target's (the mission is level 0). Rejects unknown targets, self-targets,
     /// duplicate names and cycles, naming the offending key.
-    fn levels(&self) -> Result<Vec<usize>, Invalid> {
+    pub(super) fn levels(&self) -> Result<Vec<usize>, Invalid> {
         let path = |i: usize, k: &str| naval().key("group").index(i).key(k);
         if self.group.is_empty() || self.group.len() > crate::games::naval::MAX_GROUPS {
             let msg = format!(

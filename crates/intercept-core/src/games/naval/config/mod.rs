@@ -5,8 +5,11 @@
 //! ([`combat`]) and of the later steps of the sequence of play ([`sequence`]) have files of their own, and
 //! [`check`] validates the whole before [`NavalConfig::resolve`] builds the [`Naval`](super::Naval) model.
 
+pub mod chart;
 mod check;
+mod choose;
 pub mod combat;
+pub mod map;
 pub mod sequence;
 
 use std::collections::BTreeMap;
@@ -14,6 +17,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 pub use self::combat::{AirConfig, CombatConfig, CombatModel, RatioBand, SubmarineConfig};
+pub use self::map::MapConfig;
 pub use self::sequence::{Abandon, DeferralConfig, DelayedConfig, DelayedCounter, HomeAfter, Placement, WayHomeConfig};
 
 /// `[naval]`: one mission force and the groups that intercept it, counter-intercept them, and so on.
@@ -34,6 +38,12 @@ pub struct NavalConfig {
     /// (N-11.2).
     #[serde(default = "default_max_depth")]
     pub max_depth: i64,
+    /// `[naval.map]`: the hex map the scenario is fought on, inline or from a map file. With a map, the
+    /// mission declares its `route` and each group its `base` and `intercept_at`, and every distance, the
+    /// interception-hex and mission-hex dice and where a deferring group stands come from the map (N-2,
+    /// N-8.3); without one, each group's `distance` is typed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub map: Option<MapConfig>,
     /// `[naval.mission]`: the moving player's force (level 0), whose activity sets its interceptors' base
     /// dice (N-4) and whose factors can make it a small force (N-5.8).
     pub mission: MissionConfig,
@@ -179,6 +189,12 @@ pub struct MissionConfig {
     /// interceptors roll `rules.small_force` (-1) dice (N-5.8); under the strength model, its strength in
     /// combat (N-16.4).
     pub factors: i64,
+    /// With a `[naval.map]`: the force's declared route hex by hex (N-2.1), from where it sails (a port, a
+    /// box or a hex, by name or `CCRR` label) to where its mission takes it, each entry one move from the
+    /// last, by sea, open strait, port or box. Its interceptors' `intercept_at` is one of its hexes after the
+    /// first (N-2.2); the last is the mission hex (N-5.3).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub route: Vec<String>,
 }
 
 /// Which side a group fights for, or a scenario answers for. Levels alternate: the defender intercepts
@@ -239,8 +255,20 @@ pub struct GroupConfig {
     #[serde(default)]
     pub origin: Origin,
     /// Hexes from its base to its interception hex, 0 to 99; 0 is its base hex, reached even with 0 dice
-    /// (N-8.3, N-6.3).
-    pub distance: i64,
+    /// (N-8.3, N-6.3). Without a map, required; with one, left out: the map gives it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub distance: Option<i64>,
+    /// With a `[naval.map]`: where it sails from, a port or box by name (or, for `origin = "patrol"`, its
+    /// patrol hex by label). Its distance is the hexes entered along the shortest legal sea path from there
+    /// to `intercept_at` (N-8.3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base: Option<String>,
+    /// With a `[naval.map]`: its interception hex, by label. For a group intercepting the mission, a hex of
+    /// the mission's `route` after its first (N-2.2); for a counter-interception, a hex of its target's path
+    /// from that target's base to its own interception hex, which may be that hex itself (+2 dice, one
+    /// combined combat: N-2.4, N-5.4, N-10.3). All groups aimed at one force meet it at one hex (N-2.2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub intercept_at: Option<String>,
     /// The group's naval factors, 0 to 999: under `rules.small_force_threshold` (10) the groups that
     /// counter-intercept it roll `rules.small_force` (-1) dice (N-5.8, N-10.4); under the strength model, its
     /// strength in combat (N-16.4).
@@ -301,6 +329,13 @@ pub struct GroupConfig {
     /// by default its own `distance`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub retarget_distance: Option<i64>,
+}
+
+impl GroupConfig {
+    /// Its distance, once resolved: typed, or given by the map (a config reaches the model only with one).
+    pub fn hexes(&self) -> i64 {
+        self.distance.unwrap_or(0)
+    }
 }
 
 /// How the dice become movement (N-8.1, A-1).

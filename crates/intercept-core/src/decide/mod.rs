@@ -1,0 +1,217 @@
+//! Decisions are studies: "where should I intercept?" chooses among config values and solves each choice
+//! exactly, as `sweep`, `sensitivity` and `solve` vary a scenario and compare. A rule set names the
+//! decisions its sides make before the dice of each level ([`Decision`], through
+//! [`crate::ruleset::RuleSet::decision`]), in the order they are made; [`decide`] plays them in turn, each
+//! side choosing what is best for it given the choices above it (a choice made before the dice of its
+//! level, SoP steps 3 and 8, is a config value, searched level by level), and solves the scenario exactly at
+//! every end. The answer ([`Decided`]) lists every option of the first decision with its exact value and
+//! the answers chosen below it, ranked for the side that chooses.
+//!
+//! The search is exhaustive and exact: every option of every decision is solved, ties go to the option
+//! listed first, and the count of solves is bounded before any is made ([`MOST_SOLVES`]).
+
+use std::path::Path;
+
+use num_rational::BigRational;
+use rayon::prelude::*;
+
+use crate::config::set::{self, Setting};
+use crate::config::{RawConfig, Scenario};
+use crate::exact;
+use crate::ruleset::{Entry, Registry};
+
+crate::refusal! {
+    /// Why a decision study is refused before it starts: the command line's message.
+    Refused
+}
+
+/// A decision a side makes before the dice of its level: which of some options to take.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Decision {
+    /// The side choosing, in the rule set's words (`defender`).
+    pub side: String,
+    /// What is chosen, in words: "where the defender intercepts the malta-convoy force".
+    pub question: String,
+    /// The choice as done, to be followed by "at" and an option: "the defender intercepts the malta-convoy
+    /// force".
+    pub act: String,
+    pub options: Vec<Choice>,
+}
+
+/// One option: its label (an interception hex) and the config values that take it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Choice {
+    pub label: String,
+    pub settings: Vec<Setting>,
+}
+
+/// A choice made below an option, on the line each side plays best.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Picked {
+    pub side: String,
+    pub act: String,
+    pub label: String,
+}
+
+/// One option of the first decision: its exact value once every decision below it is made best for the
+/// side making it, and those choices; or why it has none.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Considered {
+    pub label: String,
+    pub value: Result<BigRational, String>,
+    pub line: Vec<Picked>,
+}
+
+/// A decision study's answer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decided {
+    /// The metric every choice is judged by, and the side a high value of it favours.
+    pub metric: String,
+    pub favours: String,
+    /// The first decision: who makes it, what it is, and its options in the order listed.
+    pub side: String,
+    pub question: String,
+    pub options: Vec<Considered>,
+    /// The options with a value, best first for the side making the first decision.
+    pub ranked: Vec<usize>,
+    /// The exact solves made.
+    pub solves: u64,
+}
+
+impl Decided {
+    /// Whether the side making the first decision wants the metric high.
+    pub fn maximises(&self) -> bool {
+        self.side == self.favours
+    }
+
+    /// The best option, if any has a value.
+    pub fn best(&self) -> Option<&Considered> {
+        self.ranked.first().map(|&i| &self.options[i])
+    }
+}
+
+/// The most exact solves one study makes: every end of the decisions' tree is one.
+pub const MOST_SOLVES: u64 = 20_000;
+
+/// Chooses every decision of `scenario` in turn, each best for its side, judged by the exact value of
+/// `metric` (the rule set's first headline metric when `None`).
+pub fn decide(scenario: &Scenario, metric: Option<&str>) -> Result<Decided, Refused> {
+    let metric = match metric {
+        Some(m) => m.to_owned(),
+        None => scenario
+            .rules
+            .headline()
+            .into_iter()
+            .next()
+            .ok_or_else(|| Refused::from("the rules name no headline metric".to_owned()))?,
+    };
+    let metrics = scenario.rules.metrics();
+    let Some(at) = metrics.defs().iter().position(|d| d.name == metric) else {
+        let known: Vec<&str> = metrics.defs().iter().map(|d| d.name.as_str()).collect();
+        return Err(Refused(format!("--metric {metric}: no such metric; allowed: {}", known.join(", "))));
+    };
+    let Some(favours) = scenario.rules.favours(&metric) else {
+        return Err(Refused(format!(
+            "--metric {metric}: the rules cannot tell whose good a high {metric} is; pick a metric of a mission or a \
+             group's reaching, fighting or winning"
+        )));
+    };
+    let search = Search { entry: scenario.rules.entry(), file: &scenario.file, metric: &metrics.defs()[at].name };
+    let raw = &scenario.config;
+    let Some(first) = search.decision(raw, 0).map_err(Refused)? else {
+        return Err(Refused(format!(
+            "{}: the scenario leaves no choice to make before the dice; with a map, each interception hex is one",
+            crate::text::shown_path(&scenario.file)
+        )));
+    };
+    let solves = search.count(raw, 0)?;
+    let options: Vec<Considered> = first
+        .options
+        .par_iter()
+        .map(|choice| {
+            let found =
+                set::apply_raw(raw, &choice.settings).map_err(|e| e.0).and_then(|r| search.best(&r, 1, &favours));
+            match found {
+                Ok((value, line)) => Considered { label: choice.label.clone(), value: Ok(value), line },
+                Err(why) => Considered { label: choice.label.clone(), value: Err(why), line: Vec::new() },
+            }
+        })
+        .collect();
+    let maximises = first.side == favours;
+    let mut ranked: Vec<usize> = (0..options.len()).filter(|&i| options[i].value.is_ok()).collect();
+    ranked.sort_by(|&a, &b| {
+        let (x, y) = (options[a].value.as_ref().ok(), options[b].value.as_ref().ok());
+        if maximises { y.cmp(&x) } else { x.cmp(&y) }
+    });
+    Ok(Decided { metric, favours, side: first.side, question: first.question, options, ranked, solves })
+}
+
+/// The rule set's decisions and solves of one scenario.
+struct Search<'a> {
+    entry: &'static dyn Entry,
+    file: &'a Path,
+    metric: &'a str,
+}
+
+impl Search<'_> {
+    fn decision(&self, raw: &RawConfig, step: usize) -> Result<Option<Decision>, String> {
+        self.entry.decision(&raw.body, step)
+    }
+
+    /// The ends of the decisions' tree below `raw`, refused past [`MOST_SOLVES`].
+    fn count(&self, raw: &RawConfig, step: usize) -> Result<u64, Refused> {
+        let Some(d) = self.decision(raw, step).map_err(Refused)? else { return Ok(1) };
+        let mut total = 0u64;
+        for choice in &d.options {
+            // An option that does not apply is solved as one refusal.
+            total += match set::apply_raw(raw, &choice.settings) {
+                Ok(next) => self.count(&next, step + 1)?,
+                Err(_) => 1,
+            };
+            if total > MOST_SOLVES {
+                return Err(Refused(format!(
+                    "the choices multiply to more than {MOST_SOLVES} exact solves; fix some of them in the config"
+                )));
+            }
+        }
+        Ok(total)
+    }
+
+    /// The value of the best line below `raw`, from decision `step` on, each side choosing for itself.
+    fn best(&self, raw: &RawConfig, step: usize, favours: &str) -> Result<(BigRational, Vec<Picked>), String> {
+        let Some(d) = self.decision(raw, step)? else { return self.solve(raw).map(|v| (v, Vec::new())) };
+        let maximises = d.side == favours;
+        let mut best: Option<(BigRational, Vec<Picked>, &str)> = None;
+        let mut refusal = None;
+        for choice in &d.options {
+            let found =
+                set::apply_raw(raw, &choice.settings).map_err(|e| e.0).and_then(|r| self.best(&r, step + 1, favours));
+            match found {
+                Ok((value, line)) => {
+                    let better = best.as_ref().is_none_or(|(b, _, _)| if maximises { value > *b } else { value < *b });
+                    if better {
+                        best = Some((value, line, &choice.label));
+                    }
+                }
+                Err(why) => refusal = refusal.or(Some(why)),
+            }
+        }
+        let Some((value, below, label)) = best else {
+            return Err(refusal.unwrap_or_else(|| format!("{} has no option", d.question)));
+        };
+        let mut line = vec![Picked { side: d.side.clone(), act: d.act.clone(), label: label.to_owned() }];
+        line.extend(below);
+        Ok((value, line))
+    }
+
+    /// The metric's exact value with every decision made.
+    fn solve(&self, raw: &RawConfig) -> Result<BigRational, String> {
+        let scenario =
+            crate::config::from_raw(&Registry::new(vec![self.entry]), raw, self.file).map_err(|e| e.to_string())?;
+        let solved = crate::runner::solve(&scenario).map_err(|e| e.to_string())?;
+        let metrics = scenario.rules.metrics();
+        let at = metrics.defs().iter().position(|d| d.name == self.metric);
+        let value = at.and_then(|at| exact::metric_fractions(metrics, &solved).swap_remove(at));
+        value.ok_or_else(|| format!("no trial counts {} here", self.metric))
+    }
+}
