@@ -178,6 +178,10 @@ impl Walk<'_> {
             Shape::Table
         } else if types(inner).contains(&"array") && self.resolve(&inner["items"])["properties"].is_object() {
             Shape::List
+        } else if inner["additionalProperties"].is_object()
+            && self.resolve(&inner["additionalProperties"])["properties"].is_object()
+        {
+            Shape::Named
         } else {
             Shape::Key
         }
@@ -247,8 +251,11 @@ impl Walk<'_> {
             let _ = writeln!(out, "{}\n", intro.join(" "));
         }
         let keys = self.order(node, samples, def);
-        let plain: Vec<&str> =
-            keys.iter().copied().filter(|k| self.shape(&node["properties"][*k]) == Shape::Key).collect();
+        let plain: Vec<&str> = keys
+            .iter()
+            .copied()
+            .filter(|k| matches!(self.shape(&node["properties"][*k]), Shape::Key | Shape::Named))
+            .collect();
         if plain.is_empty() {
             out.push_str("No keys of its own: its tables follow.\n\n");
         } else {
@@ -269,6 +276,17 @@ impl Walk<'_> {
                 Shape::Key => continue,
                 Shape::Table => (format!("[{path}.{key}]"), format!("{}.{key}", place.dotted)),
                 Shape::List => (format!("[[{path}.{key}]]"), format!("{}.{key}[]", place.dotted)),
+                Shape::Named => {
+                    let place = Place {
+                        header: format!("[{path}.{key}.NAME]"),
+                        dotted: format!("{}.{key}.NAME", place.dotted),
+                        depth: place.depth + 1,
+                        required: false,
+                        defaults: Map::new(),
+                    };
+                    self.section(out, &place, &self.resolve(sub)["additionalProperties"], &[])?;
+                    continue;
+                }
             };
             let stated = sub.get("default").or(place.defaults.get(key)).and_then(Json::as_object);
             let defaults = if shape == Shape::Table { stated.cloned().unwrap_or_default() } else { Map::new() };
@@ -402,6 +420,9 @@ enum Shape {
     Table,
     /// A list of such tables: a section, its keys dotted with `[]`.
     List,
+    /// A table of tables by free names, each with the keys the schema names: one row for the table, and a
+    /// section for its named tables, their keys dotted with `NAME`.
+    Named,
 }
 
 /// The `type` of a schema node, as a list (`"integer"` or `["integer", "null"]`).

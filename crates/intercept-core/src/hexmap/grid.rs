@@ -196,7 +196,10 @@ impl Grid {
 
 /// The label of the top-left hex: column digits then row digits, an even count, split in half.
 fn parse_first(first: &str) -> Result<(u32, u32), MapError> {
-    let ok = first.len() >= 4 && first.len().is_multiple_of(2) && first.len() <= 8 && first.bytes().all(|b| b.is_ascii_digit());
+    let ok = first.len() >= 4
+        && first.len().is_multiple_of(2)
+        && first.len() <= 8
+        && first.bytes().all(|b| b.is_ascii_digit());
     if !ok {
         let first = crate::text::clip(first, 12);
         let msg = format!("{first:?} is not a hex label; allowed: column then row digits, as \"0101\"");
