@@ -144,7 +144,7 @@ impl NavalConfig {
             let msg = "missing: with a map, the group's interception hex, by label (N-2.2)";
             return Err(Invalid::new(group_key(i, "intercept_at"), msg.into()));
         };
-        let Some(hex) = map.grid.find(hex_name).or_else(|| map.node(hex_name)) else {
+        let Some(hex) = map.node(hex_name) else {
             let msg = format!("{:?} is not a hex of the map; {}", crate::text::clip(hex_name, 12), allowed(map));
             return Err(Invalid::new(group_key(i, "intercept_at"), msg));
         };
