@@ -1,11 +1,10 @@
 //! The files a config may name besides itself (a map file a naval scenario is fought on), and where each
-//! surface lets them be read from ([`Files`]): the command line and Python from the config's own folder
-//! ([`Beside`]), the workbench only inside the folder it serves ([`Inside`]), and text with no file behind
-//! it not at all ([`NoFiles`]). A file is read once, as the config loads; its content is then held in the
+//! surface lets them be read from ([`Files`]): a config loaded from a file from its own folder
+//! ([`Beside`]), and text with no file behind it (the workbench's, a manifest's) not at all ([`NoFiles`]). A file is read once, as the config loads; its content is then held in the
 //! config as if written there, so a manifest records it whole and a resumed or swept run never reads it
 //! again.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use super::{ConfigError, MOST_BYTES};
 use crate::text::{ReadError, read_capped};
@@ -44,38 +43,6 @@ impl Files for Beside {
     fn read(&self, name: &str) -> Result<(PathBuf, String), String> {
         let path = self.0.join(name);
         read_text(&path).map(|text| (path, text))
-    }
-}
-
-/// Files inside one folder only (a server's): a relative name from the config's folder inside it, with no
-/// way out (`..` above the folder, an absolute path, a link that leads out).
-pub struct Inside {
-    pub root: PathBuf,
-    /// The config's folder, relative to `root`.
-    pub folder: PathBuf,
-}
-
-impl Files for Inside {
-    fn read(&self, name: &str) -> Result<(PathBuf, String), String> {
-        let shown = crate::text::clip(name, 60);
-        let out = || format!("{shown:?} is outside the folder the workbench serves; name a file inside it");
-        let mut inside = PathBuf::new();
-        for part in self.folder.join(name).components() {
-            match part {
-                Component::Normal(p) => inside.push(p),
-                Component::CurDir => {}
-                Component::ParentDir if inside.pop() => {}
-                _ => return Err(out()),
-            }
-        }
-        let path = self.root.join(&inside);
-        let (Ok(real), Ok(root)) = (path.canonicalize(), self.root.canonicalize()) else {
-            return Err(format!("cannot read {shown:?}: no such file"));
-        };
-        if !real.starts_with(&root) {
-            return Err(out());
-        }
-        read_text(&real).map(|text| (inside, text))
     }
 }
 

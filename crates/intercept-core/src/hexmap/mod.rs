@@ -199,7 +199,7 @@ impl HexMap {
                 let msg = format!("the port {name:?} is on open water; a port is a coastal land hex ('#')");
                 return Err(MapError::hex(label, &key, &msg));
             }
-            if self.port_on[hex as usize] {
+            if self.is_port(hex) {
                 let other = self.port(hex).unwrap_or_default().to_owned();
                 return Err(MapError::hex(label, &key, &format!("the port {other:?} is on this hex already")));
             }
@@ -257,6 +257,11 @@ impl HexMap {
         self.box_of(node).is_some()
     }
 
+    /// Whether `node` is a port's hex: where a path starts or ends, never passes ([`Paths`]).
+    pub fn is_port(&self, node: Node) -> bool {
+        self.port_on.get(node as usize).copied().unwrap_or(false)
+    }
+
     /// The name of the port on `node`, if it holds one.
     pub fn port(&self, node: Node) -> Option<&str> {
         self.ports.iter().find(|(_, h)| **h == node && !self.is_box(node)).map(|(n, _)| n.as_str())
@@ -291,7 +296,7 @@ impl HexMap {
         match self.grid.terrain.get(node as usize) {
             Some(Terrain::Sea) => true,
             Some(Terrain::Strait) => !closed.contains(&node),
-            Some(Terrain::Land) => self.port_on[node as usize],
+            Some(Terrain::Land) => self.is_port(node),
             None => false,
         }
     }

@@ -33,7 +33,7 @@ impl Paths {
         let mut queue = BinaryHeap::from([Reverse((0u32, from))]);
         while let Some(Reverse((d, node))) = queue.pop() {
             // A port is where a path starts or ends: ships do not sail on through a port's land.
-            if d > paths.dist[node as usize] || (node != from && map.port(node).is_some()) {
+            if d > paths.dist[node as usize] || (node != from && map.is_port(node)) {
                 continue;
             }
             for &(next, cost) in map.steps(node) {

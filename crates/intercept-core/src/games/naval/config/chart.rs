@@ -117,7 +117,7 @@ impl NavalConfig {
                 ));
             }
             let inner = i > 0 && i + 1 < self.mission.route.len();
-            if inner && map.port(node).is_some() {
+            if inner && map.is_port(node) {
                 return err(format!("{at} is a port's hex; a route starts or ends at a port, never sails through one"));
             }
             if route.contains(&node) {
@@ -139,15 +139,7 @@ impl NavalConfig {
     ) -> Result<Charted, Invalid> {
         let g = &self.group[i];
         typed_only(i, g)?;
-        let base = self.base_of(i, g, map, closed)?;
-        let Some(hex_name) = &g.intercept_at else {
-            let msg = "missing: with a map, the group's interception hex, by label (N-2.2)";
-            return Err(Invalid::new(group_key(i, "intercept_at"), msg.into()));
-        };
-        let Some(hex) = map.node(hex_name) else {
-            let msg = format!("{:?} is not a hex of the map; {}", crate::text::clip(hex_name, 12), allowed(map));
-            return Err(Invalid::new(group_key(i, "intercept_at"), msg));
-        };
+        let (base, hex) = self.ends(i, map, closed)?;
         let (whose, on) = match self.group.iter().position(|t| t.name == g.target) {
             None => (format!("the {} force's route", self.mission.name), route),
             Some(t) => {
@@ -163,11 +155,9 @@ impl NavalConfig {
             );
             return Err(Invalid::new(group_key(i, "intercept_at"), msg));
         }
-        let paths = map.paths_from(base, closed);
-        let Some(distance) = paths.distance(hex) else {
-            let msg = format!("no sea path leads from {} to {}{}", map.label(base), map.label(hex), shut(map, closed));
-            return Err(Invalid::new(group_key(i, "intercept_at"), msg));
-        };
+        let path = sea_path(i, map, closed, base, hex)?;
+        let charted = Charted { base, hex, path };
+        let distance = charted.spaces(map).last().copied().unwrap_or(0);
         if distance > MOST_HEXES {
             let msg = format!(
                 "{} is {distance} hexes from {}; allowed: at most {MOST_HEXES}",
@@ -176,26 +166,29 @@ impl NavalConfig {
             );
             return Err(Invalid::new(group_key(i, "intercept_at"), msg));
         }
-        Ok(Charted { base, hex, path: paths.path(hex).unwrap_or_default() })
+        Ok(charted)
     }
 
     /// Group `t`'s path from its base to the hex written as its `intercept_at`, as [`NavalConfig::charted`]
     /// finds it, unchecked against its target's route: the hexes a group aimed at it may choose from.
     pub(super) fn charted_path(&self, t: usize, map: &HexMap, closed: &[Node]) -> Result<Vec<Node>, Invalid> {
-        let g = &self.group[t];
-        let base = self.base_of(t, g, map, closed)?;
-        let hex = g
-            .intercept_at
-            .as_deref()
-            .and_then(|h| map.node(h))
-            .ok_or_else(|| Invalid::new(group_key(t, "intercept_at"), "missing or not a hex of the map".into()))?;
-        let path = map.paths_from(base, closed).path(hex);
-        path.ok_or_else(|| {
-            Invalid::new(
-                group_key(t, "intercept_at"),
-                format!("no sea path leads from {} to {}", map.label(base), map.label(hex)),
-            )
-        })
+        let (base, hex) = self.ends(t, map, closed)?;
+        sea_path(t, map, closed, base, hex)
+    }
+
+    /// Group `i`'s base and the hex written as its `intercept_at`.
+    fn ends(&self, i: usize, map: &HexMap, closed: &[Node]) -> Result<(Node, Node), Invalid> {
+        let g = &self.group[i];
+        let base = self.base_of(i, g, map, closed)?;
+        let Some(hex_name) = &g.intercept_at else {
+            let msg = "missing: with a map, the group's interception hex, by label (N-2.2)";
+            return Err(Invalid::new(group_key(i, "intercept_at"), msg.into()));
+        };
+        let Some(hex) = map.node(hex_name) else {
+            let msg = format!("{:?} is not a hex of the map; {}", crate::text::clip(hex_name, 12), allowed(map));
+            return Err(Invalid::new(group_key(i, "intercept_at"), msg));
+        };
+        Ok((base, hex))
     }
 
     /// Where group `i` sails from: a port or box, or for a patrol its patrol hex at sea (N-7).
@@ -209,7 +202,7 @@ impl NavalConfig {
         let Some(node) = map.node(name) else {
             return Err(Invalid::new(key(), format!("{shown:?} is not a place of the map; {}", allowed(map))));
         };
-        let from_port = map.port(node).is_some() || map.is_box(node);
+        let from_port = map.is_port(node) || map.is_box(node);
         match g.origin {
             Origin::Port if !from_port => {
                 let ports: Vec<&str> = map.ports().map(|(n, _)| n).chain(map.boxes().map(|(n, _, _)| n)).collect();
@@ -223,6 +216,14 @@ impl NavalConfig {
             _ => Ok(node),
         }
     }
+}
+
+/// Group `i`'s shortest legal path from `base` to `hex` (N-8.3), or the error saying none leads there.
+fn sea_path(i: usize, map: &HexMap, closed: &[Node], base: Node, hex: Node) -> Result<Vec<Node>, Invalid> {
+    map.paths_from(base, closed).path(hex).ok_or_else(|| {
+        let msg = format!("no sea path leads from {} to {}{}", map.label(base), map.label(hex), shut(map, closed));
+        Invalid::new(group_key(i, "intercept_at"), msg)
+    })
 }
 
 /// The keys a map gives, refused when also typed.
@@ -289,15 +290,14 @@ impl Chart {
     /// All groups aimed at one force on one leg meet it at one hex (N-2.2), but those counter-intercepting
     /// at their target's own interception hex, who fight in its combat (N-10.3).
     fn one_hex_a_force(&self, cfg: &NavalConfig) -> Result<(), Invalid> {
-        for (i, g) in cfg.group.iter().enumerate() {
+        let apart = |i: usize| !self.at_target_hex(cfg, i);
+        for (i, g) in cfg.group.iter().enumerate().filter(|(i, _)| apart(*i)) {
             let first = cfg.group[..i].iter().enumerate().find(|(j, h)| {
-                h.target == g.target
-                    && h.leg == g.leg
-                    && h.return_hex == g.return_hex
-                    && !self.at_target_hex(cfg, *j)
+                (&h.target, h.leg, h.return_hex) == (&g.target, g.leg, g.return_hex)
+                    && apart(*j)
                     && self.groups[*j].hex != self.groups[i].hex
             });
-            if let Some((j, h)) = first.filter(|_| !self.at_target_hex(cfg, i)) {
+            if let Some((j, h)) = first {
                 let msg = format!(
                     "{} meets {} at {}, but {} at {}: all groups aimed at one force meet it at one hex (N-2.2)",
                     g.name,
@@ -328,7 +328,7 @@ impl Chart {
         typed.theater = theater(cfg, m)?;
         for (i, g) in typed.group.iter_mut().enumerate() {
             let c = &self.groups[i];
-            g.distance = Some(i64::from(c.path_length(&self.map)));
+            g.distance = Some(i64::from(c.spaces(&self.map).last().copied().unwrap_or(0)));
             g.base = None;
             g.intercept_at = None;
             g.at_interception_hex = self.at_target_hex(cfg, i);
@@ -356,11 +356,11 @@ impl Chart {
             .find(|&j| cfg.group[j].target == *fellow && cfg.group[j].leg == Leg::Out && !self.at_target_hex(cfg, j))
             .map(|j| self.groups[j].hex)?;
         let c = &self.groups[i];
-        let from_base = self.map.paths_from(c.base, &self.closed);
         let from_combat = self.map.paths_from(combat, &self.closed);
         c.path
             .iter()
-            .filter_map(|h| Some((from_combat.distance(*h)?, from_base.distance(*h)?)))
+            .zip(c.spaces(&self.map))
+            .filter_map(|(h, along)| Some((from_combat.distance(*h)?, along)))
             .min()
             .map(|(off, along)| (along, off))
     }
@@ -391,9 +391,11 @@ impl Chart {
 }
 
 impl Charted {
-    /// The spaces its path enters (N-8.3).
-    fn path_length(&self, map: &HexMap) -> u32 {
-        self.path.windows(2).map(|w| map.step(w[0], w[1]).unwrap_or(1)).sum()
+    /// The spaces entered from its base to each place of its path, 0 at the base, its distance last (N-8.3):
+    /// a shortest path's spaces to each of its places are that place's least distance from the base.
+    fn spaces(&self, map: &HexMap) -> Vec<u32> {
+        let steps = self.path.windows(2).map(|w| map.step(w[0], w[1]).unwrap_or(1));
+        std::iter::once(0).chain(steps.scan(0, |total, s| Some(*total + s).inspect(|t| *total = *t))).collect()
     }
 }
 

@@ -91,11 +91,7 @@ impl MapConfig {
 
     /// The checked map; its error at the key of `[naval.map]` it is about.
     pub fn hex_map(&self) -> Result<HexMap, Invalid> {
-        if self.grid.is_none() {
-            let msg = "a map needs its hexes: a grid of tokens here, or file = \"NAME\" naming a map file";
-            return Err(Invalid::new(at("grid"), msg.into()));
-        }
-        HexMap::build(&self.drawing()).map_err(|e| placed(e, at))
+        self.hex_map_in(at, "a map needs its hexes: a grid of tokens here, or file = \"NAME\" naming a map file")
     }
 
     /// Reads the map file `file` names (if it does) through `files`, checks it, and holds its map inline.
@@ -129,7 +125,7 @@ impl MapConfig {
                 return Err(Included::File(in_file(&path, &text, Invalid::new(in_map(key), msg.into()))));
             }
         }
-        if let Err(e) = map.hex_map_in(in_map) {
+        if let Err(e) = map.hex_map_in(in_map, "a map file's [map] needs its grid of hex tokens") {
             return Err(Included::File(in_file(&path, &text, e)));
         }
         let closed = std::mem::take(&mut self.closed_straits);
@@ -137,9 +133,11 @@ impl MapConfig {
         Ok(())
     }
 
-    fn hex_map_in(&self, key: impl Fn(&str) -> KeyPath) -> Result<HexMap, Invalid> {
+    /// The checked map, its errors at the keys of the table `key` names; `no_grid` says what a map without
+    /// a grid lacks.
+    fn hex_map_in(&self, key: impl Fn(&str) -> KeyPath, no_grid: &str) -> Result<HexMap, Invalid> {
         if self.grid.is_none() {
-            return Err(Invalid::new(key("grid"), "a map file's [map] needs its grid of hex tokens".into()));
+            return Err(Invalid::new(key("grid"), no_grid.into()));
         }
         HexMap::build(&self.drawing()).map_err(|e| placed(e, key))
     }
