@@ -570,3 +570,25 @@ fn another_site_solves_nothing() {
     let mine = [("content-type", "application/toml"), ("sec-fetch-site", "same-origin")];
     assert_eq!(web::call_with("POST", &url, &mine, text.as_bytes()).status, 200, "the workbench's own page solves");
 }
+
+/// A scenario on a map reads its map file beside it inside the served folder, and nothing outside it
+/// (issue 52): the answer equals the command line's; a map file named outside the folder is refused.
+#[test]
+fn a_map_file_is_read_inside_the_served_folder_only() {
+    let dir = configs_copy();
+    let base = start(Options { configs: dir.path().to_owned(), ..Options::default() });
+    let chain = std::fs::read_to_string("configs/naval/chain-on-the-map.toml").unwrap();
+    let reply = post(&format!("{base}/api/exact?name=naval/chain-on-the-map.toml"), &chain);
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    let (code, stdout, _) = cli(Path::new("."), &["exact", "configs/naval/chain-on-the-map.toml", "--json"]);
+    assert_eq!(code, 0);
+    let (web, cli): (serde_json::Value, serde_json::Value) =
+        (serde_json::from_str(&reply.body).unwrap(), serde_json::from_str(&stdout).unwrap());
+    assert_eq!(web["metrics"], cli["metrics"]);
+    for outside in ["../../../etc/passwd", "/etc/passwd"] {
+        let escaping = chain.replace("file = \"mediterranean.hexmap\"", &format!("file = \"{outside}\""));
+        let reply = post(&format!("{base}/api/validate?name=naval/chain-on-the-map.toml"), &escaping);
+        assert_eq!(reply.status, 422, "{}", reply.body);
+        assert!(reply.error().contains("outside the folder the workbench serves"), "{}", reply.body);
+    }
+}

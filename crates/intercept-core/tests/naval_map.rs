@@ -108,3 +108,44 @@ fn where_ranks_one_groups_hexes_by_the_reach_table() {
     assert_eq!(ranked[..5], ["0503", "0303", "0403", "0603", "0703"]);
     assert_eq!(intercept_core::fraction::text(decided.best().unwrap().value.as_ref().unwrap()), "1");
 }
+
+/// A sea 24 columns wide between two coasts; the mission sails row 05 from west to east, the defender's
+/// group from the middle of the north coast. With no one to meet it, its best hex is one of the nearest.
+/// The moving player's squadron in a port of the south coast to the west (0606) can meet it on its way
+/// only on the paths to the western hexes (one die from port; at the interception hex itself, under the
+/// fixed combat model, its three dice change nothing): once it answers, the best hex moves east, 1105 to
+/// 1205, both 4 hexes out.
+fn corridor(with_squadron: bool) -> String {
+    let sea = "~ ".repeat(24);
+    let land = "# ".repeat(24);
+    let route: Vec<String> = (1..=24).map(|c| format!("\"{c:02}05\"")).collect();
+    let mut text = format!(
+        "[run]\nname = \"corridor\"\n[naval.map]\ngrid = \"\"\"\n{land}\n{sea}\n{sea}\n{sea}\n{sea}\n{land}\n\"\"\"\n\
+         ports = {{ home = \"1201\", west = \"0606\" }}\n[naval.mission]\nactivity = \"base_change\"\nfactors = 12\n\
+         route = [{}]\n[[naval.group]]\nname = \"fleet\"\ntarget = \"mission\"\nbase = \"home\"\nintercept_at = \"1205\"\n\
+         factors = 10\n",
+        route.join(", ")
+    );
+    if with_squadron {
+        text += "[[naval.group]]\nname = \"squadron\"\ntarget = \"fleet\"\nbase = \"west\"\nintercept_at = \"1205\"\nfactors = 10\n";
+    }
+    text
+}
+
+#[test]
+fn the_best_hex_moves_once_the_counter_interceptor_answers() {
+    let best = |with: bool| {
+        let text = corridor(with);
+        let scenario = config::from_str(&shipped(), &text, Path::new("corridor.toml"), Overrides::default()).unwrap();
+        let decided = decide::decide(&scenario, None).unwrap();
+        assert_eq!((decided.side.as_str(), decided.metric.as_str()), ("defender", "mission.completed"));
+        let best = decided.best().unwrap().clone();
+        (best.label[..2].parse::<u32>().unwrap(), best)
+    };
+    let (alone, _) = best(false);
+    let (answered, line) = best(true);
+    assert_eq!((alone, answered), (11, 12), "the best column moves east, away from the squadron");
+    // Below the defender's hex, the moving player's answer is named, a hex of the fleet's path.
+    assert_eq!(line.line.len(), 1);
+    assert_eq!(line.line[0].side, "moving");
+}

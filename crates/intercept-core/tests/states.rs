@@ -40,8 +40,7 @@ fn differences(s: &Scenario) -> Vec<String> {
 #[test]
 fn every_shipped_config_gives_the_leaf_walks_rationals() {
     for path in shipped_configs() {
-        let text = std::fs::read_to_string(&path).unwrap();
-        let s = load(&text);
+        let s = config::load(&shipped(), &path, Overrides::default()).unwrap();
         if s.rules.solve_by_leaves(BUDGET).is_err() || s.rules.solve_by_states(BUDGET).is_none() {
             continue;
         }

@@ -49,7 +49,7 @@ pub async fn schema(Path(name): Path<String>) -> Answer {
 /// The rule set's starter config with every default filled in, as a TOML table: serialised from the config
 /// types, so its keys come in the order the types declare them.
 fn declared(set: &'static dyn Entry) -> Option<toml::Table> {
-    let scenario = crate::config::scenario(set.starter()?, "starter.toml", Default::default()).ok()?;
+    let scenario = crate::config::scenario_alone(set.starter()?, "starter.toml", Default::default()).ok()?;
     toml::Table::try_from(&scenario.config).ok()
 }
 

@@ -25,9 +25,10 @@ pub async fn page(State(s): State<crate::State>) -> Html<String> {
 }
 
 /// The scenario's picture as SVG; 204 when its rule set draws none; the CLI's error when it cannot be used.
-pub async fn picture(State(_): State<crate::State>, raw: RawQuery, text: Result<String, StringRejection>) -> Answer {
+pub async fn picture(State(s): State<crate::State>, raw: RawQuery, text: Result<String, StringRejection>) -> Answer {
+    let configs = s.options.configs.clone();
     let (text, name) = (body(text)?, name(raw.0)?);
-    match off_runtime(move || Ok(scenario_svg(&scenario(&text, &name, Overrides::default())?))).await? {
+    match off_runtime(move || Ok(scenario_svg(&scenario(&configs, &text, &name, Overrides::default())?))).await? {
         Some(svg) => Ok(([(header::CONTENT_TYPE, "image/svg+xml")], svg).into_response()),
         None => Ok(StatusCode::NO_CONTENT.into_response()),
     }

@@ -28,10 +28,11 @@ pub const MOST_VALUES: usize = 41;
 pub async fn sweep(State(s): State<crate::State>, raw: RawQuery, text: Result<String, StringRejection>) -> Answer {
     let text = body(text)?;
     let (overrides, name, rest) = run_query(raw.0, &["key", "values", "metric"])?;
+    let configs = s.options.configs.clone();
     let document = s
         .exact
         .solve(move || {
-            let base = scenario(&text, &name, overrides)?;
+            let base = scenario(&configs, &text, &name, overrides)?;
             let (key, values, metrics, _) = sweep_query(&rest)?;
             let metric = one_metric(&base, &metrics)?;
             let (key, current, values) = points(&base, &key, values)?;

@@ -22,7 +22,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 use crate::catalog::rule_set;
-use crate::config::{DEFAULT_NAME, scenario};
+use crate::config::{DEFAULT_NAME, scenario_alone};
 use crate::error::{Answer, ApiError, body, off_runtime};
 
 /// The most playouts one advice request may spend, so that no request holds a core for long (the game page's
@@ -87,7 +87,7 @@ pub async fn opening(Path(name): Path<String>, text: Result<String, StringReject
     let table = set.table();
     blocking(move || {
         let text = if text.trim().is_empty() { starter(set)? } else { text };
-        let scenario = scenario(&text, DEFAULT_NAME, Overrides::default())?;
+        let scenario = scenario_alone(&text, DEFAULT_NAME, Overrides::default())?;
         same_rule_set(DEFAULT_NAME, table, scenario.rules.entry().table())?;
         let position = play.opening(scenario.rules.as_ref()).map_err(refused)?;
         shown(play, position).map_err(refused)
@@ -201,7 +201,7 @@ pub async fn replay(Path(name): Path<String>, g: Result<String, StringRejection>
     let table = set.table();
     blocking(move || {
         let file = g.name.as_deref().unwrap_or(DEFAULT_NAME);
-        let scenario = scenario(&g.toml, file, Overrides::default())?;
+        let scenario = scenario_alone(&g.toml, file, Overrides::default())?;
         same_rule_set(file, table, scenario.rules.entry().table())?;
         play.replay(&scenario, g.game).map_err(refused)
     })

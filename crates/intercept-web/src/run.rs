@@ -27,7 +27,8 @@ const MOST: u64 = i64::MAX as u64;
 pub async fn start(State(s): State<crate::State>, raw: RawQuery, text: Result<String, StringRejection>) -> Answer {
     let text = body(text)?;
     let (overrides, name, _) = run_query(raw.0, &[])?;
-    let scenario = off_runtime(move || scenario(&text, &name, overrides)).await?;
+    let configs = s.options.configs.clone();
+    let scenario = off_runtime(move || scenario(&configs, &text, &name, overrides)).await?;
     enqueue(&s, Box::new(Trials(scenario)), "trials")
 }
 

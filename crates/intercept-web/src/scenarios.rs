@@ -107,7 +107,7 @@ impl Cache {
         if let Some(known) = lock(&self.known).get(&key) {
             return (key, known.clone());
         }
-        let (listed, scenario) = describe(path, &text);
+        let (listed, scenario) = describe(root, path, &text);
         lock(&self.known).insert(key, listed.clone());
         if let Some(scenario) = scenario {
             let _ = lock(&self.todo).send((key, Box::new(scenario)));
@@ -170,8 +170,8 @@ impl Listed {
 }
 
 /// A config's listing, read as the CLI reads it, and the scenario to solve when it is usable.
-fn describe(path: String, text: &str) -> (Listed, Option<Scenario>) {
-    let scenario = match scenario(text, &path, Overrides::default()) {
+fn describe(root: &FilePath, path: String, text: &str) -> (Listed, Option<Scenario>) {
+    let scenario = match scenario(root, text, &path, Overrides::default()) {
         Ok(s) => s,
         Err(e) => return (Listed::broken(&path, e.message), None),
     };
@@ -316,8 +316,9 @@ pub async fn save(
     };
     let file = inside(&s.options.configs, &path)?;
     let saved_name = path.clone();
+    let configs = s.options.configs.clone();
     let status = off_runtime(move || {
-        scenario(&text, &path, Overrides::default())?;
+        scenario(&configs, &text, &path, Overrides::default())?;
         write(&file, &path, &text, overwrite)
     })
     .await?;

@@ -37,10 +37,11 @@ struct Asked {
 pub async fn solve(State(s): State<crate::State>, raw: RawQuery, text: Result<String, StringRejection>) -> Answer {
     let text = body(text)?;
     let asked = asked(raw.0)?;
+    let configs = s.options.configs.clone();
     let document = s
         .exact
         .search(move || {
-            let base = scenario(&text, &asked.name, Overrides::default())?;
+            let base = scenario(&configs, &text, &asked.name, Overrides::default())?;
             let answer = solve::solve(&base, &asked.target, &asked.vary, asked.digits)
                 .map_err(|e| ApiError::unprocessable(e.0))?;
             Ok(json(&answer))
@@ -87,10 +88,11 @@ fn decimals(v: &str) -> Answer<usize> {
 /// `POST /api/solve/keys?name=FILE`: `{"keys": [{"key", "value", "whole"}]}`, every number of the
 /// scenario's resolved config outside `[run]` (as `sensitivity` and `solve --vary` name them), in the
 /// config's order; 422 with the command line's message when the config cannot be used.
-pub async fn keys(raw: RawQuery, text: Result<String, StringRejection>) -> Answer {
+pub async fn keys(State(s): State<crate::State>, raw: RawQuery, text: Result<String, StringRejection>) -> Answer {
     let (text, name) = (body(text)?, crate::config::name(raw.0)?);
+    let configs = s.options.configs.clone();
     off_runtime(move || {
-        let base = scenario(&text, &name, Overrides::default())?;
+        let base = scenario(&configs, &text, &name, Overrides::default())?;
         let keys: Vec<serde_json::Value> = set::numeric_keys(&base)
             .into_iter()
             .map(|k| match k.value {

@@ -127,17 +127,19 @@ async fn queue_study(
 ) -> Answer {
     let text = body(text)?;
     let (overrides, name, rest) = run_query(raw.0, extra)?;
-    let work = off_runtime(move || make(scenario(&text, &name, study_trials(overrides))?, rest)).await?;
+    let configs = s.options.configs.clone();
+    let work = off_runtime(move || make(scenario(&configs, &text, &name, study_trials(overrides))?, rest)).await?;
     enqueue(s, work, counted)
 }
 
 /// `POST /api/sweep/values?key=K&name=FILE`: the key as sweeps print it and the values a sweep of it takes
 /// when none are given.
-pub async fn values(raw: RawQuery, text: Result<String, StringRejection>) -> Answer {
+pub async fn values(State(s): State<crate::State>, raw: RawQuery, text: Result<String, StringRejection>) -> Answer {
     let text = body(text)?;
     let (_, name, rest) = run_query(raw.0, &["key"])?;
+    let configs = s.options.configs.clone();
     off_runtime(move || {
-        let base = scenario(&text, &name, Overrides::default())?;
+        let base = scenario(&configs, &text, &name, Overrides::default())?;
         let key = one(&rest, "key")?;
         let (printed, values) = around(&base, &key)?;
         Ok(axum::Json(json!({ "key": printed, "values": values })).into_response())

@@ -1,10 +1,11 @@
 //! The files a config may name besides itself (a map file a naval scenario is fought on), and where each
-//! surface lets them be read from ([`Files`]): a config loaded from a file from its own folder
-//! ([`Beside`]), and text with no file behind it (the workbench's, a manifest's) not at all ([`NoFiles`]). A file is read once, as the config loads; its content is then held in the
+//! surface lets them be read from ([`Files`]): the command line and Python from the config's own folder
+//! ([`Beside`]), the workbench only inside the folder it serves ([`Inside`]), and text with no file behind
+//! it (a manifest's, a starter's) not at all ([`NoFiles`]). A file is read once, as the config loads; its content is then held in the
 //! config as if written there, so a manifest records it whole and a resumed or swept run never reads it
 //! again.
 
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 use super::{ConfigError, MOST_BYTES};
 use crate::text::{ReadError, read_capped};
@@ -42,17 +43,52 @@ impl Beside {
 impl Files for Beside {
     fn read(&self, name: &str) -> Result<(PathBuf, String), String> {
         let path = self.0.join(name);
-        read_text(&path).map(|text| (path, text))
+        read_text(&path, name).map(|text| (path, text))
     }
 }
 
-fn read_text(path: &Path) -> Result<String, String> {
-    let shown = crate::text::shown_path(path);
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot read {shown}: {}", crate::text::plain_io(&e)))?;
+/// Files inside one folder only (a server's): a relative name from the config's folder inside it, with no
+/// way out (`..` above the folder, an absolute path, a link that leads out).
+pub struct Inside {
+    pub root: PathBuf,
+    /// The config's folder, relative to `root`.
+    pub folder: PathBuf,
+}
+
+impl Files for Inside {
+    fn read(&self, name: &str) -> Result<(PathBuf, String), String> {
+        let shown = crate::text::clip(name, 60);
+        let out = || format!("{shown:?} is outside the folder the workbench serves; name a file inside it");
+        let mut inside = PathBuf::new();
+        for part in self.folder.join(name).components() {
+            match part {
+                Component::Normal(p) => inside.push(p),
+                Component::CurDir => {}
+                Component::ParentDir if inside.pop() => {}
+                _ => return Err(out()),
+            }
+        }
+        let path = self.root.join(&inside);
+        let real = path.canonicalize().map_err(|e| cannot_read(name, &e))?;
+        if !self.root.canonicalize().is_ok_and(|root| real.starts_with(root)) {
+            return Err(out());
+        }
+        read_text(&real, name).map(|text| (inside, text))
+    }
+}
+
+/// The text of the file at `path`, which the config calls `name`: errors name it as the config does, so
+/// every surface says the same.
+fn read_text(path: &Path, name: &str) -> Result<String, String> {
+    let file = std::fs::File::open(path).map_err(|e| cannot_read(name, &e))?;
     read_capped(file, MOST_BYTES).map_err(|e| match e {
-        ReadError::Io(e) => format!("cannot read {shown}: {}", crate::text::plain_io(&e)),
-        e => format!("{shown} is {e}"),
+        ReadError::Io(e) => cannot_read(name, &e),
+        e => format!("{:?} is {e}", crate::text::clip(name, 60)),
     })
+}
+
+fn cannot_read(name: &str, e: &std::io::Error) -> String {
+    format!("cannot read {:?}: {}", crate::text::clip(name, 60), crate::text::plain_io(e))
 }
 
 /// An error inside an included file, placed at its line where the key is found.
