@@ -149,3 +149,22 @@ fn the_best_hex_moves_once_the_counter_interceptor_answers() {
     assert_eq!(line.line.len(), 1);
     assert_eq!(line.line[0].side, "moving");
 }
+
+/// `where` on the shipped chain: the answer the guide shows. Alpha-beta leaves 995 of its 1,705 ends
+/// unsolved; every hex's value and line below are those the full search gave (checked when it came in).
+#[test]
+fn where_on_the_chain_answers_as_the_guide_shows() {
+    let scenario = config::load(&shipped(), Path::new(CHAIN), Overrides::default()).unwrap();
+    let decided = decide::decide(&scenario, None).unwrap();
+    let best = decided.best().unwrap();
+    assert_eq!(best.label, "1511");
+    assert_eq!(intercept_core::fraction::text(best.value.as_ref().unwrap()), "17377/31104");
+    let line: Vec<&str> = best.line.iter().map(|p| p.label.as_str()).collect();
+    assert_eq!(line, ["2111", "2113"]);
+    let last = &decided.options[decided.ranked[17]];
+    assert_eq!(
+        (last.label.as_str(), intercept_core::fraction::text(last.value.as_ref().unwrap()).as_str()),
+        ("0409", "548213/559872")
+    );
+    assert_eq!(decided.solves, 710);
+}

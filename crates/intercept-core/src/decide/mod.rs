@@ -7,10 +7,13 @@
 //! every end. The answer ([`Decided`]) lists every option of the first decision with its exact value and
 //! the answers chosen below it, ranked for the side that chooses.
 //!
-//! The search is exhaustive and exact: every option of every decision is solved, ties go to the option
-//! listed first, and the count of solves is bounded before any is made ([`MOST_SOLVES`]).
+//! The search is exact: every option of the first decision is solved with the best line below it; below,
+//! alpha-beta leaves unsolved the options that cannot change a choice above, without changing any value or
+//! choice (ties go to the option listed first either way). The ends of the whole tree are counted and
+//! bounded before any solve ([`MOST_SOLVES`]).
 
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use num_rational::BigRational;
 use rayon::prelude::*;
@@ -116,7 +119,12 @@ pub fn decide(scenario: &Scenario, metric: Option<&str>) -> Result<Decided, Refu
              group's reaching, fighting or winning"
         )));
     };
-    let search = Search { entry: scenario.rules.entry(), file: &scenario.file, metric: &metrics.defs()[at].name };
+    let search = Search {
+        entry: scenario.rules.entry(),
+        file: &scenario.file,
+        metric: &metrics.defs()[at].name,
+        solved: AtomicU64::new(0),
+    };
     let raw = &scenario.config;
     let Some(first) = search.decision(raw, 0).map_err(Refused)? else {
         return Err(Refused(format!(
@@ -124,13 +132,15 @@ pub fn decide(scenario: &Scenario, metric: Option<&str>) -> Result<Decided, Refu
             crate::text::shown_path(&scenario.file)
         )));
     };
-    let solves = search.count(raw, 0)?;
+    // Bounded before any solve: every end of the tree, whether or not alpha-beta will reach it.
+    search.count(raw, 0)?;
     let options: Vec<Considered> = first
         .options
         .par_iter()
         .map(|choice| {
-            let found =
-                set::apply_raw(raw, &choice.settings).map_err(|e| e.0).and_then(|r| search.best(&r, 1, &favours));
+            let found = set::apply_raw(raw, &choice.settings)
+                .map_err(|e| e.0)
+                .and_then(|r| search.best(&r, 1, &favours, &Window::default()));
             match found {
                 Ok((value, line)) => Considered { label: choice.label.clone(), value: Ok(value), line },
                 Err(why) => Considered { label: choice.label.clone(), value: Err(why), line: Vec::new() },
@@ -143,7 +153,42 @@ pub fn decide(scenario: &Scenario, metric: Option<&str>) -> Result<Decided, Refu
         let (x, y) = (options[a].value.as_ref().ok(), options[b].value.as_ref().ok());
         if maximises { y.cmp(&x) } else { x.cmp(&y) }
     });
+    let solves = search.solved.load(Ordering::Relaxed);
     Ok(Decided { metric, favours, side: first.side, question: first.question, options, ranked, solves })
+}
+
+/// A value and the choices below it that give it.
+type Line = (BigRational, Vec<Picked>);
+
+/// The values a choice below can take and still matter above (alpha-beta): above `low`, which the side
+/// that wants the metric high is already sure of, and below `high`, which the other side is sure of.
+#[derive(Clone, Debug, Default)]
+struct Window {
+    low: Option<BigRational>,
+    high: Option<BigRational>,
+}
+
+impl Window {
+    /// The window for the next option of a side (`maximises` the metric or not) whose best so far is `best`.
+    fn narrowed(&self, best: Option<&BigRational>, maximises: bool) -> Window {
+        let Some(best) = best else { return self.clone() };
+        let tighter = |edge: &Option<BigRational>, keep_larger: bool| match edge {
+            Some(e) if (e > best) == keep_larger => e.clone(),
+            _ => best.clone(),
+        };
+        match maximises {
+            true => Window { low: Some(tighter(&self.low, true)), high: self.high.clone() },
+            false => Window { low: self.low.clone(), high: Some(tighter(&self.high, false)) },
+        }
+    }
+
+    /// Whether a side's best `value` has reached the edge its opponent above holds it to.
+    fn reached(&self, value: &BigRational, maximises: bool) -> bool {
+        match maximises {
+            true => self.high.as_ref().is_some_and(|h| value >= h),
+            false => self.low.as_ref().is_some_and(|l| value <= l),
+        }
+    }
 }
 
 /// The rule set's decisions and solves of one scenario.
@@ -151,6 +196,8 @@ struct Search<'a> {
     entry: &'static dyn Entry,
     file: &'a Path,
     metric: &'a str,
+    /// The exact solves made so far.
+    solved: AtomicU64,
 }
 
 impl Search<'_> {
@@ -177,15 +224,21 @@ impl Search<'_> {
         Ok(total)
     }
 
-    /// The value of the best line below `raw`, from decision `step` on, each side choosing for itself.
-    fn best(&self, raw: &RawConfig, step: usize, favours: &str) -> Result<(BigRational, Vec<Picked>), String> {
+    /// The value of the best line below `raw`, from decision `step` on, each side choosing for itself, and
+    /// that line. Only values inside `window` matter to the choices above (alpha-beta): once a side's best
+    /// reaches the edge its opponent above would never let it pass, its other options are not solved, and
+    /// the value returned is only a bound, which the caller discards. Reaching the edge, not passing it,
+    /// stops the search, so of options with equal values the one listed first is kept, as without it.
+    fn best(&self, raw: &RawConfig, step: usize, favours: &str, window: &Window) -> Result<Line, String> {
         let Some(d) = self.decision(raw, step)? else { return self.solve(raw).map(|v| (v, Vec::new())) };
         let maximises = d.side == favours;
         let mut best: Option<(BigRational, Vec<Picked>, &str)> = None;
         let mut refusal = None;
         for choice in &d.options {
-            let found =
-                set::apply_raw(raw, &choice.settings).map_err(|e| e.0).and_then(|r| self.best(&r, step + 1, favours));
+            let narrowed = window.narrowed(best.as_ref().map(|b| &b.0), maximises);
+            let found = set::apply_raw(raw, &choice.settings)
+                .map_err(|e| e.0)
+                .and_then(|r| self.best(&r, step + 1, favours, &narrowed));
             match found {
                 Ok((value, line)) => {
                     let better = best.as_ref().is_none_or(|(b, _, _)| if maximises { value > *b } else { value < *b });
@@ -194,6 +247,9 @@ impl Search<'_> {
                     }
                 }
                 Err(why) => refusal = refusal.or(Some(why)),
+            }
+            if best.as_ref().is_some_and(|(b, _, _)| window.reached(b, maximises)) {
+                break;
             }
         }
         let Some((value, below, label)) = best else {
@@ -206,6 +262,7 @@ impl Search<'_> {
 
     /// The metric's exact value with every decision made.
     fn solve(&self, raw: &RawConfig) -> Result<BigRational, String> {
+        self.solved.fetch_add(1, Ordering::Relaxed);
         let scenario =
             crate::config::from_raw(&Registry::new(vec![self.entry]), raw, self.file).map_err(|e| e.to_string())?;
         let solved = crate::runner::solve(&scenario).map_err(|e| e.to_string())?;
