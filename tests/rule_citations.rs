@@ -32,8 +32,6 @@ const NOT_TESTED: &[(&str, &str)] = &[
     ("N-1.6", "one defending player is modelled; which ally intercepts is the scenario's choice"),
     ("N-1.9", "eligibility is not checked (N-1); the patrol's hex is N-7.2's rule"),
     ("N-1.10", "the tool simulates one interception sequence, not the rest of the phase"),
-    ("N-2.1", "there is no map or route: each group's hex is given by its `distance` (N-8.3)"),
-    ("N-2.2", "there is no map: each group has one hex, given by its `distance` (N-8.3)"),
     ("N-10.2", "eligibility is not checked (N-1.3, N-1.9); the patrol's condition is N-7.2's, tested there"),
     ("N-16.1", "the texts were not available; combat is N-16.4's reading"),
     ("N-16.3", "the Naval Attack Table is not modelled"),

@@ -1,5 +1,5 @@
-//! The naval rules on a map (issue 52): a map scenario equals the typed scenario its chart gives, fraction
-//! for fraction; the +2 dice and a deferral's placement come from the geometry (N-5.4, N-14.2, N-14.3);
+//! The naval rules on a map (issue 52): a mission's route declared hex by hex (N-2.1) and its interceptors'
+//! hex on it (N-2.2); a map scenario equals the typed scenario its chart gives, fraction for fraction; the +2 dice and a deferral's placement come from the geometry (N-5.4, N-14.2, N-14.3);
 //! `where` on one group ranks the route's hexes by the reach table (N-8), nearest first.
 
 use std::path::Path;
@@ -11,7 +11,8 @@ use intercept_core::games::shipped;
 
 const CHAIN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../configs/naval/chain-on-the-map.toml");
 
-/// Every shipped naval scenario on a map solves to the same fractions as its chart's typed twin.
+/// Every shipped naval scenario on a map (its mission's route declared hex by hex, N-2.1) solves to the same
+/// fractions as its chart's typed twin.
 #[test]
 fn a_map_scenario_equals_its_typed_twin_fraction_for_fraction() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../configs/naval");
