@@ -70,7 +70,7 @@ pub enum Command {
     Solve(SolveArgs),
     /// Choose each side's interception hex exactly: every hex of the route ranked by the metric, each side
     /// answering best below (a scenario on a map).
-    #[command(after_help = "Example:\n  intercept-sim where configs/naval/chain-on-the-map.toml")]
+    #[command(after_help = "Example (a scenario on a map):\n  intercept-sim where chain-on-the-map.toml")]
     Where(WhereArgs),
     /// Merge the shards of one run (`run --shard K/N`) into the files a single run writes.
     #[command(

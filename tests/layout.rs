@@ -134,6 +134,10 @@ const PARSING: &[(&str, &str)] = &[
          TOML once so that the one config reader checks it as it checks a file",
     ),
     ("crates/intercept-python/src/game.rs", "a position handed in by Python as JSON (`Game.from_position`)"),
+    (
+        "crates/intercept-core/src/config/files.rs",
+        "a file a config names (a map file), read once as the config loads and then held in it as a value",
+    ),
 ];
 
 /// Calls that parse TOML or JSON text.

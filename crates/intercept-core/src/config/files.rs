@@ -1,4 +1,4 @@
-//! The files a config may name besides itself (a map file a naval scenario is fought on), and where each
+//! The files a config may name besides itself (the map file a scenario is fought on), and where each
 //! surface lets them be read from ([`Files`]): the command line and Python from the config's own folder
 //! ([`Beside`]), the workbench only inside the folder it serves ([`Inside`]), and text with no file behind
 //! it (a manifest's, a starter's) not at all ([`NoFiles`]). A file is read once, as the config loads; its content is then held in the
@@ -10,23 +10,27 @@ use std::path::{Component, Path, PathBuf};
 use super::{ConfigError, MOST_BYTES};
 use crate::text::{ReadError, read_capped};
 
+crate::refusal! {
+    /// Why a file a config names cannot be read: a sentence naming it as the config writes it.
+    Unreadable
+}
+
 /// Reads the files a config names.
 pub trait Files: Sync {
-    /// The path and text of the file `name` (as the config writes it), or why it cannot be read: in a
-    /// sentence naming it.
-    fn read(&self, name: &str) -> Result<(PathBuf, String), String>;
+    /// The path and text of the file `name` (as the config writes it), or why it cannot be read.
+    fn read(&self, name: &str) -> Result<(PathBuf, String), Unreadable>;
 }
 
 /// No file may be read: config text with no file behind it, or a config resolved from a manifest.
 pub struct NoFiles;
 
 impl Files for NoFiles {
-    fn read(&self, name: &str) -> Result<(PathBuf, String), String> {
+    fn read(&self, name: &str) -> Result<(PathBuf, String), Unreadable> {
         let name = crate::text::clip(name, 60);
-        Err(format!(
+        Err(Unreadable(format!(
             "{name:?} cannot be read here: only a config loaded from a file reads other files; write its content in \
              the config"
-        ))
+        )))
     }
 }
 
@@ -41,7 +45,7 @@ impl Beside {
 }
 
 impl Files for Beside {
-    fn read(&self, name: &str) -> Result<(PathBuf, String), String> {
+    fn read(&self, name: &str) -> Result<(PathBuf, String), Unreadable> {
         let path = self.0.join(name);
         read_text(&path, name).map(|text| (path, text))
     }
@@ -56,9 +60,9 @@ pub struct Inside {
 }
 
 impl Files for Inside {
-    fn read(&self, name: &str) -> Result<(PathBuf, String), String> {
+    fn read(&self, name: &str) -> Result<(PathBuf, String), Unreadable> {
         let shown = crate::text::clip(name, 60);
-        let out = || format!("{shown:?} is outside the folder the workbench serves; name a file inside it");
+        let out = || Unreadable(format!("{shown:?} is outside the folder the workbench serves; name a file inside it"));
         let mut inside = PathBuf::new();
         for part in self.folder.join(name).components() {
             match part {
@@ -79,16 +83,16 @@ impl Files for Inside {
 
 /// The text of the file at `path`, which the config calls `name`: errors name it as the config does, so
 /// every surface says the same.
-fn read_text(path: &Path, name: &str) -> Result<String, String> {
+fn read_text(path: &Path, name: &str) -> Result<String, Unreadable> {
     let file = std::fs::File::open(path).map_err(|e| cannot_read(name, &e))?;
     read_capped(file, MOST_BYTES).map_err(|e| match e {
         ReadError::Io(e) => cannot_read(name, &e),
-        e => format!("{:?} is {e}", crate::text::clip(name, 60)),
+        e => Unreadable(format!("{:?} is {e}", crate::text::clip(name, 60))),
     })
 }
 
-fn cannot_read(name: &str, e: &std::io::Error) -> String {
-    format!("cannot read {:?}: {}", crate::text::clip(name, 60), crate::text::plain_io(e))
+fn cannot_read(name: &str, e: &std::io::Error) -> Unreadable {
+    Unreadable(format!("cannot read {:?}: {}", crate::text::clip(name, 60), crate::text::plain_io(e)))
 }
 
 /// An error inside an included file, placed at its line where the key is found.

@@ -28,6 +28,12 @@ crate::refusal! {
     Refused
 }
 
+crate::refusal! {
+    /// Why an option has no value: its config is refused, its tree too large, or the decisions below it
+    /// cannot be read; in a sentence.
+    Unsolved
+}
+
 /// A decision a side makes before the dice of its level: which of some options to take.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Decision {
@@ -61,7 +67,7 @@ pub struct Picked {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Considered {
     pub label: String,
-    pub value: Result<BigRational, String>,
+    pub value: Result<BigRational, Unsolved>,
     pub line: Vec<Picked>,
 }
 
@@ -126,7 +132,7 @@ pub fn decide(scenario: &Scenario, metric: Option<&str>) -> Result<Decided, Refu
         solved: AtomicU64::new(0),
     };
     let raw = &scenario.config;
-    let Some(first) = search.decision(raw, 0).map_err(Refused)? else {
+    let Some(first) = search.decision(raw, 0).map_err(|e| Refused(e.0))? else {
         return Err(Refused(format!(
             "{}: the scenario leaves no choice to make before the dice; with a map, each interception hex is one",
             crate::text::shown_path(&scenario.file)
@@ -139,7 +145,7 @@ pub fn decide(scenario: &Scenario, metric: Option<&str>) -> Result<Decided, Refu
         .par_iter()
         .map(|choice| {
             let found = set::apply_raw(raw, &choice.settings)
-                .map_err(|e| e.0)
+                .map_err(|e| Unsolved(e.0))
                 .and_then(|r| search.best(&r, 1, &favours, &Window::default()));
             match found {
                 Ok((value, line)) => Considered { label: choice.label.clone(), value: Ok(value), line },
@@ -201,13 +207,13 @@ struct Search<'a> {
 }
 
 impl Search<'_> {
-    fn decision(&self, raw: &RawConfig, step: usize) -> Result<Option<Decision>, String> {
+    fn decision(&self, raw: &RawConfig, step: usize) -> Result<Option<Decision>, Unsolved> {
         self.entry.decision(&raw.body, step)
     }
 
     /// The ends of the decisions' tree below `raw`, refused past [`MOST_SOLVES`].
     fn count(&self, raw: &RawConfig, step: usize) -> Result<u64, Refused> {
-        let Some(d) = self.decision(raw, step).map_err(Refused)? else { return Ok(1) };
+        let Some(d) = self.decision(raw, step).map_err(|e| Refused(e.0))? else { return Ok(1) };
         let mut total = 0u64;
         for choice in &d.options {
             // An option that does not apply is solved as one refusal.
@@ -229,7 +235,7 @@ impl Search<'_> {
     /// reaches the edge its opponent above would never let it pass, its other options are not solved, and
     /// the value returned is only a bound, which the caller discards. Reaching the edge, not passing it,
     /// stops the search, so of options with equal values the one listed first is kept, as without it.
-    fn best(&self, raw: &RawConfig, step: usize, favours: &str, window: &Window) -> Result<Line, String> {
+    fn best(&self, raw: &RawConfig, step: usize, favours: &str, window: &Window) -> Result<Line, Unsolved> {
         let Some(d) = self.decision(raw, step)? else { return self.solve(raw).map(|v| (v, Vec::new())) };
         let maximises = d.side == favours;
         let mut best: Option<(BigRational, Vec<Picked>, &str)> = None;
@@ -237,7 +243,7 @@ impl Search<'_> {
         for choice in &d.options {
             let narrowed = window.narrowed(best.as_ref().map(|b| &b.0), maximises);
             let found = set::apply_raw(raw, &choice.settings)
-                .map_err(|e| e.0)
+                .map_err(|e| Unsolved(e.0))
                 .and_then(|r| self.best(&r, step + 1, favours, &narrowed));
             match found {
                 Ok((value, line)) => {
@@ -253,7 +259,7 @@ impl Search<'_> {
             }
         }
         let Some((value, below, label)) = best else {
-            return Err(refusal.unwrap_or_else(|| format!("{} has no option", d.question)));
+            return Err(refusal.unwrap_or_else(|| Unsolved(format!("{} has no option", d.question))));
         };
         let mut line = vec![Picked { side: d.side.clone(), act: d.act.clone(), label: label.to_owned() }];
         line.extend(below);
@@ -261,14 +267,14 @@ impl Search<'_> {
     }
 
     /// The metric's exact value with every decision made.
-    fn solve(&self, raw: &RawConfig) -> Result<BigRational, String> {
+    fn solve(&self, raw: &RawConfig) -> Result<BigRational, Unsolved> {
         self.solved.fetch_add(1, Ordering::Relaxed);
-        let scenario =
-            crate::config::from_raw(&Registry::new(vec![self.entry]), raw, self.file).map_err(|e| e.to_string())?;
-        let solved = crate::runner::solve(&scenario).map_err(|e| e.to_string())?;
+        let scenario = crate::config::from_raw(&Registry::new(vec![self.entry]), raw, self.file)
+            .map_err(|e| Unsolved(e.to_string()))?;
+        let solved = crate::runner::solve(&scenario).map_err(|e| Unsolved(e.to_string()))?;
         let metrics = scenario.rules.metrics();
         let at = metrics.defs().iter().position(|d| d.name == self.metric);
         let value = at.and_then(|at| exact::metric_fractions(metrics, &solved).swap_remove(at));
-        value.ok_or_else(|| format!("no trial counts {} here", self.metric))
+        value.ok_or_else(|| Unsolved(format!("no trial counts {} here", self.metric)))
     }
 }

@@ -11,6 +11,7 @@ use super::{Decision, Mount, Play, Resolved, RuleSet, Rules, Tool};
 use crate::config::files::{Files, Included, NoFiles};
 use crate::config::path::Invalid;
 use crate::config::run::RunConfig;
+use crate::decide::Unsolved;
 
 /// A registered rule set, object-safe: reads its table out of a config file.
 pub trait Entry: Send + Sync + Debug {
@@ -28,7 +29,7 @@ pub trait Entry: Send + Sync + Debug {
     fn parse_table(&'static self, run: RunConfig, body: toml::Table) -> Result<Parsed, Unparsed>;
     /// The `step`-th decision of the scenario whose table, every default filled in, is `body`, with the
     /// decisions before it made ([`RuleSet::decision`]); the table need not resolve.
-    fn decision(&self, body: &toml::Table, step: usize) -> Result<Option<Decision>, String>;
+    fn decision(&self, body: &toml::Table, step: usize) -> Result<Option<Decision>, Unsolved>;
     /// The JSON Schema of a whole config file of this rule set: `[run]` and its table, every key with its
     /// type, allowed values, default and description.
     fn schema(&self) -> serde_json::Value;
@@ -102,12 +103,13 @@ impl<S: RuleSet + Debug> Entry for S {
         let body = toml::Table::try_from(&config).map_err(<toml::de::Error as serde::de::Error>::custom)?;
         Ok(Parsed { run, body, table: Box::new(Typed { set: self, config }) })
     }
-    fn decision(&self, body: &toml::Table, step: usize) -> Result<Option<Decision>, String> {
-        let config: S::Config =
-            toml::Value::Table(body.clone()).try_into().map_err(|e: toml::de::Error| e.message().to_owned())?;
+    fn decision(&self, body: &toml::Table, step: usize) -> Result<Option<Decision>, Unsolved> {
+        let config: S::Config = toml::Value::Table(body.clone())
+            .try_into()
+            .map_err(|e: toml::de::Error| Unsolved(e.message().to_owned()))?;
         RuleSet::decision(self, &config, step).map_err(|e| {
             let key = crate::config::keys::dotted(&e.path, |_| None);
-            format!("{key}: {}", e.message)
+            Unsolved(format!("{key}: {}", e.message))
         })
     }
     fn schema(&self) -> serde_json::Value {

@@ -53,7 +53,7 @@ impl DecidedView<'_> {
     }
 
     fn first_refusal(&self) -> String {
-        self.decided.options.iter().find_map(|o| o.value.as_ref().err().cloned()).unwrap_or_default()
+        self.decided.options.iter().find_map(|o| o.value.as_ref().err().map(|e| e.0.clone())).unwrap_or_default()
     }
 
     fn line(o: &Considered) -> String {
@@ -101,7 +101,7 @@ impl View for DecidedView<'_> {
                 "{:<5} {:<8} refused: {}",
                 "-",
                 o.label,
-                o.value.as_ref().err().map(String::as_str).unwrap_or("")
+                o.value.as_ref().err().map_or("", |e| e.0.as_str())
             );
         }
         out
@@ -116,7 +116,7 @@ impl View for DecidedView<'_> {
             match &o.value {
                 Ok(v) => json!({ "option": o.label, "rank": rank, "value": fraction::to_f64(v),
                                  "value_fraction": fraction::text(v), "then": line }),
-                Err(why) => json!({ "option": o.label, "rank": null, "refused": why }),
+                Err(why) => json!({ "option": o.label, "rank": null, "refused": why.0 }),
             }
         };
         json!({

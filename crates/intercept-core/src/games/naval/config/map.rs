@@ -112,7 +112,7 @@ impl MapConfig {
             let msg = "the map comes from file; give its keys in the map file, or the whole map here without file";
             return Err(Invalid::new(at(key), msg.into()).into());
         }
-        let (path, text) = files.read(&name).map_err(|e| Invalid::new(at("file"), e))?;
+        let (path, text) = files.read(&name).map_err(|e| Invalid::new(at("file"), e.0))?;
         let MapFile { map } = parse_included(&path, &text)?;
         let in_map = |k: &str| KeyPath::root().key("map").key(k);
         for (key, written) in [
