@@ -181,6 +181,7 @@ fn bench_configs() -> Vec<PathBuf> {
     let mut paths: Vec<PathBuf> = ["configs/cavalry", "configs/naval", "configs/step-race", "configs/card-game"]
         .iter()
         .flat_map(|d| std::fs::read_dir(d).expect("configs").map(|e| e.expect("entry").path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "toml")) // a map file lies beside the scenarios
         .collect();
     paths.sort();
     paths.push(PathBuf::from("benches/data/grand-armada.toml"));

@@ -67,8 +67,11 @@ fn rules_every_trial(c: &mut Criterion) {
 }
 
 fn exact_each(c: &mut Criterion) {
-    let mut paths: Vec<PathBuf> =
-        std::fs::read_dir("configs/naval").expect("configs").map(|e| e.unwrap().path()).collect();
+    let mut paths: Vec<PathBuf> = std::fs::read_dir("configs/naval")
+        .expect("configs")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
     paths.sort();
     let mut g = c.benchmark_group("naval_exact");
     g.sample_size(10);

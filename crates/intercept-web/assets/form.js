@@ -171,11 +171,14 @@ function table(path, node, open) {
   return box;
 }
 
-/** The fields of a table's keys, those left at their defaults folded. */
+/** The fields of a table's keys, those left at their defaults folded: shown are the required keys, the keys
+ * the file sets, and for an item of a list the keys every other item sets (a new group gets the `distance` the
+ * others are written with, which the schema cannot call required: a map may give it instead). */
 function keyed(path, node) {
   const required = new Set(node.required || []);
   const keys = keysOf(node);
-  const shown = (k) => required.has(k) || getAt(path.concat(k)) !== undefined;
+  const fellows = fellowKeys(path);
+  const shown = (k) => required.has(k) || fellows.has(k) || getAt(path.concat(k)) !== undefined;
   const first = keys.filter(shown).map((k) => section(path.concat(k), child(node, k), false));
   const rest = keys.filter((k) => !shown(k));
   if (!rest.length) return first;
@@ -183,6 +186,15 @@ function keyed(path, node) {
     el('summary', { text: moreText(path, rest.length) }));
   more.append(...rest.map((k) => section(path.concat(k), child(node, k), false)));
   return first.concat([more]);
+}
+
+/** The keys every other item of the list holding the item at `path` sets; none for a table not in a list. */
+function fellowKeys(path) {
+  const at = path[path.length - 1];
+  if (typeof at !== 'number') return new Set();
+  const others = (getAt(path.slice(0, -1)) || []).filter((item, i) => i !== at && item && typeof item === 'object');
+  if (!others.length) return new Set();
+  return new Set(Object.keys(others[0]).filter((k) => others.every((item) => k in item)));
 }
 
 /** The summary of a table's folded keys, naming the table (a list item by its name). */
