@@ -25,6 +25,7 @@ use crate::failure::{Failure, bad_input, emit, failed, show_view};
 use crate::output::export::ExportError;
 use crate::output::folder::{Folder, FolderError};
 use crate::output::outputs;
+use crate::output::report;
 use crate::output::show;
 use crate::output::study::{self, SweepStart};
 use crate::{cli, generate, interrupt, progress, tools};
@@ -279,8 +280,16 @@ fn solve(args: SolveArgs) -> Result<(), Failure> {
 /// `where`: every choice of the scenario's first decision, ranked exactly, each side answering best below.
 fn where_to(args: cli::WhereArgs) -> Result<(), Failure> {
     let scenario = config::load(&shipped(), &args.config, Overrides::default())?;
-    let decided = crate::core::decide::decide(&scenario, args.metric.as_deref()).map_err(|e| bad_input(e.0))?;
-    let view = show::decided::DecidedView { name: &scenario.run.name, decided: &decided };
+    let default = Path::new("reports").join(format!("{}-where", scenario.run.name));
+    let (dir, flag) = out_or(args.out, (default, ""));
+    let plan = crate::core::decide::plan(&scenario, args.metric.as_deref()).map_err(|e| bad_input(e.0))?;
+    let folder = open(&dir, flag)?;
+    let decided = plan.decide();
+    report::write_decided(&scenario, &decided, args.metric.as_deref(), folder.staging())
+        .map_err(|e| not_written(e, &folder, &dir))?;
+    let written = folder.commit().map_err(folder_failure)?;
+    let view =
+        show::decided::DecidedView { name: &scenario.run.name, decided: &decided, wrote: Some((&dir, written.len())) };
     show_view(&view, args.format.asked())
 }
 

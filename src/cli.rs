@@ -448,6 +448,10 @@ pub struct WhereArgs {
     /// the rule set's headline metric].
     #[arg(long, value_name = "METRIC")]
     pub metric: Option<String>,
+    /// Output folder [default: reports/<run.name>-where]: where.csv, where.json, the answer on the map
+    /// (where.svg) and report.html.
+    #[arg(short, long)]
+    pub out: Option<PathBuf>,
     #[command(flatten)]
     pub format: Format,
 }

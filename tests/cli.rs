@@ -481,3 +481,40 @@ fn metrics_and_schema_describe_a_rule_set() {
     let stderr = String::from_utf8(refused.get_output().stderr.clone()).unwrap();
     assert!(stderr.contains("[chess]") && stderr.contains("cavalry, naval"), "{stderr}");
 }
+
+/// `where` (issue 52, N-2.2): the answer printed, and written as CSV, JSON, the map (every hex of the map,
+/// the best ringed, the hex as written marked) and a report whose options table names the written hex; a
+/// metric the rules don't know is refused with exit 2 and nothing written.
+#[test]
+fn where_writes_its_answer_on_the_map_and_a_bad_metric_writes_nothing() {
+    let chain = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/naval/chain-on-the-map.toml");
+    let tmp = tempfile::tempdir().unwrap();
+    let done = sim().current_dir(tmp.path()).arg("where").arg(&chain).assert().success();
+    let text = String::from_utf8(done.get_output().stdout.clone()).unwrap();
+    assert!(
+        text.contains("Where the defender intercepts the malta-convoy force: 1511, where mission.completed is 55.9%")
+    );
+    assert!(
+        text.contains(
+            "wrote 4 files (where.csv, where.json, where.svg, report.html) to reports/chain-on-the-map-where"
+        )
+    );
+    let dir = tmp.path().join("reports/chain-on-the-map-where");
+    let svg = std::fs::read_to_string(dir.join("where.svg")).unwrap();
+    assert_eq!(svg.matches("<polygon data-hex=").count(), 480, "every hex of the map");
+    assert!(svg.contains("best: 1511 (55.9%): taranto and messina") && svg.contains("as written: 1813 (73.7%)"));
+    assert!(svg.contains("<title>1511: mission.completed 55.9%</title>"));
+    let csv = std::fs::read_to_string(dir.join("where.csv")).unwrap();
+    assert!(csv.starts_with("option,rank,value,value_fraction,then\n") && csv.contains("\n1511,1,"));
+    let report = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    assert!(report.contains("data-option=\"1511\"") && report.contains("1813 (as written)"));
+    assert!(report.contains("intercept-sim where"));
+
+    let empty = tempfile::tempdir().unwrap();
+    let refused =
+        sim().current_dir(empty.path()).arg("where").arg(&chain).args(["--metric", "nothing"]).assert().code(2);
+    let said = String::from_utf8(refused.get_output().stderr.clone()).unwrap();
+    assert!(said.contains("--metric nothing: no such metric; allowed: mission.intercepted"), "{said}");
+    assert_eq!(said.lines().count(), 1, "{said}");
+    assert_eq!(std::fs::read_dir(empty.path()).unwrap().count(), 0, "nothing written");
+}

@@ -19,7 +19,16 @@ from . import _native
 from ._native import ConfigError, __version__, rule_sets
 from ._progress import Progress, callback
 from ._game import Game
-from ._results import ExactResult, OddsResult, RunResult, SensitivityResult, SolveResult, SweepResult, Table
+from ._results import (
+    ExactResult,
+    OddsResult,
+    RunResult,
+    SensitivityResult,
+    SolveResult,
+    SweepResult,
+    Table,
+    WhereResult,
+)
 
 __all__ = [
     "ConfigError",
@@ -33,6 +42,7 @@ __all__ = [
     "SolveResult",
     "SweepResult",
     "Table",
+    "WhereResult",
     "__version__",
     "odds",
     "play",
@@ -168,6 +178,12 @@ class Scenario:
         """The values of ``vary`` (a key, or two) that give the metric ``target`` asks for (``solve``), such as
         ``solve("cavalry.intercepted>=3/4", "cavalry.table.charge")``."""
         return SolveResult(self._native.solve(target, _names(vary), digits))
+
+    def where(self, metric: Optional[str] = None) -> WhereResult:
+        """Where to act (``where``): every option of the scenario's first decision (on a map, the hex of the
+        route to intercept at), solved exactly with each side answering best below, judged by ``metric`` (the
+        headline metric by default). A scenario with no choice to make raises ``ValueError``."""
+        return WhereResult(self._native.where_(metric))
 
     def odds(self, **params: Union[Setting, Sequence[Setting]]) -> OddsResult:
         """The exact odds of one question of this scenario's rule set (``odds RULE_SET``), from a few numbers:

@@ -59,7 +59,7 @@ class ExactResult:
 class _Written:
     """A result with a folder to write and a report to show."""
 
-    _native: Union[_native.Run, _native.Sweep, _native.Sensitivity, _native.Solve]
+    _native: Union[_native.Run, _native.Sweep, _native.Sensitivity, _native.Solve, _native.Where]
 
     def write(self, folder: Union[str, Path]) -> List[str]:
         """Writes the folder the command line writes with ``--out FOLDER``; returns the files written."""
@@ -135,6 +135,33 @@ class SolveResult(_Written):
 
     def __repr__(self) -> str:
         return f"SolveResult({self.answer!r})"
+
+
+class WhereResult(_Written):
+    """Where to act (``where --json``): every option of the scenario's first decision (on a map, each hex of
+    the route to intercept at) with its exact value and the best line below it, best first in ``ranked``."""
+
+    def __init__(self, native: _native.Where) -> None:
+        self._native = native
+        self.document: Dict[str, Any] = json.loads(native.json())
+        self.answer: str = self.document["answer"]
+        self.best: Optional[str] = self.document["best"]
+        self.options: List[Dict[str, Any]] = self.document["options"]
+        self.ranked: List[Dict[str, Any]] = sorted(
+            (o for o in self.options if o.get("rank") is not None), key=lambda o: int(o["rank"])
+        )
+
+    def value(self, option: str) -> Fraction:
+        """The exact value at ``option`` (a hex label), as a fraction."""
+        found = next(o for o in self.options if o["option"] == option)
+        return Fraction(found["value_fraction"])
+
+    def svg(self) -> Optional[str]:
+        """The answer on the map, as SVG: every option by its value, the best line drawn."""
+        return self._native.svg()
+
+    def __repr__(self) -> str:
+        return f"WhereResult({self.answer!r})"
 
 
 class OddsResult:

@@ -4,13 +4,15 @@ result writes the command line's folder."""
 
 from __future__ import annotations
 
+import subprocess
+from fractions import Fraction
 from pathlib import Path
 
 import polars as pl
 import pytest
 
 import intercept_sim as isim
-from test_api import cli, config
+from test_api import CLI, cli, config
 
 
 def test_sweep_equals_the_cli(tmp_path: Path) -> None:
@@ -73,3 +75,41 @@ def test_a_dict_is_a_config() -> None:
     with pytest.raises(isim.ConfigError, match="not a config") as bad:
         isim.Scenario.from_dict({"cavalry": {1, 2}})
     assert (bad.value.file, bad.value.line, bad.value.key) == ("<dict>", None, None)
+
+
+MAP = "configs/naval/chain-on-the-map.toml"
+
+
+def test_where_equals_the_cli_and_draws_the_map(tmp_path: Path) -> None:
+    from test_api import ROOT
+
+    scenario = isim.Scenario.load(str(ROOT / MAP))
+    where = scenario.where()
+    assert where.document == cli("where", str(ROOT / MAP), "--json", "--out", str(tmp_path / "where"), tmp=tmp_path)
+    assert where.best == "1511" and where.answer.startswith("Where the defender intercepts the malta-convoy force: 1511")
+    assert where.value("1511") == Fraction(17377, 31104)
+    assert [o["option"] for o in where.ranked][:2] == ["1511", "1611"]
+    svg = where.svg()
+    assert svg is not None and svg.count("data-hex=") == 480 and "best: 1511 (55.9%)" in svg
+    written = where.write(tmp_path / "again")
+    shown = sorted(p.name for p in (tmp_path / "where").iterdir() if not p.name.startswith("."))
+    assert sorted(Path(p).name for p in written) == shown == ["report.html", "where.csv", "where.json", "where.svg"]
+    assert "data-option=\"1511\"" in where._repr_html_()
+    with pytest.raises(ValueError, match="--metric nothing: no such metric"):
+        scenario.where("nothing")
+    with pytest.raises(ValueError, match="leaves no choice to make"):
+        isim.Scenario.load(config("naval")).where()
+
+
+@pytest.mark.parametrize(
+    "bad", sorted(p.name for p in (Path(__file__).resolve().parents[2] / "tests/bad_configs").glob("naval_[mr]*.toml"))
+)
+def test_a_bad_map_or_route_is_refused_as_the_cli_refuses_it(bad: str, tmp_path: Path) -> None:
+    from test_api import ROOT
+
+    path = ROOT / "tests/bad_configs" / bad
+    with pytest.raises(isim.ConfigError) as refused:
+        isim.Scenario.load(str(path))
+    out = subprocess.run([CLI, "validate", str(path)], cwd=tmp_path, capture_output=True, text=True)
+    assert out.returncode == 2 and out.stderr.strip() == f"error: {refused.value}"
+    assert "\n" not in str(refused.value) and refused.value.key and refused.value.key.startswith("naval.")

@@ -5,15 +5,17 @@
 //! rules' title, the scenario in plain words, the headline metrics (the question a player of that game asks
 //! first) and any [`Extra`] outputs. An [`Extra`] is a rule set's own result beyond the metric tables: a
 //! [`DataTable`] written as `<name>.parquet`, a [`Picture`] of one of the kinds the plot layer draws
-//! ([`Heatmap`], [`StackedBars`], [`Board`], [`Diagram`], [`Grid`], [`Reliability`]) written as `<name>.{png,svg}`, and the report's section
+//! ([`Heatmap`], [`StackedBars`], [`Board`], [`Diagram`], [`Grid`], [`HexChart`], [`Reliability`]) written as `<name>.{png,svg}`, and the report's section
 //! of them: a paragraph and a [`Table`] of [`Row`]s of [`Cell`]s. A scenario's own picture
 //! ([`Presentation::picture`], [`crate::ruleset::RuleSet::scenario_picture`]) opens the report's scenario.
 
 mod diagram;
 mod grid;
+mod hexes;
 
 pub use self::diagram::{Arrow, Diagram, Node, Spot, Tone};
 pub use self::grid::{Grid, Key, KeyShape, Mark, Outline, Route, Shade};
+pub use self::hexes::{Ground, Hex, HexBox, HexChart, HexKey, HexKeyShape, HexMark, HexPath, Valued};
 use crate::summary::MetricRow;
 
 /// How a run is shown: computed from the resolved rule set and the run's summary.
@@ -121,6 +123,7 @@ pub enum Picture {
     Board(Board),
     Diagram(Diagram),
     Grid(Grid),
+    Hexes(HexChart),
     Reliability(Reliability),
 }
 

@@ -72,6 +72,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<results::Sweep>()?;
     m.add_class::<results::Sensitivity>()?;
     m.add_class::<results::Solve>()?;
+    m.add_class::<results::Where>()?;
     m.add_class::<game::Game>()?;
     m.add_function(wrap_pyfunction!(rule_sets, m)?)?;
     m.add_function(wrap_pyfunction!(odds_json, m)?)?;

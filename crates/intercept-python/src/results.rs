@@ -1,5 +1,5 @@
 //! The answers a [`crate::scenario::Scenario`] gives that carry more than a document: a run, a sweep, a
-//! sensitivity run and a solve. Each gives its `--json` document, its table as an Arrow C stream (the frame
+//! sensitivity run, a solve and a `where`. Each gives its `--json` document, its table as an Arrow C stream (the frame
 //! its Parquet file is written from, built once and handed out without a copy), its report as a notebook
 //! fragment (`_repr_html_`), and writes the command line's folder on request.
 
@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use intercept_sim::core::config::Scenario as Resolved;
+use intercept_sim::core::decide::Decided;
 use intercept_sim::core::exact::ExactTally;
 use intercept_sim::core::sensitivity::{Scope, Sensitivity as Ranked};
 use intercept_sim::core::solve::Answer;
@@ -296,5 +297,58 @@ impl Solve {
     /// Writes the folder `solve --out FOLDER` writes.
     fn write(&self, py: Python<'_>, folder: PathBuf) -> PyResult<Vec<String>> {
         write_folder(py, &folder, |dir| study::write_solve(&self.scenario, &self.answer, dir))
+    }
+}
+
+/// A decision study's answer (`where`): every option of the first decision, exact, the best line below it.
+#[pyclass(frozen, module = "intercept_sim._native")]
+pub struct Where {
+    scenario: Resolved,
+    decided: Decided,
+    metric: Option<String>,
+}
+
+impl Where {
+    pub fn new(scenario: Resolved, decided: Decided, metric: Option<String>) -> Where {
+        Where { scenario, decided, metric }
+    }
+
+    fn view(&self) -> show::decided::DecidedView<'_> {
+        show::decided::DecidedView { name: &self.scenario.run.name, decided: &self.decided, wrote: None }
+    }
+}
+
+#[pymethods]
+impl Where {
+    /// `where --json`.
+    fn json(&self) -> String {
+        self.view().json().to_string()
+    }
+
+    /// The answer on the rule set's picture (a map: every option by its value, the best line drawn), as
+    /// SVG, if the rule set draws one.
+    fn svg(&self) -> PyResult<Option<String>> {
+        let Some(picture) = report::decided_picture(&self.scenario, &self.decided) else { return Ok(None) };
+        intercept_sim::output::plot::picture_svg(&picture).map(Some).map_err(|e| PyRuntimeError::new_err(e.0))
+    }
+
+    /// The report as a notebook shows it: the answer, the map, the table of options.
+    fn html(&self) -> PyResult<String> {
+        let picture = report::decided_picture(&self.scenario, &self.decided);
+        let page = report::DecidedReport {
+            scenario: &self.scenario,
+            decided: &self.decided,
+            picture: picture.as_ref(),
+            metric_asked: self.metric.as_deref(),
+        }
+        .page();
+        html(page)
+    }
+
+    /// Writes the folder `where --out FOLDER` writes.
+    fn write(&self, py: Python<'_>, folder: PathBuf) -> PyResult<Vec<String>> {
+        write_folder(py, &folder, |dir| {
+            report::write_decided(&self.scenario, &self.decided, self.metric.as_deref(), dir)
+        })
     }
 }

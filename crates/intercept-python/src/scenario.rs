@@ -1,11 +1,12 @@
 //! [`Scenario`]: a config resolved by the core, and every question the command line asks of one (`exact`,
-//! `run`, `sweep`, `sensitivity`, `solve`), each answered through the same library calls as the command
+//! `run`, `sweep`, `sensitivity`, `solve`, `where`), each answered through the same library calls as the command
 //! line, so the documents are the same for the same config and seed.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use intercept_sim::core::config::{self, Overrides, Scenario as Resolved, set};
+use intercept_sim::core::decide;
 use intercept_sim::core::games::shipped;
 use intercept_sim::core::runner::{self, SampleOptions};
 use intercept_sim::core::sensitivity;
@@ -16,7 +17,7 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
 use crate::config_error;
-use crate::results::{Exact, Run, Sensitivity, Solve, Sweep};
+use crate::results::{Exact, Run, Sensitivity, Solve, Sweep, Where};
 use crate::supervise::supervised;
 
 /// A scenario, resolved: every default filled in, ready to solve or sample. Immutable: `set` gives a new one.
@@ -193,6 +194,15 @@ impl Scenario {
         let answer = supervised(py, 0, None, |_| solve::solve(&self.inner, &target, &vary, digits))?;
         let answer = answer.map_err(|e| PyValueError::new_err(e.0))?;
         Ok(Solve::new(self.inner.clone(), answer))
+    }
+
+    /// `where`: every option of the scenario's first decision (on a map, the interception hex), exact, each
+    /// side answering best below; judged by `metric` (the headline metric when `None`).
+    #[pyo3(signature = (metric = None))]
+    fn where_(&self, py: Python<'_>, metric: Option<String>) -> PyResult<Where> {
+        let decided = supervised(py, 0, None, |_| decide::decide(&self.inner, metric.as_deref()))?;
+        let decided = decided.map_err(|e| PyValueError::new_err(e.0))?;
+        Ok(Where::new(self.inner.clone(), decided, metric))
     }
 
     fn __repr__(&self) -> String {

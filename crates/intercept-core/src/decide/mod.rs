@@ -60,6 +60,8 @@ pub struct Picked {
     pub side: String,
     pub act: String,
     pub label: String,
+    /// The config values that take it.
+    pub settings: Vec<Setting>,
 }
 
 /// One option of the first decision: its exact value once every decision below it is made best for the
@@ -67,6 +69,8 @@ pub struct Picked {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Considered {
     pub label: String,
+    /// The config values that take it.
+    pub settings: Vec<Setting>,
     pub value: Result<BigRational, Unsolved>,
     pub line: Vec<Picked>,
 }
@@ -81,6 +85,8 @@ pub struct Decided {
     pub side: String,
     pub question: String,
     pub options: Vec<Considered>,
+    /// The option the config takes as written, if it takes one of them.
+    pub written: Option<usize>,
     /// The options with a value, best first for the side making the first decision.
     pub ranked: Vec<usize>,
     /// The exact solves made.
@@ -97,14 +103,38 @@ impl Decided {
     pub fn best(&self) -> Option<&Considered> {
         self.ranked.first().map(|&i| &self.options[i])
     }
+
+    /// The scenario with the best option and the best line below it taken: what a picture of the answer
+    /// draws. `None` if no option has a value.
+    pub fn best_line(&self, scenario: &Scenario) -> Option<Result<Scenario, crate::config::ConfigError>> {
+        let best = self.best()?;
+        let settings: Vec<Setting> =
+            best.settings.iter().chain(best.line.iter().flat_map(|p| &p.settings)).cloned().collect();
+        Some(set::apply(scenario, &settings))
+    }
 }
 
 /// The most exact solves one study makes: every end of the decisions' tree is one.
 pub const MOST_SOLVES: u64 = 20_000;
 
 /// Chooses every decision of `scenario` in turn, each best for its side, judged by the exact value of
-/// `metric` (the rule set's first headline metric when `None`).
+/// `metric` (the rule set's first headline metric when `None`): [`plan`], then [`Plan::decide`].
 pub fn decide(scenario: &Scenario, metric: Option<&str>) -> Result<Decided, Refused> {
+    Ok(plan(scenario, metric)?.decide())
+}
+
+/// A decision study checked and bounded, before any solve: its metric known and judged by a side, its first
+/// decision read, every end of its tree counted within [`MOST_SOLVES`].
+pub struct Plan<'a> {
+    scenario: &'a Scenario,
+    metric: String,
+    favours: String,
+    first: Decision,
+}
+
+/// Checks a decision study of `scenario` and bounds its cost, refusing what cannot be answered: what a
+/// caller does before it opens a folder or starts a job.
+pub fn plan<'a>(scenario: &'a Scenario, metric: Option<&str>) -> Result<Plan<'a>, Refused> {
     let metric = match metric {
         Some(m) => m.to_owned(),
         None => scenario
@@ -115,22 +145,17 @@ pub fn decide(scenario: &Scenario, metric: Option<&str>) -> Result<Decided, Refu
             .ok_or_else(|| Refused::from("the rules name no headline metric".to_owned()))?,
     };
     let metrics = scenario.rules.metrics();
-    let Some(at) = metrics.defs().iter().position(|d| d.name == metric) else {
+    if !metrics.defs().iter().any(|d| d.name == metric) {
         let known: Vec<&str> = metrics.defs().iter().map(|d| d.name.as_str()).collect();
         return Err(Refused(format!("--metric {metric}: no such metric; allowed: {}", known.join(", "))));
-    };
+    }
     let Some(favours) = scenario.rules.favours(&metric) else {
         return Err(Refused(format!(
             "--metric {metric}: the rules cannot tell whose good a high {metric} is; pick a metric of a mission or a \
              group's reaching, fighting or winning"
         )));
     };
-    let search = Search {
-        entry: scenario.rules.entry(),
-        file: &scenario.file,
-        metric: &metrics.defs()[at].name,
-        solved: AtomicU64::new(0),
-    };
+    let search = Search::new(scenario, &metric);
     let raw = &scenario.config;
     let Some(first) = search.decision(raw, 0).map_err(|e| Refused(e.0))? else {
         return Err(Refused(format!(
@@ -140,27 +165,41 @@ pub fn decide(scenario: &Scenario, metric: Option<&str>) -> Result<Decided, Refu
     };
     // Bounded before any solve: every end of the tree, whether or not alpha-beta will reach it.
     search.count(raw, 0)?;
-    let options: Vec<Considered> = first
-        .options
-        .par_iter()
-        .map(|choice| {
-            let found = set::apply_raw(raw, &choice.settings)
-                .map_err(|e| Unsolved(e.0))
-                .and_then(|r| search.best(&r, 1, &favours, &Window::default()));
-            match found {
-                Ok((value, line)) => Considered { label: choice.label.clone(), value: Ok(value), line },
-                Err(why) => Considered { label: choice.label.clone(), value: Err(why), line: Vec::new() },
-            }
-        })
-        .collect();
-    let maximises = first.side == favours;
-    let mut ranked: Vec<usize> = (0..options.len()).filter(|&i| options[i].value.is_ok()).collect();
-    ranked.sort_by(|&a, &b| {
-        let (x, y) = (options[a].value.as_ref().ok(), options[b].value.as_ref().ok());
-        if maximises { y.cmp(&x) } else { x.cmp(&y) }
-    });
-    let solves = search.solved.load(Ordering::Relaxed);
-    Ok(Decided { metric, favours, side: first.side, question: first.question, options, ranked, solves })
+    Ok(Plan { scenario, metric, favours, first })
+}
+
+impl Plan<'_> {
+    /// Solves every option of the first decision with the best line below it: the answer.
+    pub fn decide(self) -> Decided {
+        let Plan { scenario, metric, favours, first } = self;
+        let search = Search::new(scenario, &metric);
+        let raw = &scenario.config;
+        let options: Vec<Considered> = first
+            .options
+            .par_iter()
+            .map(|choice| {
+                let found = set::apply_raw(raw, &choice.settings)
+                    .map_err(|e| Unsolved(e.0))
+                    .and_then(|r| search.best(&r, 1, &favours, &Window::default()));
+                let (label, settings) = (choice.label.clone(), choice.settings.clone());
+                match found {
+                    Ok((value, line)) => Considered { label, settings, value: Ok(value), line },
+                    Err(why) => Considered { label, settings, value: Err(why), line: Vec::new() },
+                }
+            })
+            .collect();
+        // The option that changes nothing is the one written.
+        let written =
+            first.options.iter().position(|c| set::apply_raw(raw, &c.settings).is_ok_and(|r| r.body == raw.body));
+        let maximises = first.side == favours;
+        let mut ranked: Vec<usize> = (0..options.len()).filter(|&i| options[i].value.is_ok()).collect();
+        ranked.sort_by(|&a, &b| {
+            let (x, y) = (options[a].value.as_ref().ok(), options[b].value.as_ref().ok());
+            if maximises { y.cmp(&x) } else { x.cmp(&y) }
+        });
+        let solves = search.solved.load(Ordering::Relaxed);
+        Decided { metric, favours, side: first.side, question: first.question, options, written, ranked, solves }
+    }
 }
 
 /// A value and the choices below it that give it.
@@ -207,6 +246,10 @@ struct Search<'a> {
 }
 
 impl Search<'_> {
+    fn new<'a>(scenario: &'a Scenario, metric: &'a str) -> Search<'a> {
+        Search { entry: scenario.rules.entry(), file: &scenario.file, metric, solved: AtomicU64::new(0) }
+    }
+
     fn decision(&self, raw: &RawConfig, step: usize) -> Result<Option<Decision>, Unsolved> {
         self.entry.decision(&raw.body, step)
     }
@@ -238,7 +281,7 @@ impl Search<'_> {
     fn best(&self, raw: &RawConfig, step: usize, favours: &str, window: &Window) -> Result<Line, Unsolved> {
         let Some(d) = self.decision(raw, step)? else { return self.solve(raw).map(|v| (v, Vec::new())) };
         let maximises = d.side == favours;
-        let mut best: Option<(BigRational, Vec<Picked>, &str)> = None;
+        let mut best: Option<(BigRational, Vec<Picked>, &Choice)> = None;
         let mut refusal = None;
         for choice in &d.options {
             let narrowed = window.narrowed(best.as_ref().map(|b| &b.0), maximises);
@@ -249,7 +292,7 @@ impl Search<'_> {
                 Ok((value, line)) => {
                     let better = best.as_ref().is_none_or(|(b, _, _)| if maximises { value > *b } else { value < *b });
                     if better {
-                        best = Some((value, line, &choice.label));
+                        best = Some((value, line, choice));
                     }
                 }
                 Err(why) => refusal = refusal.or(Some(why)),
@@ -258,10 +301,11 @@ impl Search<'_> {
                 break;
             }
         }
-        let Some((value, below, label)) = best else {
+        let Some((value, below, choice)) = best else {
             return Err(refusal.unwrap_or_else(|| Unsolved(format!("{} has no option", d.question))));
         };
-        let mut line = vec![Picked { side: d.side.clone(), act: d.act.clone(), label: label.to_owned() }];
+        let (label, settings) = (choice.label.clone(), choice.settings.clone());
+        let mut line = vec![Picked { side: d.side.clone(), act: d.act.clone(), label, settings }];
         line.extend(below);
         Ok((value, line))
     }

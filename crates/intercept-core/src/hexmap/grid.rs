@@ -143,6 +143,24 @@ impl Grid {
         (i % self.columns, i / self.columns)
     }
 
+    /// Where hex `i`'s centre is drawn, in units of the hex's corner radius, the top-left hex's centre at
+    /// (0, 0) before any pushed column or row: Red Blob's offset coordinates to pixels, flat-topped for
+    /// columns, pointy-topped for rows.
+    pub fn centre(&self, i: u32) -> (f64, f64) {
+        let (c, r) = self.position(i);
+        let root3 = 3f64.sqrt();
+        match self.layout {
+            Layout::Columns => {
+                let half = if self.pushed(i64::from(self.first.0 + c)) { 0.5 } else { 0.0 };
+                (1.5 * f64::from(c), root3 * (f64::from(r) + half))
+            }
+            Layout::Rows => {
+                let half = if self.pushed(i64::from(self.first.1 + r)) { 0.5 } else { 0.0 };
+                (root3 * (f64::from(c) + half), 1.5 * f64::from(r))
+            }
+        }
+    }
+
     /// The printed label of hex `i`: column then row, each zero-padded (`0712`).
     pub fn label(&self, i: u32) -> String {
         let (c, r) = self.position(i);

@@ -42,7 +42,7 @@ pub use self::registry::Registry;
 pub use self::tool::{Given, Input, Mount, Tool, answer_query};
 use crate::config::files::{Files, Included};
 use crate::config::path::Invalid;
-pub use crate::decide::{Choice, Decision};
+pub use crate::decide::{Choice, Decided, Decision};
 use crate::engine::{self, Plan, Ran, Slice, Span, TrialRows};
 use crate::exact::{self, ExactTally, TooLarge};
 use crate::metrics::{Metrics, Tally};
@@ -130,6 +130,12 @@ pub trait RuleSet: Send + Sync + 'static {
         None
     }
 
+    /// A picture of a decision study's answer ([`crate::decide`]) drawn on this scenario, which has the best
+    /// line taken; `None` if the rule set has none.
+    fn decided_picture(&self, _config: &Self::Config, _model: &Self::Model, _decided: &Decided) -> Option<Picture> {
+        None
+    }
+
     /// The rule set's own outputs of a run whose summary is `summary` over `trials` trials.
     fn extras(&self, _config: &Self::Config, _model: &Self::Model, _summary: &Summary, _trials: u64) -> Vec<Extra> {
         Vec::new()
@@ -153,6 +159,8 @@ pub trait Rules: Send + Sync + Debug {
     fn headline(&self) -> Vec<String>;
     /// A picture of the scenario ([`RuleSet::scenario_picture`]).
     fn scenario_picture(&self) -> Option<Picture>;
+    /// A picture of a decision study's answer ([`RuleSet::decided_picture`]).
+    fn decided_picture(&self, decided: &Decided) -> Option<Picture>;
     /// The readings its answers rest on ([`RuleSet::assumptions`]).
     fn assumptions(&self) -> Vec<Assumption>;
     /// The side a high value of `metric` favours ([`RuleSet::favours`]).
@@ -227,6 +235,9 @@ impl<S: RuleSet + Debug> Rules for Resolved<S> {
     }
     fn scenario_picture(&self) -> Option<Picture> {
         self.set.scenario_picture(&self.config, &self.model)
+    }
+    fn decided_picture(&self, decided: &Decided) -> Option<Picture> {
+        self.set.decided_picture(&self.config, &self.model, decided)
     }
     fn assumptions(&self) -> Vec<Assumption> {
         self.set.assumptions(&self.config, &self.model)

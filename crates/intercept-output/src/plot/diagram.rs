@@ -42,20 +42,30 @@ pub fn svg(diagram: &Diagram) -> String {
 
 /// The title and the notes under it, centred, and the height they take.
 pub(super) fn heading(title: &str, notes: &[String]) -> (String, f64) {
+    heading_in(WIDTH, title, notes)
+}
+
+/// [`heading`] on a page `width` units wide.
+pub(super) fn heading_in(width: f64, title: &str, notes: &[String]) -> (String, f64) {
     let mut y = MARGIN + TITLE;
-    let mut body = text(WIDTH / 2.0, y, TITLE, "middle", "bold", "#222", title);
-    for line in notes.iter().flat_map(|n| wrap(n, WIDTH - 2.0 * MARGIN, SMALL)) {
+    let mut body = text(width / 2.0, y, TITLE, "middle", "bold", "#222", title);
+    for line in notes.iter().flat_map(|n| wrap(n, width - 2.0 * MARGIN, SMALL)) {
         y += LINE;
-        body += &text(WIDTH / 2.0, y, SMALL, "middle", "normal", "#555", &line);
+        body += &text(width / 2.0, y, SMALL, "middle", "normal", "#555", &line);
     }
     (body, y)
 }
 
 /// `body` as a whole SVG document [`WIDTH`] wide and `height` tall, on white.
 pub(super) fn document(height: f64, body: &str) -> String {
-    let height = height.ceil();
+    document_in(WIDTH, height, body)
+}
+
+/// [`document`] `width` units wide.
+pub(super) fn document_in(width: f64, height: f64, body: &str) -> String {
+    let (width, height) = (width.ceil(), height.ceil());
     format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{WIDTH}\" height=\"{height}\" viewBox=\"0 0 {WIDTH} {height}\" \
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" \
          font-family=\"DejaVu Sans, Verdana, sans-serif\">\n<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n{body}</svg>\n"
     )
 }

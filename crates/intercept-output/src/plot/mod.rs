@@ -20,6 +20,7 @@ pub mod diagram;
 mod distribution;
 pub mod grid;
 mod heatmap;
+pub mod hexes;
 mod reliability;
 pub mod solve;
 mod stacked;
@@ -90,7 +91,7 @@ impl Plotted<'_> {
             Picture::StackedBars(p) => Some(Plotted::StackedBars(p)),
             Picture::Board(p) => Some(Plotted::Board(p)),
             Picture::Reliability(p) => Some(Plotted::Reliability(p)),
-            Picture::Diagram(_) | Picture::Grid(_) => None,
+            Picture::Diagram(_) | Picture::Grid(_) | Picture::Hexes(_) => None,
         }
     }
 }
@@ -139,6 +140,7 @@ pub fn picture_svg(picture: &Picture) -> Result<String, DrawError> {
     match (picture, Plotted::of(picture)) {
         (Picture::Diagram(d), _) => Ok(diagram::svg(d)),
         (Picture::Grid(g), _) => Ok(grid::svg(g)),
+        (Picture::Hexes(h), _) => Ok(hexes::svg(h)),
         (_, Some(chart)) => svg_string(&chart),
         (_, None) => Err(DrawError::from("a picture kind with no drawing".to_owned())),
     }

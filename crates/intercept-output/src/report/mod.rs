@@ -27,6 +27,7 @@
 //! page.write(dir)?;
 //! ```
 
+mod decided;
 mod exact;
 mod run;
 mod sensitivity;
@@ -36,6 +37,7 @@ mod sweep;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+pub use self::decided::{DecidedReport, decided_picture, write_decided};
 pub use self::exact::exact_page;
 pub use self::run::{RunReport, page as run_page};
 pub use self::sensitivity::SensitivityReport;

@@ -59,10 +59,17 @@ pub fn page(record: &RunRecord) -> Result<Page, ExportError> {
     Ok(page)
 }
 
-/// The scenario's own picture, unless one of the rule set's outputs already shows the setting.
+/// The scenario's own picture, unless one of the rule set's outputs already shows the setting in a picture
+/// of the same kind (a board beside a board; a map beside a chain diagram is a second view).
 fn scenario_picture(page: &mut Page, record: &RunRecord) -> Result<(), ExportError> {
     let p = &record.presentation;
-    let shown = p.extras.iter().any(|e| e.placement == Placement::Scenario && e.picture.is_some());
+    let same = |e: &intercept_core::present::Extra| {
+        e.picture
+            .as_ref()
+            .zip(p.picture.as_ref())
+            .is_some_and(|(a, b)| std::mem::discriminant(a) == std::mem::discriminant(b))
+    };
+    let shown = p.extras.iter().any(|e| e.placement == Placement::Scenario && same(e));
     match &p.picture {
         Some(picture) if !shown => page.picture("A picture of the scenario", picture).map(|_| ()),
         _ => Ok(()),

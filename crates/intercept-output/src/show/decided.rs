@@ -13,6 +13,8 @@ use serde_json::json;
 pub struct DecidedView<'a> {
     pub name: &'a str,
     pub decided: &'a Decided,
+    /// The folder the answer was written to and how many files, if it was.
+    pub wrote: Option<(&'a std::path::Path, usize)>,
 }
 
 fn percent(v: &fraction::BigRational) -> String {
@@ -56,7 +58,8 @@ impl DecidedView<'_> {
         self.decided.options.iter().find_map(|o| o.value.as_ref().err().map(|e| e.0.clone())).unwrap_or_default()
     }
 
-    fn line(o: &Considered) -> String {
+    /// The choices below an option, in words: "the moving player meets taranto on its way at 2111; ...".
+    pub fn line_of(o: &Considered) -> String {
         o.line.iter().map(|p| format!("{} at {}", p.act, p.label)).collect::<Vec<_>>().join("; ")
     }
 }
@@ -92,7 +95,7 @@ impl View for DecidedView<'_> {
                 o.label,
                 fraction::to_f64(v),
                 fraction::text(v),
-                Self::line(o)
+                Self::line_of(o)
             );
         }
         for o in d.options.iter().filter(|o| o.value.is_err()) {
@@ -102,6 +105,13 @@ impl View for DecidedView<'_> {
                 "-",
                 o.label,
                 o.value.as_ref().err().map_or("", |e| e.0.as_str())
+            );
+        }
+        if let Some((dir, files)) = self.wrote {
+            let _ = writeln!(
+                out,
+                "\nwrote {files} files (where.csv, where.json, where.svg, report.html) to {}",
+                intercept_core::text::shown_path(dir)
             );
         }
         out
@@ -135,7 +145,7 @@ impl View for DecidedView<'_> {
                 Ok(v) => (fraction::to_f64(v).to_string(), fraction::text(v)),
                 Err(_) => (String::new(), String::new()),
             };
-            out += &intercept_core::text::csv_line(&[o.label.clone(), rank, v, f, Self::line(o)]);
+            out += &intercept_core::text::csv_line(&[o.label.clone(), rank, v, f, Self::line_of(o)]);
         }
         Some(out)
     }

@@ -14,6 +14,7 @@ pub mod config;
 pub mod dice;
 mod home;
 mod late;
+mod map_picture;
 mod metrics;
 pub mod odds;
 mod picture;

@@ -5,7 +5,8 @@ use super::Naval;
 use super::config::{CombatModel, NavalConfig, Side};
 use crate::config::Invalid;
 use crate::config::files::{Files, Included};
-use crate::present::{Assumption, Picture, how_often};
+use crate::decide::Decided;
+use crate::present::{Assumption, Extra, Picture, how_often};
 use crate::ruleset::{Decision, RuleSet, Tool};
 use crate::summary::Summary;
 
@@ -78,6 +79,16 @@ impl RuleSet for NavalRules {
         Some(model.picture(config.mission.activity))
     }
 
+    /// The map of a `where` answer: the route's hexes by value, the best line's paths.
+    fn decided_picture(&self, _config: &Self::Config, model: &Naval, decided: &Decided) -> Option<Picture> {
+        model.decided_chart(decided).map(Picture::Hexes)
+    }
+
+    /// With a map, the scenario on it, in the report's scenario section.
+    fn extras(&self, _config: &Self::Config, model: &Naval, _summary: &Summary, _trials: u64) -> Vec<Extra> {
+        model.map_extra().into_iter().collect()
+    }
+
     /// The combat model: under the fixed reading (the default) the forces' factors change nothing (N-16.4).
     fn assumptions(&self, config: &Self::Config, _model: &Naval) -> Vec<Assumption> {
         let c = &config.combat;
@@ -145,5 +156,76 @@ mod conformance {
         let configs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../configs/naval");
         let report = check(&super::NavalRules, &crate::games::shipped(), &configs).unwrap_or_else(|e| panic!("{e}"));
         assert!(report.configs.len() > 1, "the folder's configs and the starter are checked: {report:?}");
+    }
+}
+
+/// The shared exact sweep ([`crate::sweep::exact`]) on a shipped config of this rule set: the values around
+/// a key, the points solved with the current value among them, and their exact differences.
+#[cfg(test)]
+mod exact_sweep {
+    use std::path::Path;
+
+    use num_rational::BigRational;
+
+    use crate::config::{self, Overrides};
+    use crate::sweep::exact::{self, MOST_VALUES, Points, State, Unsolved};
+    use crate::sweep::{NoValues, around};
+
+    fn chain() -> config::Scenario {
+        let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../configs/naval/three-level-chain.toml");
+        config::load(&crate::games::shipped(), &file, Overrides::default()).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    fn values(list: &[&str]) -> Vec<String> {
+        list.iter().map(|v| v.to_string()).collect()
+    }
+
+    #[test]
+    fn the_values_around_a_key_and_the_points_to_solve() {
+        let base = chain();
+        let taranto = around(&base, "naval.group[0].distance").unwrap();
+        assert_eq!(taranto.key, "naval.group.taranto.distance");
+        assert_eq!((taranto.current(), taranto.values.clone()), ("8", values(&["8", "6", "7", "9", "10"])));
+        let decimal = around(&base, "naval.combat.p_end_after_round").unwrap();
+        assert_eq!(decimal.values, values(&["0.4", "0.3", "0.35", "0.45", "0.5"]));
+        assert!(matches!(around(&base, "naval.group.taranto.name"), Err(NoValues::NotANumber(_))));
+        let unknown = around(&base, "naval.group.tarant.distance").unwrap_err();
+        assert!(matches!(unknown, NoValues::Unknown(_)) && unknown.to_string().contains("did you mean 'taranto'"));
+
+        let given = Points::new(taranto.clone(), Some(values(&["10", "-1", "6", "7"]))).unwrap();
+        assert_eq!((given.current.as_str(), given.values), ("8", values(&["-1", "6", "7", "8", "10"])));
+        let typed = Points::new(taranto.clone(), Some(values(&["8.0", "7", "7"]))).unwrap();
+        assert_eq!(typed.values, values(&["7", "8"]), "a typed 8.0 is the current value, each value once");
+        let defaults = Points::new(taranto.clone(), None).unwrap();
+        assert_eq!(defaults.values, values(&["6", "7", "8", "9", "10"]));
+        let many: Vec<String> = (0..=MOST_VALUES).map(|v| v.to_string()).collect();
+        assert!(Points::new(taranto, Some(many)).is_err());
+    }
+
+    #[test]
+    fn every_point_is_solved_exactly_and_compared_with_the_current_value() {
+        let base = chain();
+        let metric = exact::metric(&base, &[]).unwrap();
+        assert_eq!(metric, "mission.completed", "the headline metric");
+        assert!(exact::metric(&base, &values(&["nope"])).is_err());
+        let taranto = around(&base, "naval.group.taranto.distance").unwrap();
+        let points = Points::new(taranto, Some(values(&["7", "-1"]))).unwrap();
+        let swept = exact::solve(&base, &points, &metric);
+        assert_eq!(
+            (swept.key.as_str(), swept.current.as_str(), swept.too_large()),
+            ("naval.group.taranto.distance", "8", 0)
+        );
+        let fraction = |t: &str| t.parse::<BigRational>().unwrap();
+        let [refused, seven, eight] = &swept.points[..] else { panic!("three points: {swept:?}") };
+        let State::Unsolved(Unsolved::Refused(why)) = &refused.state else { panic!("-1 is refused: {refused:?}") };
+        assert!(why.to_string().contains("-1 is out of range; allowed: 0 to 99"), "{why}");
+        let solved = |exact: &str, difference: &str| State::Solved {
+            exact: fraction(exact),
+            difference: Some(fraction(difference)),
+        };
+        assert_eq!((seven.value.as_str(), seven.current), ("7", false));
+        assert_eq!(seven.state, solved("54367/93312", "65/69984"));
+        assert_eq!((eight.value.as_str(), eight.current), ("8", true));
+        assert_eq!(eight.state, solved("162841/279936", "0"));
     }
 }
