@@ -5,7 +5,8 @@
 //! [`SweepStart`] is a sweep ready to play (a new one's resolved points, or a resumed one's counts);
 //! [`SweepStart::play`] plays it into [`Swept`], which writes its files ([`Swept::write`]) and its documents.
 //! [`sensitivity_steps`] reads `--only` prefixes into the [`Scope`] and the steps to take;
-//! [`write_sensitivity`] writes a finished run's files, [`write_solve`] a solve's. [`shown_metrics`] picks the metrics a document shows.
+//! [`write_sensitivity`] writes a finished run's files, [`write_solve`] a solve's. [`shown_metrics`] picks the metrics a document shows
+//! (the core's, as [`sweep_metrics`] and [`Refused`] are: [`intercept_core::sweep`]).
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
@@ -24,10 +25,9 @@ use intercept_core::sensitivity::{self, Scope, Sensitivity, Step};
 use intercept_core::solve::Answer;
 use intercept_core::sweep::{self, Axis, Counts, Point, SweepRecord};
 
-intercept_core::refusal! {
-    /// Why a sweep or a sensitivity run is refused before it starts: the command line's message.
-    Refused
-}
+/// Why a sweep or a sensitivity run is refused, and the metrics its documents show: the core's, as both
+/// the command line and the workbench ask.
+pub use intercept_core::sweep::{Refused, shown_metrics, sweep_metrics};
 
 /// What a sweep starts from: its base scenario, axes, the metrics `--metric` named and those its documents
 /// show ([`sweep_metrics`]), its resolved points, and for a resumed sweep the counts it stopped at.
@@ -108,35 +108,6 @@ impl Swept {
     pub fn value(&self) -> serde_json::Value {
         crate::show::sweep::value(&self.record, &self.points, &self.shown)
     }
-}
-
-/// The metrics a sweep prints: those named, each checked, or else the rule set's headline metrics.
-pub fn sweep_metrics(base: &Scenario, named: &[String]) -> Result<Vec<String>, Refused> {
-    let headline = base.rules.headline();
-    match named.is_empty() && !headline.is_empty() {
-        true => Ok(headline),
-        false => shown_metrics(base, named),
-    }
-}
-
-/// The metrics whose tables to print: those named, each checked, or the rule set's headline metric (the
-/// first probability metric if it names none the scenario has).
-pub fn shown_metrics(scenario: &Scenario, named: &[String]) -> Result<Vec<String>, Refused> {
-    let defs = scenario.rules.metrics().defs();
-    if named.is_empty() {
-        let headline = scenario.rules.headline().into_iter().find(|h| defs.iter().any(|d| &d.name == h));
-        let first = || defs.iter().find(|d| d.kind == MetricKind::Probability).unwrap_or(&defs[0]).name.clone();
-        return Ok(vec![headline.unwrap_or_else(first)]);
-    }
-    if let Some(name) = named.iter().find(|n| !defs.iter().any(|d| &d.name == *n)) {
-        let some: Vec<&str> = defs.iter().take(6).map(|d| d.name.as_str()).collect();
-        let file = scenario.file.display();
-        let some = some.join(", ");
-        return Err(Refused::from(format!(
-            "{file}: --metric {name}: no such metric; metrics include {some}, ... (`validate` lists all)"
-        )));
-    }
-    Ok(named.to_vec())
 }
 
 /// The scope of a sensitivity run over the keys under `only` (every number when empty) and its steps; a

@@ -3,7 +3,8 @@
 //! `POST /api/sensitivity` (every number under `--only` prefixes one step each way, as `sensitivity`), both
 //! queued as [`Work`] on the same job machinery as a run, polled and cancelled through `/api/run/{id}`,
 //! done with the same document as the command line's `--json` for the same config, trials and seed.
-//! `POST /api/sweep/values` gives the values a sweep of a key takes when none are given ([`around`]).
+//! `POST /api/sweep/values` gives the values a sweep of a key takes when none are given
+//! ([`intercept_core::sweep::around`]).
 //! A [`SensitivityRun`] is a sensitivity run ready to play.
 
 use std::sync::atomic::Ordering;
@@ -11,10 +12,10 @@ use std::sync::atomic::Ordering;
 use axum::extract::rejection::StringRejection;
 use axum::extract::{RawQuery, State};
 use axum::response::IntoResponse;
-use intercept_core::config::set::{self, Setting};
+use intercept_core::config::set;
 use intercept_core::config::{Overrides, Scenario};
 use intercept_core::sensitivity::{self, DEFAULT_FLOAT_STEP, Scope, Step};
-use intercept_core::sweep::Axis;
+use intercept_core::sweep::{self, Axis, NoValues};
 use intercept_core::{exact, runner};
 use intercept_output::show;
 use intercept_output::study::{self, SweepStart};
@@ -28,9 +29,6 @@ use crate::run::{enqueue, run_query};
 /// The trials per point (or per stepped value) when the query names none: enough for an interval of about
 /// ±0.007 on a probability, few enough to answer in seconds.
 pub const STUDY_TRIALS: u64 = 20_000;
-
-/// How many steps each way a default sweep goes from the current value.
-const REACH: i64 = 2;
 
 /// A sensitivity run ready to play: the scenario, its scope and steps, the metrics its document shows.
 pub struct SensitivityRun {
@@ -87,7 +85,7 @@ pub async fn start_sweep(
         let (key, values, metric, files) = sweep_query(&rest)?;
         let values = match values {
             Some(values) => values,
-            None => around(&base, &key)?.1,
+            None => sweep::around(&base, &key).map_err(no_values)?.values,
         };
         let axes = vec![Axis { key, values }];
         let start = SweepStart::new(base, axes, metric, false).map_err(|e| ApiError::unprocessable(e.0))?;
@@ -141,8 +139,8 @@ pub async fn values(State(s): State<crate::State>, raw: RawQuery, text: Result<S
     off_runtime(move || {
         let base = scenario(&configs, &text, &name, Overrides::default())?;
         let key = one(&rest, "key")?;
-        let (printed, values) = around(&base, &key)?;
-        Ok(axum::Json(json!({ "key": printed, "values": values })).into_response())
+        let around = sweep::around(&base, &key).map_err(no_values)?;
+        Ok(axum::Json(json!({ "key": around.key, "values": around.values })).into_response())
     })
     .await
 }
@@ -194,24 +192,12 @@ fn flag(rest: &[(String, String)]) -> Answer<bool> {
     }
 }
 
-/// The key as sweeps print it, and the values a sweep of it takes when none are given: its current value first (the base point every other
-/// is paired with), then up to [`REACH`] steps down and up (one for a whole number, 0.05 for a decimal),
-/// ascending, leaving out any value the rules refuse. A key that is no number of the config is refused.
-pub fn around(base: &Scenario, key: &str) -> Answer<(String, Vec<String>)> {
-    let file = base.file.display();
-    let printed =
-        set::canonical(base, key).map_err(|e| ApiError::unprocessable(format!("{file}: --set {key}: {e}")))?;
-    let knob = set::numeric_keys(base).into_iter().find(|k| k.key == printed).ok_or_else(|| {
-        ApiError::unprocessable(format!(
-            "{file}: --set {key}: not a number of the config; give the values to sweep: values=V1,V2,..."
-        ))
-    })?;
-    let value = |by: i64| knob.value.stepped(by, DEFAULT_FLOAT_STEP);
-    let allowed = |v: &String| set::apply(base, &[Setting { key: printed.clone(), value: v.clone() }]).is_ok();
-    let current = value(0);
-    let others = (-REACH..=REACH).filter(|&by| by != 0).map(value).filter(allowed);
-    let values = std::iter::once(current).chain(others).collect();
-    Ok((printed, values))
+/// A key with no values around it, 422; one that is no number is told how to give its values.
+pub(crate) fn no_values(e: NoValues) -> ApiError {
+    match e {
+        NoValues::Unknown(e) => ApiError::unprocessable(e.0),
+        NoValues::NotANumber(e) => ApiError::unprocessable(format!("{e}; give the values to sweep: values=V1,V2,...")),
+    }
 }
 
 /// Plays a sweep job and renders its `sweep --json` document (and its files when asked).

@@ -8,10 +8,17 @@
 //! stops at a chunk boundary when interrupted; its [`Counts`] are kept in the sweep's manifest
 //! ([`SweepRecord`]), from which [`resume`] goes on. [`finish`] turns the counts into [`Point`]s: each
 //! point's record, and its paired difference from the base point with its interval.
+//!
+//! A sweep without values takes those [`around`] its key's current value. [`exact`] is the sweep solved
+//! rather than sampled: every value's exact value and its exact difference from the current one.
+//! [`sweep_metrics`] and [`shown_metrics`] pick the metrics a study's documents show, checking those named.
 
+mod around;
+pub mod exact;
 mod record;
 mod run;
 
+pub use around::{Around, NoValues, REACH, around};
 pub use record::{PointCounts, Resumed, SweepRecord, resume};
 pub use run::{Counts, Ran, run};
 
@@ -19,9 +26,15 @@ use crate::config::set::BadSetting;
 use crate::config::set::{self, Setting};
 use crate::config::{ConfigError, Scenario};
 use crate::engine::Plan;
+use crate::metrics::MetricKind;
 use crate::record::RunRecord;
 use crate::runner::{self, RunFacts};
 use crate::sensitivity::{self, Change};
+
+crate::refusal! {
+    /// Why a sweep or a sensitivity run is refused before it starts: the command line's message.
+    Refused
+}
 
 /// One swept key and its values, in the order given.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -136,4 +149,33 @@ pub fn finish(base: &Scenario, points: Vec<(Vec<Setting>, Scenario)>, counts: &C
 fn typed(base: &Scenario, settings: &[Setting]) -> Vec<toml::Value> {
     let typed = |s: &Setting| set::typed_value(base, s).unwrap_or_else(|_| toml::Value::String(s.value.clone()));
     settings.iter().map(typed).collect()
+}
+
+/// The metrics a sweep prints: those named, each checked, or else the rule set's headline metrics.
+pub fn sweep_metrics(base: &Scenario, named: &[String]) -> Result<Vec<String>, Refused> {
+    let headline = base.rules.headline();
+    match named.is_empty() && !headline.is_empty() {
+        true => Ok(headline),
+        false => shown_metrics(base, named),
+    }
+}
+
+/// The metrics whose tables to print: those named, each checked, or the rule set's headline metric (the
+/// first probability metric if it names none the scenario has).
+pub fn shown_metrics(scenario: &Scenario, named: &[String]) -> Result<Vec<String>, Refused> {
+    let defs = scenario.rules.metrics().defs();
+    if named.is_empty() {
+        let headline = scenario.rules.headline().into_iter().find(|h| defs.iter().any(|d| &d.name == h));
+        let first = || defs.iter().find(|d| d.kind == MetricKind::Probability).unwrap_or(&defs[0]).name.clone();
+        return Ok(vec![headline.unwrap_or_else(first)]);
+    }
+    if let Some(name) = named.iter().find(|n| !defs.iter().any(|d| &d.name == *n)) {
+        let some: Vec<&str> = defs.iter().take(6).map(|d| d.name.as_str()).collect();
+        let file = scenario.file.display();
+        let some = some.join(", ");
+        return Err(Refused::from(format!(
+            "{file}: --metric {name}: no such metric; metrics include {some}, ... (`validate` lists all)"
+        )));
+    }
+    Ok(named.to_vec())
 }
