@@ -592,3 +592,50 @@ fn a_map_file_is_read_inside_the_served_folder_only() {
         assert!(reply.error().contains("outside the folder the workbench serves"), "{}", reply.body);
     }
 }
+
+/// `POST /api/where` (issue 52): `where --json`'s document for the same text, the map with every hex named,
+/// and each option's settings with the best line below it; a scenario with no map has none, one with a map
+/// and no choice its map and the reason; a bad route is the command line's message.
+#[test]
+fn where_answers_as_the_command_line_with_its_map_and_each_hexs_settings() {
+    let dir = configs_copy();
+    let base = start(Options { configs: dir.path().to_owned(), ..Options::default() });
+    let chain = std::fs::read_to_string("configs/naval/chain-on-the-map.toml").unwrap();
+    let reply = post(&format!("{base}/api/where?name=naval/chain-on-the-map.toml"), &chain);
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    let web: serde_json::Value = serde_json::from_str(&reply.body).unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let folder = out.path().join("where").display().to_string();
+    let args = ["where", "configs/naval/chain-on-the-map.toml", "--json", "--out", &folder];
+    let (code, stdout, _) = cli(Path::new("."), &args);
+    assert_eq!(code, 0);
+    assert_eq!(web["where"], serde_json::from_str::<serde_json::Value>(&stdout).unwrap());
+    assert_eq!(web["map"].as_str().unwrap().matches("<polygon data-hex=").count(), 480);
+    let best = web["choices"].as_array().unwrap().iter().find(|c| c["option"] == "1511").unwrap();
+    let keys: Vec<(&str, &str)> = best["settings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["key"].as_str().unwrap(), s["value"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            ("naval.group.taranto.intercept_at", "1511"),
+            ("naval.group.messina.intercept_at", "1511"),
+            ("naval.group.force-b.intercept_at", "2111"),
+            ("naval.group.flotilla.intercept_at", "2113"),
+        ]
+    );
+
+    let typed = std::fs::read_to_string("configs/naval/three-level-chain.toml").unwrap();
+    let reply = post(&format!("{base}/api/where?name=naval/three-level-chain.toml"), &typed);
+    let doc: serde_json::Value = serde_json::from_str(&reply.body).unwrap();
+    assert_eq!((reply.status, &doc["map"], &doc["where"]), (200, &serde_json::Value::Null, &serde_json::Value::Null));
+    assert!(doc["refused"].as_str().unwrap().contains("leaves no choice to make"), "{}", reply.body);
+
+    let bad = chain.replace("\"1914\", \"malta\"", "\"1915\", \"malta\"");
+    let reply = post(&format!("{base}/api/where?name=naval/chain-on-the-map.toml"), &bad);
+    assert_eq!(reply.status, 422, "{}", reply.body);
+    assert!(reply.error().contains("key 'naval.mission.route'"), "{}", reply.body);
+}

@@ -348,3 +348,19 @@ fn every_page_opens_without_a_console_error_over_plain_http() {
     assert!(stdout.contains("plain HTTP end to end: ok"), "{stdout}");
     eprintln!("{stdout}");
 }
+
+/// The live map (issue 52): the editor draws the Mediterranean chain's map, says where to intercept as `where`
+/// does, and a click on a hex of the route gives the exact answer `where --json` gives that hex.
+#[test]
+fn the_map_is_live_and_a_click_answers_as_where_does_in_chromium() {
+    let doc = cli_json(&["where", "configs/naval/chain-on-the-map.toml", "--json", "--out", &scratch_out()]);
+    assert_eq!(doc["best"], "1511");
+    let stdout = in_chromium("map.mjs", &[&doc.to_string(), "1611"]);
+    assert!(stdout.contains("map end to end: ok"), "{stdout}");
+}
+
+/// A folder in the temporary directory for a command's files, never in the clone.
+fn scratch_out() -> String {
+    let dir = tempfile::tempdir().unwrap().keep();
+    dir.join("out").display().to_string()
+}

@@ -3,8 +3,8 @@
 // removing a list item too), a text edit refills the form. Every change goes on the undo list, all the
 // keystrokes of one edit of a field as one step. After each change (300 ms quiet) the text goes to
 // /api/validate (a bad value is marked on its field with the command line's message, for screen readers
-// too), then /api/exact (the answer, what it rests on, the odds) and /api/picture; the request before is
-// aborted, which stops its solve on the server.
+// too), then /api/exact (the answer, what it rests on, the odds) and /api/picture, then the map and where to
+// act on it (map.js); the request before is aborted, which stops its solve on the server.
 //
 // Every number on the page belongs to the text on the page: each result (the answer and odds, the picture,
 // a Monte Carlo run, a sweep, the tornado) remembers the text it was computed for, and the moment the text
@@ -221,6 +221,7 @@ async function refresh() {
     current('picture', text);
     showExact(exact, text);
     solveKeys(text).catch(() => {});
+    askWhere(text);
   } catch (e) {
     if (e.name !== 'AbortError') showAnswer('failed', `No answer: ${e.message}`);
   }
@@ -456,7 +457,8 @@ async function load() {
     : query.get('rule_set') ? '/api/starter/' + encodeURIComponent(query.get('rule_set')) : null;
   if (!source) throw new Error('open a scenario from the start page, or add ?path= or ?rule_set= to the address');
   ed.path = query.get('path');
-  if (ed.path) ed.name = ed.path.split('/').pop();
+  // The name is the file's path in the configs folder: a file it names (a map beside it) is read from there.
+  if (ed.path) ed.name = ed.path;
   const r = await fetch(source);
   if (!r.ok) throw new Error((await r.json()).error);
   const text = await r.text();

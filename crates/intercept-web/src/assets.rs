@@ -17,6 +17,7 @@ const ASSETS: &[(&str, &str)] = &[
     ("editor.js", include_str!("../assets/editor.js")),
     ("whatif.js", include_str!("../assets/whatif.js")),
     ("solve.js", include_str!("../assets/solve.js")),
+    ("map.js", include_str!("../assets/map.js")),
     ("tools.css", include_str!("../assets/tools.css")),
     ("calc.js", include_str!("../assets/calc.js")),
     ("play.js", include_str!("../assets/play.js")),

@@ -40,6 +40,7 @@ mod addresses;
 mod assets;
 mod catalog;
 mod config;
+mod decide;
 mod editor;
 mod error;
 mod exact_sweep;
@@ -181,6 +182,7 @@ fn app(state: State) -> Router {
         .route("/api/sweep/values", post(study::values))
         .route("/api/sweep/exact", post(exact_sweep::sweep))
         .route("/api/sensitivity", post(study::start_sensitivity))
+        .route("/api/where", post(decide::answer))
         .route("/api/solve", post(solve::solve))
         .route("/api/solve/keys", post(solve::keys))
         .route("/api/odds", get(catalog::calculators))

@@ -16,7 +16,6 @@ use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use num_rational::BigRational;
-use rayon::prelude::*;
 
 use crate::config::set::{self, Setting};
 use crate::config::{RawConfig, Scenario};
@@ -174,20 +173,17 @@ impl Plan<'_> {
         let Plan { scenario, metric, favours, first } = self;
         let search = Search::new(scenario, &metric);
         let raw = &scenario.config;
-        let options: Vec<Considered> = first
-            .options
-            .par_iter()
-            .map(|choice| {
-                let found = set::apply_raw(raw, &choice.settings)
-                    .map_err(|e| Unsolved(e.0))
-                    .and_then(|r| search.best(&r, 1, &favours, &Window::default()));
-                let (label, settings) = (choice.label.clone(), choice.settings.clone());
-                match found {
-                    Ok((value, line)) => Considered { label, settings, value: Ok(value), line },
-                    Err(why) => Considered { label, settings, value: Err(why), line: Vec::new() },
-                }
-            })
-            .collect();
+        // On rayon's threads, each solve stopping when the caller's flag is set (exact::halting).
+        let options: Vec<Considered> = exact::in_parallel(&first.options, |choice| {
+            let found = set::apply_raw(raw, &choice.settings)
+                .map_err(|e| Unsolved(e.0))
+                .and_then(|r| search.best(&r, 1, &favours, &Window::default()));
+            let (label, settings) = (choice.label.clone(), choice.settings.clone());
+            match found {
+                Ok((value, line)) => Considered { label, settings, value: Ok(value), line },
+                Err(why) => Considered { label, settings, value: Err(why), line: Vec::new() },
+            }
+        });
         // The option that changes nothing is the one written.
         let written =
             first.options.iter().position(|c| set::apply_raw(raw, &c.settings).is_ok_and(|r| r.body == raw.body));

@@ -130,6 +130,12 @@ pub trait RuleSet: Send + Sync + 'static {
         None
     }
 
+    /// A picture of the place the scenario happens (its map), if it has one: what a page lets a player click
+    /// to choose where to act.
+    fn map_picture(&self, _config: &Self::Config, _model: &Self::Model) -> Option<Picture> {
+        None
+    }
+
     /// A picture of a decision study's answer ([`crate::decide`]) drawn on this scenario, which has the best
     /// line taken; `None` if the rule set has none.
     fn decided_picture(&self, _config: &Self::Config, _model: &Self::Model, _decided: &Decided) -> Option<Picture> {
@@ -159,6 +165,8 @@ pub trait Rules: Send + Sync + Debug {
     fn headline(&self) -> Vec<String>;
     /// A picture of the scenario ([`RuleSet::scenario_picture`]).
     fn scenario_picture(&self) -> Option<Picture>;
+    /// The scenario's map ([`RuleSet::map_picture`]).
+    fn map_picture(&self) -> Option<Picture>;
     /// A picture of a decision study's answer ([`RuleSet::decided_picture`]).
     fn decided_picture(&self, decided: &Decided) -> Option<Picture>;
     /// The readings its answers rest on ([`RuleSet::assumptions`]).
@@ -235,6 +243,9 @@ impl<S: RuleSet + Debug> Rules for Resolved<S> {
     }
     fn scenario_picture(&self) -> Option<Picture> {
         self.set.scenario_picture(&self.config, &self.model)
+    }
+    fn map_picture(&self) -> Option<Picture> {
+        self.set.map_picture(&self.config, &self.model)
     }
     fn decided_picture(&self, decided: &Decided) -> Option<Picture> {
         self.set.decided_picture(&self.config, &self.model, decided)

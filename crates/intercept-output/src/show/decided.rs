@@ -119,20 +119,21 @@ impl View for DecidedView<'_> {
 
     fn json(&self) -> serde_json::Value {
         let d = self.decided;
-        let option = |o: &Considered| {
-            let rank = d.ranked.iter().position(|&i| d.options[i].label == o.label).map(|r| r + 1);
+        let option = |(i, o): (usize, &Considered)| {
+            let rank = d.ranked.iter().position(|&r| r == i).map(|r| r + 1);
+            let written = d.written == Some(i);
             let line: Vec<_> =
                 o.line.iter().map(|p| json!({ "side": p.side, "act": p.act, "choice": p.label })).collect();
             match &o.value {
-                Ok(v) => json!({ "option": o.label, "rank": rank, "value": fraction::to_f64(v),
+                Ok(v) => json!({ "option": o.label, "rank": rank, "written": written, "value": fraction::to_f64(v),
                                  "value_fraction": fraction::text(v), "then": line }),
-                Err(why) => json!({ "option": o.label, "rank": null, "refused": why.0 }),
+                Err(why) => json!({ "option": o.label, "rank": null, "written": written, "refused": why.0 }),
             }
         };
         json!({
             "name": self.name, "question": d.question, "side": d.side, "metric": d.metric, "favours": d.favours,
             "maximises": d.maximises(), "solves": d.solves, "answer": self.sentence(),
-            "best": d.best().map(|b| b.label.clone()), "options": d.options.iter().map(option).collect::<Vec<_>>(),
+            "best": d.best().map(|b| b.label.clone()), "options": d.options.iter().enumerate().map(option).collect::<Vec<_>>(),
         })
     }
 

@@ -79,6 +79,11 @@ impl RuleSet for NavalRules {
         Some(model.picture(config.mission.activity))
     }
 
+    /// The scenario on its map, if it has one.
+    fn map_picture(&self, _config: &Self::Config, model: &Naval) -> Option<Picture> {
+        model.map_chart().map(Picture::Hexes)
+    }
+
     /// The map of a `where` answer: the route's hexes by value, the best line's paths.
     fn decided_picture(&self, _config: &Self::Config, model: &Naval, decided: &Decided) -> Option<Picture> {
         model.decided_chart(decided).map(Picture::Hexes)
