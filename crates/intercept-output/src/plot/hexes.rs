@@ -423,9 +423,7 @@ mod tests {
         let svg = svg(&sample());
         assert!(svg.starts_with("<svg") && svg.ends_with("</svg>\n"));
         assert_eq!(svg.matches("<polygon data-hex=").count(), 3);
-        assert!(
-            svg.contains("data-hex=\"0101\" points=") && svg.contains(&format!("fill=\"{}\"", scale(1.0)))
-        );
+        assert!(svg.contains("data-hex=\"0101\" points=") && svg.contains(&format!("fill=\"{}\"", scale(1.0))));
         assert!(svg.contains("<title>0101: &lt;best&gt;</title>") && svg.contains("<title>0201</title>"));
         assert!(
             svg.contains(">here &amp; there</text>")

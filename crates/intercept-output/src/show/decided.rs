@@ -88,8 +88,7 @@ impl View for DecidedView<'_> {
         for (rank, &i) in d.ranked.iter().enumerate() {
             let o = &d.options[i];
             let v = o.value.as_ref().expect("ranked");
-            let _ = writeln!(
-                out,
+            let row = format!(
                 "{:<5} {:<8} {:<12.6} {:<24} {}",
                 rank + 1,
                 o.label,
@@ -97,6 +96,8 @@ impl View for DecidedView<'_> {
                 fraction::text(v),
                 Self::line_of(o)
             );
+            // No line below the choice (one level): no spaces left after its fraction.
+            let _ = writeln!(out, "{}", row.trim_end());
         }
         for o in d.options.iter().filter(|o| o.value.is_err()) {
             let _ = writeln!(

@@ -24,7 +24,14 @@ impl RuleSet for NavalRules {
 
     /// A map file named by `naval.map.file` is read and held inline.
     fn include(&self, config: &mut Self::Config, files: &dyn Files) -> Result<(), Included> {
-        config.map.as_mut().map_or(Ok(()), |m| m.include(files))
+        let Some(m) = config.map.as_mut() else { return Ok(()) };
+        m.include(files)?;
+        // A Pacific map makes the scenario Pacific (N-8.2): the resolved config says so, as the rules read it.
+        // (A Europe map under `naval.theater = "pacific"` is refused as a contradiction when the map is read.)
+        if m.theater == Some(super::config::Theater::Pacific) {
+            config.theater = super::config::Theater::Pacific;
+        }
+        Ok(())
     }
 
     fn resolve(&self, config: &Self::Config) -> Result<Naval, Invalid> {
