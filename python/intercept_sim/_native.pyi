@@ -1,7 +1,7 @@
 from typing import Callable, List, Optional, Tuple, final
 
 __version__: str
-__all__ = ["Scenario", "Exact", "Run", "Sweep", "Sensitivity", "Solve", "Game", "rule_sets", "odds_json", "command_line", "ConfigError", "__version__"]
+__all__ = ["Scenario", "Exact", "Run", "Sweep", "Sensitivity", "Solve", "Where", "Game", "rule_sets", "odds_json", "command_line", "ConfigError", "__version__"]
 
 _Report = Optional[Callable[[int, int], object]]
 

@@ -180,19 +180,25 @@ fn head(a: (f64, f64), b: (f64, f64), colour: &str) -> String {
         return String::new();
     }
     let (ux, uy) = (dx / len, dy / len);
-    let (tx, ty) = (a.0 + dx * 0.6 + ux * 7.0, a.1 + dy * 0.6 + uy * 7.0);
-    let (bx, by) = (tx - ux * 14.0, ty - uy * 14.0);
+    arrowhead((a.0 + dx * 0.6 + ux * 7.0, a.1 + dy * 0.6 + uy * 7.0), (ux, uy), 14.0, 7.0, colour)
+}
+
+/// An arrowhead with its tip at `tip`, pointing along the unit vector `u`, `length` long and twice `half`
+/// wide.
+pub(super) fn arrowhead(tip: (f64, f64), (ux, uy): (f64, f64), length: f64, half: f64, colour: &str) -> String {
+    let (tx, ty) = tip;
+    let (bx, by) = (tx - ux * length, ty - uy * length);
     format!(
         "<polygon points=\"{tx:.1},{ty:.1} {:.1},{:.1} {:.1},{:.1}\" fill=\"{colour}\"/>\n",
-        bx - uy * 7.0,
-        by + ux * 7.0,
-        bx + uy * 7.0,
-        by - ux * 7.0
+        bx - uy * half,
+        by + ux * half,
+        bx + uy * half,
+        by - ux * half
     )
 }
 
-/// Bold text with a white rim, readable over lines and shaded cells.
-fn halo(x: f64, y: f64, anchor: &str, ink: &str, s: &str) -> String {
+/// Bold text with a white rim, readable over lines and shaded cells (or hexes).
+pub(super) fn halo(x: f64, y: f64, anchor: &str, ink: &str, s: &str) -> String {
     format!(
         "<text x=\"{x:.1}\" y=\"{y:.1}\" font-size=\"{SMALL}\" text-anchor=\"{anchor}\" font-weight=\"bold\" fill=\"{ink}\" \
          stroke=\"#fff\" stroke-width=\"3.5\" stroke-linejoin=\"round\" paint-order=\"stroke\">{}</text>\n",

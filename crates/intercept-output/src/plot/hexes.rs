@@ -12,6 +12,7 @@
 use std::fmt::Write;
 
 use super::diagram::{LINE, MARGIN, SMALL, WIDTH, colours, document_in, heading_in, text, text_width, wrap, xml};
+use super::grid::{arrowhead, halo};
 use intercept_core::present::{Ground, HexBox, HexChart, HexKey, HexKeyShape, HexMark, HexPath, Tone};
 
 /// The largest corner radius of a hex, so a small map does not fill a page.
@@ -286,24 +287,7 @@ fn head(a: (f64, f64), b: (f64, f64), colour: &str) -> String {
         return String::new();
     }
     let (ux, uy) = (dx / len, dy / len);
-    let (tx, ty) = (b.0 - ux * 2.0, b.1 - uy * 2.0);
-    let (bx, by) = (tx - ux * 11.0, ty - uy * 11.0);
-    format!(
-        "<polygon points=\"{tx:.1},{ty:.1} {:.1},{:.1} {:.1},{:.1}\" fill=\"{colour}\"/>\n",
-        bx - uy * 5.5,
-        by + ux * 5.5,
-        bx + uy * 5.5,
-        by - ux * 5.5
-    )
-}
-
-/// Bold text with a white rim, readable over hexes and lines.
-fn halo(x: f64, y: f64, anchor: &str, ink: &str, s: &str) -> String {
-    format!(
-        "<text x=\"{x:.1}\" y=\"{y:.1}\" font-size=\"{SMALL}\" text-anchor=\"{anchor}\" font-weight=\"bold\" fill=\"{ink}\" \
-         stroke=\"#fff\" stroke-width=\"3.5\" stroke-linejoin=\"round\" paint-order=\"stroke\">{}</text>\n",
-        xml(s)
-    )
+    arrowhead((b.0 - ux * 2.0, b.1 - uy * 2.0), (ux, uy), 11.0, 5.5, colour)
 }
 
 fn ground(g: Ground) -> &'static str {
