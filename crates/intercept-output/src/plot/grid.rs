@@ -174,18 +174,30 @@ impl Map {
 
 /// An arrowhead on the leg from `a` to `b`, three fifths of the way along, pointing at `b`.
 fn head(a: (f64, f64), b: (f64, f64), colour: &str) -> String {
+    head_on(a, b, (0.6, 7.0), (14.0, 7.0), colour)
+}
+
+/// An arrowhead on the leg from `a` to `b`, pointing at `b`: its tip at `share` of the way along and `past`
+/// further, `length` long and twice `half` wide; nothing on a leg shorter than 1.
+pub(super) fn head_on(
+    a: (f64, f64),
+    b: (f64, f64),
+    (share, past): (f64, f64),
+    (length, half): (f64, f64),
+    colour: &str,
+) -> String {
     let (dx, dy) = (b.0 - a.0, b.1 - a.1);
     let len = dx.hypot(dy);
     if len < 1.0 {
         return String::new();
     }
     let (ux, uy) = (dx / len, dy / len);
-    arrowhead((a.0 + dx * 0.6 + ux * 7.0, a.1 + dy * 0.6 + uy * 7.0), (ux, uy), 14.0, 7.0, colour)
+    arrowhead((a.0 + dx * share + ux * past, a.1 + dy * share + uy * past), (ux, uy), length, half, colour)
 }
 
 /// An arrowhead with its tip at `tip`, pointing along the unit vector `u`, `length` long and twice `half`
 /// wide.
-pub(super) fn arrowhead(tip: (f64, f64), (ux, uy): (f64, f64), length: f64, half: f64, colour: &str) -> String {
+fn arrowhead(tip: (f64, f64), (ux, uy): (f64, f64), length: f64, half: f64, colour: &str) -> String {
     let (tx, ty) = tip;
     let (bx, by) = (tx - ux * length, ty - uy * length);
     format!(

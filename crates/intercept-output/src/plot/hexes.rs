@@ -12,7 +12,7 @@
 use std::fmt::Write;
 
 use super::diagram::{LINE, MARGIN, SMALL, WIDTH, colours, document_in, heading_in, text, text_width, wrap, xml};
-use super::grid::{arrowhead, halo};
+use super::grid::{halo, head_on};
 use intercept_core::present::{Ground, HexBox, HexChart, HexKey, HexKeyShape, HexMark, HexPath, Tone};
 
 /// The largest corner radius of a hex, so a small map does not fill a page.
@@ -281,13 +281,7 @@ impl Rect {
 
 /// An arrowhead pointing into `b`, its tip a little short of `b`'s centre, along the leg from `a`.
 fn head(a: (f64, f64), b: (f64, f64), colour: &str) -> String {
-    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
-    let len = dx.hypot(dy);
-    if len < 1.0 {
-        return String::new();
-    }
-    let (ux, uy) = (dx / len, dy / len);
-    arrowhead((b.0 - ux * 2.0, b.1 - uy * 2.0), (ux, uy), 11.0, 5.5, colour)
+    head_on(a, b, (1.0, -2.0), (11.0, 5.5), colour)
 }
 
 fn ground(g: Ground) -> &'static str {
