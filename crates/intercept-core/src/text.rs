@@ -158,3 +158,9 @@ macro_rules! refusal {
         }
     };
 }
+
+/// `text` with its first letter a capital.
+pub fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| first.to_uppercase().chain(chars).collect())
+}

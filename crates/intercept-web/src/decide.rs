@@ -62,8 +62,8 @@ fn choices(decided: &Decided) -> Vec<Value> {
         .iter()
         .filter(|o| o.value.is_ok())
         .map(|o| {
-            let settings = o.settings.iter().chain(o.line.iter().flat_map(|p| &p.settings));
-            let settings: Vec<Value> = settings.map(|s| json!({ "key": s.key, "value": s.value })).collect();
+            let settings: Vec<Value> =
+                o.settings_with_line().map(|s| json!({ "key": s.key, "value": s.value })).collect();
             json!({ "option": o.label, "settings": settings })
         })
         .collect()

@@ -244,7 +244,8 @@ impl Walk<'_> {
         let node = if list { self.resolve(&self.resolve(prop)["items"]) } else { self.resolve(prop) };
         let _ = writeln!(out, "### `{}`\n", place.header);
         let about = description(prop).or(description(node)).unwrap_or_default();
-        let about = about.strip_prefix(&format!("`{}`: ", place.header)).map_or(about.clone(), capitalised);
+        let about =
+            about.strip_prefix(&format!("`{}`: ", place.header)).map_or(about.clone(), crate::text::capitalised);
         let intro = [Some(about), presence(prop, place.required, list)].into_iter().flatten().filter(|s| !s.is_empty());
         let intro: Vec<String> = intro.collect();
         if !intro.is_empty() {
@@ -387,7 +388,7 @@ impl Walk<'_> {
                 described.extend(more_described);
             } else {
                 let name = format!("a {}", self.type_name(option));
-                described.extend(about.map(|a| format!("{}: {a}", capitalised(&name))));
+                described.extend(about.map(|a| format!("{}: {a}", crate::text::capitalised(&name))));
                 names.push(name);
             }
         }
@@ -465,12 +466,6 @@ fn unlinked(text: &str) -> String {
     }
     out.push_str(rest);
     out
-}
-
-/// `text` with its first letter a capital.
-fn capitalised(text: &str) -> String {
-    let mut chars = text.chars();
-    chars.next().map_or_else(String::new, |first| first.to_uppercase().chain(chars).collect())
 }
 
 /// A type's name for many of them: `strings`, `integers`, `lists of numbers`.

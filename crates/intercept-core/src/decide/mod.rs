@@ -92,6 +92,13 @@ pub struct Decided {
     pub solves: u64,
 }
 
+impl Considered {
+    /// The config values that take this option and, below it, the best line.
+    pub fn settings_with_line(&self) -> impl Iterator<Item = &Setting> {
+        self.settings.iter().chain(self.line.iter().flat_map(|p| &p.settings))
+    }
+}
+
 impl Decided {
     /// Whether the side making the first decision wants the metric high.
     pub fn maximises(&self) -> bool {
@@ -107,8 +114,7 @@ impl Decided {
     /// draws. `None` if no option has a value.
     pub fn best_line(&self, scenario: &Scenario) -> Option<Result<Scenario, crate::config::ConfigError>> {
         let best = self.best()?;
-        let settings: Vec<Setting> =
-            best.settings.iter().chain(best.line.iter().flat_map(|p| &p.settings)).cloned().collect();
+        let settings: Vec<Setting> = best.settings_with_line().cloned().collect();
         Some(set::apply(scenario, &settings))
     }
 }

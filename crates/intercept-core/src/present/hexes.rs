@@ -46,15 +46,13 @@ pub struct HexChart {
     pub keys: Vec<HexKey>,
 }
 
-/// A hex coloured by `value` (a chance), with `text` written on it (`56%`) and `said` as its whole
-/// description (`1511: the mission completes 55.9% of the time`). `goodness` orders the colours: 1 is the best
-/// for the side asking, 0 the worst.
+/// A hex coloured by `value` (a chance), with `said` as its whole description (`1511: mission.completed
+/// 55.9%`). `goodness` orders the colours: 1 is the best for the side asking, 0 the worst.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Valued {
     pub hex: usize,
     pub value: f64,
     pub goodness: f64,
-    pub text: String,
     pub said: String,
 }
 

@@ -123,8 +123,13 @@ pub(crate) fn write_manifest(dir: &Path, record: &impl serde::Serialize) -> Resu
     let path = dir.join("manifest.json");
     // The one layout the reader accepts back (`seal::text`): a manifest must read back as written.
     let json = intercept_core::seal::text(record);
-    write_file(&path, |p| create(p)?.write_all(json.as_bytes()).map_err(|e| io_err(p, e)))?;
+    write_text(&path, &json)?;
     Ok(vec![path])
+}
+
+/// Writes `text` as the file `path` ([`write_file`]: no part of it is left behind on a failure).
+pub(crate) fn write_text(path: &Path, text: &str) -> Result<(), ExportError> {
+    write_file(path, |p| create(p)?.write_all(text.as_bytes()).map_err(|e| io_err(p, e)))
 }
 
 /// The summary table as a data frame, in the column order of `summary.parquet`. A count's median and 90th

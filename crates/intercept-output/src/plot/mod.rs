@@ -126,12 +126,7 @@ fn picture_files(dir: &Path, stem: &str, picture: &Picture) -> Result<Vec<PathBu
     }
     let svg = dir.join(format!("{stem}.svg"));
     let text = picture_svg(picture).map_err(|e| ExportError::Chart { path: svg.clone(), message: e.0 })?;
-    write_file(&svg, |p| {
-        use std::io::Write;
-        crate::export::create(p)?
-            .write_all(text.as_bytes())
-            .map_err(|source| ExportError::Io { path: p.to_owned(), source })
-    })?;
+    crate::export::write_text(&svg, &text)?;
     Ok(vec![svg])
 }
 

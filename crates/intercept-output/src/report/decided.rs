@@ -4,11 +4,10 @@
 //! `exact`), and the command that reproduces it. [`write_decided`] writes it with the same answer as CSV,
 //! JSON and the picture alone.
 
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use super::{Cell, Page, Row, Table, shell_word, thousands};
-use crate::export::{ExportError, create, write_file};
+use crate::export::{ExportError, write_text};
 use crate::plot::picture_svg;
 use crate::show::decided::DecidedView;
 use intercept_core::config::Scenario;
@@ -50,9 +49,7 @@ pub fn write_decided(
 
 fn text_file(dir: &Path, name: &str, text: &str) -> Result<PathBuf, ExportError> {
     let path = dir.join(name);
-    write_file(&path, |p| {
-        create(p)?.write_all(text.as_bytes()).map_err(|source| ExportError::Io { path: p.to_owned(), source })
-    })?;
+    write_text(&path, text)?;
     Ok(path)
 }
 
@@ -84,7 +81,7 @@ impl DecidedReport<'_> {
              each later choice made before the dice of its level by the side making it, best for that side given \
              the choices above it (ties go to the option listed first). Below the first choice, options that \
              cannot change a choice above were left unsolved (alpha-beta), which changes no value.",
-            capital(&d.question),
+            intercept_core::text::capitalised(&d.question),
             d.metric,
             d.favours,
         ));
@@ -138,9 +135,4 @@ impl DecidedReport<'_> {
         }
         words.join(" ")
     }
-}
-
-fn capital(text: &str) -> String {
-    let mut chars = text.chars();
-    chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
 }

@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 
 use intercept_core::decide::{Considered, Decided};
 use intercept_core::fraction;
+use intercept_core::text::capitalised;
 use intercept_core::view::View;
 use serde_json::json;
 
@@ -21,12 +22,6 @@ fn percent(v: &fraction::BigRational) -> String {
     format!("{:.1}%", 100.0 * fraction::to_f64(v))
 }
 
-/// `text` with its first letter a capital.
-fn capital(text: &str) -> String {
-    let mut chars = text.chars();
-    chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
-}
-
 impl DecidedView<'_> {
     /// The answer in one sentence: the best option for the side choosing, its exact value, the next best:
     /// "Where the defender intercepts the malta-convoy force: 1813, where mission.completed is 41.2% of the
@@ -34,12 +29,12 @@ impl DecidedView<'_> {
     pub fn sentence(&self) -> String {
         let d = self.decided;
         let Some(best) = d.best() else {
-            return format!("{}: no option can be solved: {}", capital(&d.question), self.first_refusal());
+            return format!("{}: no option can be solved: {}", capitalised(&d.question), self.first_refusal());
         };
         let value = best.value.as_ref().expect("a ranked option has a value");
         let mut s = format!(
             "{}: {}, where {} is {}",
-            capital(&d.question),
+            capitalised(&d.question),
             best.label,
             d.metric,
             intercept_core::present::how_often_exactly(value)

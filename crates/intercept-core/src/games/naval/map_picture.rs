@@ -9,10 +9,15 @@ use super::config::chart::Chart;
 use crate::decide::Decided;
 use crate::fraction;
 use crate::games::words::and_list;
-use crate::hexmap::{Node, Terrain};
+use crate::hexmap::{HexMap, Node, Terrain};
 use crate::present::{
     Extra, Ground, Hex, HexBox, HexChart, HexKey, HexKeyShape, HexMark, HexPath, Picture, Placement, Tone, Valued,
 };
+
+/// The hex `node` is on the map, if it is one rather than an off-map box.
+fn hex_of(map: &HexMap, node: Node) -> Option<usize> {
+    (!map.is_box(node)).then_some(node as usize)
+}
 
 /// The moving side's colour and the defender's, by level (N-0: odd levels intercept for the defender).
 fn tone(level: usize) -> Tone {
@@ -38,9 +43,13 @@ impl Naval {
 
     /// The scenario on its map.
     pub fn map_chart(&self) -> Option<HexChart> {
+        self.chart_drawn(None)
+    }
+
+    /// The scenario on its map, the `best` hex's ring in the choosing side's colour under its label.
+    fn chart_drawn(&self, best: Option<(usize, String)>) -> Option<HexChart> {
         let (chart, _) = &**self.chart.as_ref()?;
         let map = &chart.map;
-        let index = |n: Node| (n as usize) < map.grid.len();
         let mut hexes: Vec<Hex> = (0..map.grid.len() as u32)
             .map(|i| Hex {
                 label: map.grid.label(i),
@@ -66,14 +75,14 @@ impl Naval {
                 joins: joins.iter().map(|&j| j as usize).collect(),
             })
             .collect();
-        let hexes_of = |nodes: &[Node]| nodes.iter().copied().filter(|&n| index(n)).map(|n| n as usize).collect();
+        let hexes_of = |nodes: &[Node]| nodes.iter().filter_map(|&n| hex_of(map, n)).collect();
         let mut paths =
             vec![HexPath { hexes: hexes_of(&chart.route), tone: Tone::First, faint: true, label: String::new() }];
         for (g, c) in self.groups.iter().zip(&chart.groups) {
             paths.push(HexPath { hexes: hexes_of(&c.path), tone: tone(g.level), faint: false, label: String::new() });
         }
         let mut marks = self.port_marks(chart);
-        marks.extend(self.meeting_marks(chart));
+        marks.extend(self.meeting_marks(chart, best));
         Some(HexChart {
             title: format!(
                 "{} on the map{}",
@@ -120,9 +129,9 @@ impl Naval {
         chart
             .map
             .ports()
-            .filter(|(_, n)| (*n as usize) < chart.map.grid.len())
-            .map(|(name, n)| HexMark {
-                hex: n as usize,
+            .filter_map(|(name, n)| hex_of(&chart.map, n).map(|hex| (name, n, hex)))
+            .map(|(name, n, hex)| HexMark {
+                hex,
                 tone: Tone::Idle,
                 ring: false,
                 label: if used.contains(&n) { name.to_owned() } else { String::new() },
@@ -130,23 +139,31 @@ impl Naval {
             .collect()
     }
 
-    /// A ring on each hex where groups meet their target, labelled with the hex and the groups.
-    fn meeting_marks(&self, chart: &Chart) -> Vec<HexMark> {
-        let mut hexes: Vec<(Node, Vec<String>)> = Vec::new();
+    /// A ring on each hex where groups meet their target, labelled with the hex and the groups; the `best`
+    /// hex's ring (added if no group meets there) in the second tone, labelled as the best.
+    fn meeting_marks(&self, chart: &Chart, best: Option<(usize, String)>) -> Vec<HexMark> {
+        let mut hexes: Vec<(usize, Vec<String>)> = Vec::new();
         for (g, c) in self.groups.iter().zip(&chart.groups) {
-            match hexes.iter_mut().find(|(h, _)| *h == c.hex) {
+            let Some(hex) = hex_of(&chart.map, c.hex) else { continue };
+            match hexes.iter_mut().find(|(h, _)| *h == hex) {
                 Some((_, names)) => names.push(g.name.clone()),
-                None => hexes.push((c.hex, vec![g.name.clone()])),
+                None => hexes.push((hex, vec![g.name.clone()])),
             }
+        }
+        if let Some((hex, _)) = &best
+            && !hexes.iter().any(|(h, _)| h == hex)
+        {
+            hexes.push((*hex, Vec::new()));
         }
         hexes
             .into_iter()
-            .filter(|(h, _)| (*h as usize) < chart.map.grid.len())
-            .map(|(h, names)| HexMark {
-                hex: h as usize,
-                tone: Tone::Place,
-                ring: true,
-                label: format!("{}: {}", chart.map.label(h), and_list(&names)),
+            .map(|(hex, names)| {
+                let (tone, name) = match &best {
+                    Some((b, label)) if *b == hex => (Tone::Second, label.clone()),
+                    _ => (Tone::Place, chart.map.label(hex as Node)),
+                };
+                let label = if names.is_empty() { name } else { format!("{name}: {}", and_list(&names)) };
+                HexMark { hex, tone, ring: true, label }
             })
             .collect()
     }
@@ -155,14 +172,18 @@ impl Naval {
     /// decision coloured by its value, darkest where best for the side choosing; the best ringed.
     pub fn decided_chart(&self, decided: &Decided) -> Option<HexChart> {
         let (chart, _) = &**self.chart.as_ref()?;
-        let mut picture = self.map_chart()?;
+        let on_map = |label: &str| chart.map.node(label).and_then(|n| hex_of(&chart.map, n));
+        let best = decided.best().and_then(|b| {
+            let v = b.value.as_ref().map(fraction::to_f64).unwrap_or(0.0);
+            on_map(&b.label).map(|hex| (hex, format!("best: {} ({:.1}%)", b.label, 100.0 * v)))
+        });
+        let mut picture = self.chart_drawn(best)?;
         let values: Vec<(usize, f64, &str)> = decided
             .options
             .iter()
             .filter_map(|o| {
                 let v = fraction::to_f64(o.value.as_ref().ok()?);
-                let hex = chart.map.node(&o.label).filter(|&n| (n as usize) < chart.map.grid.len())?;
-                Some((hex as usize, v, o.label.as_str()))
+                Some((on_map(&o.label)?, v, o.label.as_str()))
             })
             .collect();
         let (low, high) = values.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), v| (l.min(v.1), h.max(v.1)));
@@ -176,7 +197,6 @@ impl Naval {
                     hex,
                     value,
                     goodness: if maximises { up } else { 1.0 - up },
-                    text: format!("{:.0}%", 100.0 * value),
                     said: format!("{label}: {} {:.1}%", decided.metric, 100.0 * value),
                 }
             })
@@ -192,26 +212,13 @@ impl Naval {
         picture.title = format!("Where {}", decided.question.trim_start_matches("where "));
         picture.notes =
             vec!["Paths: the best line, each side's choice best for it below (SoP steps 3 and 8).".to_owned()];
-        let best = decided.best().and_then(|b| chart.map.node(&b.label).map(|n| (n as usize, b)));
-        if let Some((hex, b)) = best {
-            let v = b.value.as_ref().map(fraction::to_f64).unwrap_or(0.0);
-            let label = format!("best: {} ({:.1}%)", b.label, 100.0 * v);
-            // The groups meeting there keep their ring; its label names the hex as the best.
-            match picture.marks.iter_mut().find(|m| m.ring && m.hex == hex) {
-                Some(m) => {
-                    let who = m.label.split_once(": ").map(|(_, w)| w.to_owned()).unwrap_or_default();
-                    *m = HexMark { hex, tone: Tone::Second, ring: true, label: format!("{label}: {who}") };
-                }
-                None => picture.marks.push(HexMark { hex, tone: Tone::Second, ring: true, label }),
-            }
-        }
         let written = decided.written.map(|i| &decided.options[i]);
         if let Some(w) = written.filter(|w| decided.best().is_none_or(|b| b.label != w.label))
-            && let Some(n) = chart.map.node(&w.label)
+            && let Some(hex) = on_map(&w.label)
         {
             let v = w.value.as_ref().map(|v| format!(" ({:.1}%)", 100.0 * fraction::to_f64(v))).unwrap_or_default();
             picture.marks.push(HexMark {
-                hex: n as usize,
+                hex,
                 tone: Tone::Idle,
                 ring: true,
                 label: format!("as written: {}{v}", w.label),

@@ -244,8 +244,7 @@ impl GroupsAnswer {
             super::reading(q.pacific, q.highest),
             how_often_exactly(&self.any)
         );
-        let mut chars = text.chars();
-        chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
+        crate::text::capitalised(&text)
     }
 }
 
