@@ -359,7 +359,18 @@ pub fn exact_text(r: &num_rational::BigRational) -> String {
 /// An exact chance for a sentence: "58.3% of the time (exactly 7/12)"; what a calculator's answer says after
 /// its own words for the event.
 pub fn how_often_exactly(r: &num_rational::BigRational) -> String {
-    format!("{:.1}% of the time (exactly {})", 100.0 * crate::fraction::to_f64(r), crate::fraction::text(r))
+    format!("{} of the time (exactly {})", percent(r), crate::fraction::text(r))
+}
+
+/// An exact chance as a percentage with one decimal; one that is not certain never reads 100.0%, nor one
+/// that is not impossible 0.0%.
+pub fn percent(r: &num_rational::BigRational) -> String {
+    let p = crate::fraction::to_f64(r) * 100.0;
+    match p {
+        p if p > 99.95 && p < 100.0 => ">99.9%".to_owned(),
+        p if p > 0.0 && p < 0.05 => "<0.1%".to_owned(),
+        p => format!("{p:.1}%"),
+    }
 }
 
 /// A probability as a share of trials for a sentence, with its interval and exact value: "58.2% of the time

@@ -362,23 +362,12 @@ impl Asked {
     }
 }
 
-/// A chance as a percentage with one decimal; one that is not certain never reads 100.0%, nor one that is
-/// not impossible 0.0%.
-pub(crate) fn percent(r: &BigRational) -> String {
-    let p = fraction::to_f64(r) * 100.0;
-    match p {
-        p if p > 99.95 && p < 100.0 => ">99.9%".to_owned(),
-        p if p > 0.0 && p < 0.05 => "<0.1%".to_owned(),
-        p => format!("{p:.1}%"),
-    }
-}
-
 /// A metric's value in words: a chance "58.3% (7/12)", a mean "1.75 (7/4)" or "2"; a fraction too long to
 /// read is left to the table ("35.6%").
 pub(crate) fn amount(v: &BigRational, chance: bool) -> String {
     let exact = if v.is_integer() { Some(fraction::text(v)) } else { fraction::short_text(v) };
     let shown = match chance {
-        true => percent(v),
+        true => crate::present::percent(v),
         false if v.is_integer() => return fraction::text(v),
         false => format!("{:.4}", fraction::to_f64(v)),
     };
