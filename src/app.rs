@@ -11,7 +11,7 @@ use std::process::ExitCode;
 
 use crate::cli::{
     Command, ExactArgs, MergeArgs, Parsed, RunArgs, SchemaArgs, SensitivityArgs, ServeArgs, SolveArgs, SweepArgs,
-    TableArgs,
+    TableArgs, ValidateArgs,
 };
 use crate::core::config::{self, Overrides, Scenario};
 use crate::core::games::shipped;
@@ -294,13 +294,17 @@ fn where_to(args: cli::WhereArgs) -> Result<(), Failure> {
 }
 
 fn exact(args: ExactArgs) -> Result<(), Failure> {
-    let scenario = config::load(&shipped(), &args.config, Overrides::default())?;
-    let solved = runner::solve(&scenario)
+    let mut scenario = config::load(&shipped(), &args.config, Overrides::default())?;
+    if let Some(n) = args.max_states {
+        scenario.run.max_exact_states = n;
+    }
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs_f64(args.time);
+    let solved = runner::solve_bounded(&scenario, Some(deadline))
         .map_err(|e| Failure { code: 1, message: format!("{}: {e}", args.config.display()) })?;
     show_view(&show::ExactView { scenario: &scenario, solved: &solved }, args.format.asked())
 }
 
-fn validate(args: ExactArgs) -> Result<(), Failure> {
+fn validate(args: ValidateArgs) -> Result<(), Failure> {
     let scenario: Scenario = config::load(&shipped(), &args.config, Overrides::default())?;
     show_view(&show::ScenarioView(&scenario), args.format.asked())
 }

@@ -54,10 +54,10 @@ pub struct Cli {
 pub enum Command {
     /// Run the scenario's trials and write summary, distributions, charts, report.html and manifest.
     Run(RunArgs),
-    /// Compute every metric exactly by walking the whole chance tree.
+    /// Compute every metric exactly; a tree too large gives bounds that hold for certain.
     Exact(ExactArgs),
     /// Check a config and print the resolved scenario, with every default filled in.
-    Validate(ExactArgs),
+    Validate(ValidateArgs),
     /// List the scenario's metrics: what each counts, with the rule IDs it follows; headline ones first.
     Metrics(TableArgs),
     /// Print the JSON Schema of a rule set's config (every key, its type, allowed values, default and help).
@@ -457,11 +457,42 @@ pub struct WhereArgs {
 }
 
 #[derive(Args, Debug)]
-pub struct ExactArgs {
+pub struct ValidateArgs {
     /// The scenario config (TOML).
     pub config: PathBuf,
     #[command(flatten)]
     pub format: TextOrJson,
+}
+
+#[derive(Args, Debug)]
+pub struct ExactArgs {
+    /// The scenario config (TOML).
+    pub config: PathBuf,
+    /// Beyond the exact budget, the most states carried at once (run.max_exact_states, 100 to 10000000;
+    /// default 20000): the least likely are set aside and the answer gives bounds that hold for certain.
+    #[arg(long, value_name = "N", value_parser = parse_states)]
+    pub max_states: Option<u64>,
+    /// Stop after this many seconds (above 0, at most 86400) and set aside what is not yet explored: the
+    /// answer gives bounds. Default 60.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0, value_parser = parse_seconds)]
+    pub time: f64,
+    #[command(flatten)]
+    pub format: TextOrJson,
+}
+
+/// A state budget: run.max_exact_states's range.
+fn parse_states(s: &str) -> Result<u64, String> {
+    use crate::core::config::{FEWEST_EXACT_STATES, MOST_EXACT_STATES};
+    within(s, FEWEST_EXACT_STATES as u64, MOST_EXACT_STATES as u64)
+}
+
+/// A time limit in seconds: above 0, at most a day.
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(t) if t > 0.0 && t <= 86_400.0 => Ok(t),
+        Ok(t) => Err(format!("{t} is not a usable time limit; allowed: above 0 and at most 86400 seconds")),
+        Err(_) => Err(format!("{s:?} is not a number of seconds; allowed: above 0 and at most 86400, such as 10")),
+    }
 }
 
 /// What the command line asks: one of the commands above, or a rule set's tool.

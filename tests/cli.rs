@@ -255,9 +255,10 @@ fn exact_prints_t7_fractions_and_validate_prints_defaults() {
 }
 
 /// A naval config with 12 groups of 8 dice, 30 hexes out, has 31^12 ways its first rolls end: `exact`
-/// refuses at once instead of hanging, and `run` still runs, leaving the exact column empty.
+/// answers with bounds that hold for certain, saying how much of the tree it left unexplored and why, in
+/// text and JSON (issue 53); `run` still runs, leaving the exact column empty.
 #[test]
-fn a_tree_too_large_to_solve_is_refused_quickly() {
+fn a_tree_too_large_to_solve_exactly_is_bounded() {
     let dir = tempfile::tempdir().unwrap();
     let groups: String = (0..12)
         .map(|i| format!("[[naval.group]]\nname = \"g{i}\"\ntarget = \"m\"\ndistance = 30\nfactors = 10\n\n"))
@@ -265,9 +266,25 @@ fn a_tree_too_large_to_solve_is_refused_quickly() {
     let path = dir.path().join("big.toml");
     let mission = "[naval.mission]\nname = \"m\"\nactivity = \"patrol_in_hex\"\nfactors = 20\n\n";
     std::fs::write(&path, format!("{mission}{groups}")).unwrap();
-    let out = sim().args(["exact", path.to_str().unwrap()]).assert().code(1);
-    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
-    assert!(err.contains("more than 1000000 leaves") && err.contains("max_exact_leaves"), "{err}");
+    let exact = |extra: &[&str]| {
+        let out = sim().args(["exact", path.to_str().unwrap(), "--max-states", "1000"]).args(extra).assert().success();
+        String::from_utf8(out.get_output().stdout.clone()).unwrap()
+    };
+    let text = exact(&[]);
+    let first = text.lines().next().unwrap();
+    assert!(first.starts_with("big: bounds that hold for certain, "), "{first}");
+    assert!(first.ends_with("% of the chance tree left unexplored: the least likely paths were set aside, as the solve carries at most run.max_exact_states = 1000 states at once"), "{first}");
+    assert!(text.lines().any(|l| l.starts_with("mission.intercepted ") && l.contains(" to ")), "{text}");
+    let json: serde_json::Value = serde_json::from_str(&exact(&["--json"])).unwrap();
+    assert_eq!(json["cut"], "states");
+    assert!(json["residual"].as_f64().is_some_and(|r| r > 0.0 && r < 1.0));
+    let row = &json["metrics"][0];
+    assert!(row["exact"].is_null() && row["exact_low"].as_f64() < row["exact_high"].as_f64(), "{row}");
+    assert!(json["answer"].as_str().unwrap().contains("of the time for certain ("), "{json}");
+    for bad in [["--max-states", "99"], ["--time", "0"]] {
+        let out = sim().args(["exact", path.to_str().unwrap()]).args(bad).assert().code(2);
+        assert!(String::from_utf8_lossy(&out.get_output().stderr).contains("allowed:"));
+    }
     sim()
         .args(["run", path.to_str().unwrap(), "--trials", "20000", "--out"])
         .arg(dir.path().join("out"))

@@ -32,11 +32,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 
+pub use self::bounds::{Bounds, distribution_bounds, metric_bounds, slot_bounds};
 use self::sums::{Leaf, Path, Sums};
 use crate::chance::{Chance, Dist};
 use crate::fraction::to_f64;
 use crate::metrics::{MetricDef, MetricKind, Metrics, Recorder, SlotLog};
 
+pub mod bounds;
 mod limbs;
 pub mod states;
 #[cfg(debug_assertions)]
@@ -70,6 +72,19 @@ pub trait Model: Sync {
         crate::exact::enumerate(self, max_leaves)
     }
 
+    /// [`Model::solve`] within `limits`: exact where the budget allows and, with [`Limits::prune`], certified
+    /// bounds beyond it. By default the leaf walk, its unvisited leaves set aside; a
+    /// [`Stepped`](crate::model::Stepped) model answers with [`crate::exact::states::solve_within`].
+    fn solve_within(&self, limits: &Limits) -> Result<ExactTally, TooLarge>
+    where
+        Self: Sized,
+    {
+        match limits.prune {
+            None => self.solve(limits.max_leaves),
+            Some(prune) => crate::exact::enumerate_within(self, limits.max_leaves, Some(prune)),
+        }
+    }
+
     /// The exact probability of every slot by merging states ([`crate::exact::states::solve`]), if the
     /// model is [`Stepped`](crate::model::Stepped): what tests check against the leaf walk, whichever
     /// interpreter [`Model::solve`] picks.
@@ -82,11 +97,20 @@ pub trait Model: Sync {
 }
 
 /// The probability of every counter slot: `fractions[s]` is the exact chance a trial reports slot `s`, and
-/// `probs[s]` the nearest float to it.
+/// `probs[s]` the nearest float to it. A solve that set part of the tree aside ([`Limits::prune`]) has a
+/// `residual`: the exact probability of the paths it did not follow to their end, so each slot's chance
+/// lies between its fraction here and that plus the residual ([`bounds`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ExactTally {
     pub probs: Vec<f64>,
     pub fractions: Vec<BigRational>,
+    /// The probability of the chance tree left unexplored: 0 for an exact answer.
+    pub residual: BigRational,
+    /// Why the solve left part of the tree unexplored, if it did.
+    pub cut: Option<Cut>,
+    /// The slot fractions and residual of the coarser passes of a solve made in passes
+    /// ([`states::solve_within`]): each pass's bounds hold, and [`bounds`] intersects them.
+    pub coarser: Vec<(Vec<BigRational>, BigRational)>,
     /// How many leaves the chance tree has (`u64::MAX` for more: a solve by merging states counts paths it
     /// never walks).
     pub leaves: u64,
@@ -94,6 +118,68 @@ pub struct ExactTally {
     /// solver's picks, states carried and sums ([`states`]). What a search of many solves estimates its
     /// cost by: unlike `leaves`, it grows with the time a solve takes, however the tree was solved.
     pub work: u64,
+}
+
+impl ExactTally {
+    /// Whether every path of the chance tree was followed to its end.
+    pub fn is_exact(&self) -> bool {
+        self.residual.is_zero()
+    }
+}
+
+/// What an exact solve may spend, and what it does once it has: refuse ([`TooLarge`]) or, given
+/// [`Limits::prune`], answer with certified bounds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// The leaf budget of an exact answer ([`Model::solve`]).
+    pub max_leaves: u64,
+    /// Bounds allowed: how far to go before setting the least likely part of the tree aside.
+    pub prune: Option<Prune>,
+}
+
+impl Limits {
+    /// An exact answer within `max_leaves`, or a refusal.
+    pub fn exact(max_leaves: u64) -> Limits {
+        Limits { max_leaves, prune: None }
+    }
+}
+
+/// How a solve allowed to answer with bounds ([`Limits::prune`]) keeps within its means. It tries the exact
+/// answer first, as [`Model::solve`] would; beyond that budget, the merging solver carries at most
+/// `max_states` states at once, setting the least likely aside into the residual, and at `deadline` sets
+/// aside everything not yet explored. A model that is not stepped walks leaves until its budget or the
+/// deadline, and sets aside the leaves it did not visit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Prune {
+    pub max_states: u64,
+    pub deadline: Option<std::time::Instant>,
+}
+
+/// Why a solve answered with bounds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Cut {
+    /// More states than [`Prune::max_states`] at once: the least likely were set aside.
+    States,
+    /// Paths too long to multiply out exactly were set aside.
+    LongPaths,
+    /// The leaf walk's budget ran out before every leaf was visited.
+    Leaves,
+    /// The time limit came before the solve ended.
+    Time,
+}
+
+impl Cut {
+    /// Why, in words, for a solve that carried at most `max_states` states: "the solve carries at most
+    /// run.max_exact_states = 50000 states at once".
+    pub fn reason(self, max_states: u64) -> String {
+        match self {
+            Cut::States => format!("the solve carries at most run.max_exact_states = {max_states} states at once"),
+            Cut::LongPaths => "some paths are too long to multiply out exactly".to_owned(),
+            Cut::Leaves => "the leaf walk reached run.max_exact_leaves".to_owned(),
+            Cut::Time => "the time limit came first".to_owned(),
+        }
+    }
 }
 
 /// The picks a walk may make per leaf of its budget: replaying paths this long costs about as much as the
@@ -128,13 +214,23 @@ pub struct TooLarge {
     pub halted: bool,
     /// Whether it was the state enumerator ([`states`]) that ran out, rather than the leaf walk.
     pub states: bool,
+    /// For a solve that could answer with bounds, its cap on states ([`Prune::max_states`]): it spent the
+    /// work of that many states before any pass could answer.
+    pub capped: Option<u64>,
 }
 
 fn too_large(e: &TooLarge) -> String {
     let most = crate::config::run::MOST_EXACT_LEAVES;
     let limit = e.limit;
     let raise = if limit < most as u64 { format!(" or raise run.max_exact_leaves (up to {most})") } else { "".into() };
-    if e.halted {
+    if let Some(states) = e.capped {
+        let most = crate::config::run::MOST_EXACT_STATES;
+        format!(
+            "solving it, even with bounds, takes more work than run.max_exact_states = {states} allows: its states \
+             carry long distributions or its steps have many leaves; solve it by sampling (`run`) or raise \
+             run.max_exact_states (up to {most})"
+        )
+    } else if e.halted {
         "the exact walk was stopped before it visited every leaf; solve it by sampling (`run`)".to_owned()
     } else if e.unbounded {
         "the chance tree holds every choice of every turn of a game, far too many leaves to walk; solve it by \
@@ -198,21 +294,44 @@ fn next_live(dist: &Dist, from: u32) -> Option<u32> {
 /// The exact probability of every slot of `model`'s metrics, visiting at most `max_leaves` leaves and
 /// [`PICKS_PER_LEAF`] times as many picks (at least [`LEAST_PICKS`]).
 pub fn enumerate<M: Model>(model: &M, max_leaves: u64) -> Result<ExactTally, TooLarge> {
-    let too_large = TooLarge { limit: max_leaves, unbounded: !M::EXACT, halted: false, states: false };
+    enumerate_within(model, max_leaves, None)
+}
+
+/// [`enumerate`], and given `prune`, bounds where it would refuse: the walk stops at its budget or at the
+/// deadline and sets aside the leaves it has not visited, their probability (one minus the visited leaves')
+/// the residual. A tree far over the budget is still refused at once: the leaves a walk visits first are a
+/// corner of it, and bounds from them would be 0% to 100%.
+pub fn enumerate_within<M: Model>(model: &M, max_leaves: u64, prune: Option<Prune>) -> Result<ExactTally, TooLarge> {
+    let too_large = TooLarge { limit: max_leaves, unbounded: !M::EXACT, halted: false, states: false, capped: None };
     let halt = HALT.with(|h| h.borrow().clone());
     let halted = || halt.as_ref().is_some_and(|h| h.load(Ordering::Relaxed));
     let max_picks = max_leaves.saturating_mul(PICKS_PER_LEAF).max(LEAST_PICKS);
     if !M::EXACT || far_too_large(model, max_leaves, max_picks) {
         return Err(too_large);
     }
-    let mut sums = Sums::new(model.metrics().slots());
+    let slots_count = model.metrics().slots();
+    // One more slot, every leaf's: the probability visited, so that what is set aside is known exactly.
+    let mut sums = Sums::new(slots_count + 1);
     let mut path = Vec::new();
     let mut products = Path::default();
     let mut slots = Vec::new();
     let (mut leaves, mut picks) = (0u64, 0u64);
+    let timed_out = |leaves: u64| {
+        leaves.is_multiple_of(1024) && prune.and_then(|p| p.deadline).is_some_and(|d| std::time::Instant::now() >= d)
+    };
+    let bounded = |sums: Sums, leaves, picks, cut| {
+        let mut fractions = sums.fractions();
+        let visited = fractions.pop().expect("the visited slot");
+        let residual = BigRational::one() - visited;
+        Ok(ExactTally { residual, cut: Some(cut), ..tally(model.metrics(), fractions, leaves, picks) })
+    };
     loop {
-        if leaves == max_leaves || picks > max_picks {
-            return Err(too_large);
+        if leaves == max_leaves || picks > max_picks || timed_out(leaves) {
+            let cut = if leaves == max_leaves || picks > max_picks { Cut::Leaves } else { Cut::Time };
+            return match prune {
+                Some(_) => bounded(sums, u64::MAX, picks, cut),
+                None => Err(too_large),
+            };
         }
         if halted() {
             return Err(TooLarge { halted: true, ..too_large });
@@ -220,14 +339,21 @@ pub fn enumerate<M: Model>(model: &M, max_leaves: u64) -> Result<ExactTally, Too
         run_leaf(model, &mut path, &mut slots);
         let leaf = products.leaf(&path);
         if matches!(leaf, Leaf::TooLong) {
-            return Err(too_large);
+            return match prune {
+                Some(_) => bounded(sums, u64::MAX, picks, Cut::LongPaths),
+                None => Err(too_large),
+            };
         }
+        slots.push(slots_count);
         sums.add(&leaf, &slots);
         slots.clear();
         leaves += 1;
         picks += cost(&leaf, path.len());
         if !advance(&mut path) {
-            return Ok(tally(model.metrics(), sums.fractions(), leaves, picks));
+            let mut fractions = sums.fractions();
+            let visited = fractions.pop().expect("the visited slot");
+            debug_assert!(visited.is_one(), "the leaves' probabilities add up to {visited}");
+            return Ok(tally(model.metrics(), fractions, leaves, picks));
         }
         products.forget_from(path.len() - 1);
     }
@@ -294,7 +420,7 @@ const BIG_PICKS_PER_UNIT: u64 = 16;
 fn tally(metrics: &Metrics, mut fractions: Vec<BigRational>, leaves: u64, work: u64) -> ExactTally {
     metrics.complete(&mut fractions, BigRational::one());
     let probs = fractions.iter().map(to_f64).collect();
-    ExactTally { probs, fractions, leaves, work }
+    ExactTally { probs, fractions, leaves, work, residual: BigRational::zero(), cut: None, coarser: Vec::new() }
 }
 
 /// Whether most of [`DESCENTS`] random descents put the tree's leaves or picks [`OVER`] times over budget.

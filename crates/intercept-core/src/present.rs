@@ -362,6 +362,20 @@ pub fn how_often_exactly(r: &num_rational::BigRational) -> String {
     format!("{} of the time (exactly {})", percent(r), crate::fraction::text(r))
 }
 
+/// Bounds of a chance for a sentence: "between 43.12% and 43.18%", with as many decimals as tell the two
+/// apart (two at least, six at most).
+pub fn between(low: f64, high: f64) -> String {
+    let digits = (2..=6).find(|&d| format!("{:.d$}", 100.0 * low) != format!("{:.d$}", 100.0 * high)).unwrap_or(6);
+    format!("between {:.digits$}% and {:.digits$}%", 100.0 * low, 100.0 * high)
+}
+
+/// What a bounded answer leaves out: "0.06% of the chance tree left unexplored".
+pub fn unexplored(residual: Option<f64>) -> String {
+    let r = 100.0 * residual.unwrap_or(0.0);
+    let digits = if r >= 0.1 { 1 } else { (2..=8).find(|&d| r >= 10f64.powi(-(d as i32))).unwrap_or(8) };
+    format!("{r:.digits$}% of the chance tree left unexplored")
+}
+
 /// An exact chance as a percentage with one decimal; one that is not certain never reads 100.0%, nor one
 /// that is not impossible 0.0%.
 pub fn percent(r: &num_rational::BigRational) -> String {
@@ -381,6 +395,9 @@ pub fn how_often(row: &MetricRow) -> String {
     // A summary of the exact solve alone ([`crate::summary::Summary::exact_only`]) has no estimate to show.
     if let (0, Some(x)) = (row.trials, row.exact) {
         return format!("{} of the time (exactly {})", percent(x), exact_cell(x, row.exact_fraction.as_deref()));
+    }
+    if let (0, Some(low), Some(high)) = (row.trials, row.exact_low, row.exact_high) {
+        return format!("{} of the time for certain ({})", between(low, high), unexplored(row.unexplored));
     }
     let exact =
         row.exact.map(|x| format!("; exact {}", exact_cell(x, row.exact_fraction.as_deref()))).unwrap_or_default();

@@ -189,3 +189,11 @@ pub fn tally(scenario: &Scenario, plan: &Plan) -> Tally {
 pub fn solve(scenario: &Scenario) -> Result<ExactTally, TooLarge> {
     scenario.rules.solve(scenario.run.max_exact_leaves)
 }
+
+/// The exact probability of every slot where the tree allows, else certified bounds
+/// ([`crate::exact::bounds`]): at most `run.max_exact_states` states carried at once, the least likely set
+/// aside beyond that, and at `deadline` everything not yet explored.
+pub fn solve_bounded(scenario: &Scenario, deadline: Option<std::time::Instant>) -> Result<ExactTally, TooLarge> {
+    let prune = crate::exact::Prune { max_states: scenario.run.max_exact_states, deadline };
+    scenario.rules.solve_within(&crate::exact::Limits { max_leaves: scenario.run.max_exact_leaves, prune: Some(prune) })
+}

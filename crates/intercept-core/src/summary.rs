@@ -41,6 +41,15 @@ pub struct MetricRow {
     /// The value the metric took in every trial (0 or 1 for a probability), and exactly so where solved;
     /// `None` when it varies or no trial was counted.
     pub always: Option<u32>,
+    /// Where the exact value lies when the solve set part of the chance tree aside ([`crate::exact::bounds`]):
+    /// `exact` is then `None` and these are its certain lower and upper bounds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exact_low: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exact_high: Option<f64>,
+    /// The probability of the chance tree left unexplored, beside those bounds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unexplored: Option<f64>,
     /// The metric's one-line description ([`crate::metrics::MetricDef::about`]), shown beside its name.
     #[serde(skip)]
     pub about: String,
@@ -89,13 +98,25 @@ pub struct Summary {
 
 impl Summary {
     /// The summary of `tally`, with exact values from `exact` where given.
+    /// The exact columns are left empty for a solve that set part of the tree aside: a metric's row then
+    /// carries its bounds instead ([`MetricRow::exact_low`]).
     pub fn new(metrics: &Metrics, tally: &Tally, exact: Option<&ExactTally>) -> Summary {
-        let exact_values = exact.map(|e| crate::exact::metric_fractions(metrics, e));
+        let (solved, bounded) = match exact {
+            Some(e) if !e.is_exact() => (None, Some(e)),
+            other => (other, None),
+        };
+        let exact_values = solved.map(|e| crate::exact::metric_fractions(metrics, e));
         let exact_of = |i: usize| exact_values.as_ref().map(|v| v[i].as_ref());
+        let bounds = bounded.map(|e| crate::exact::metric_bounds(metrics, e));
         let mut summary = Summary::default();
         for (i, def) in metrics.defs().iter().enumerate() {
-            let dist = dist_rows(metrics, def, tally, exact);
-            summary.metrics.push(metric_row(metrics, def, tally, exact_of(i), &dist));
+            let dist = dist_rows(metrics, def, tally, solved);
+            let mut row = metric_row(metrics, def, tally, exact_of(i), &dist);
+            if let (Some(e), Some(Some(b))) = (bounded, bounds.as_ref().map(|b| &b[i])) {
+                (row.exact_low, row.exact_high) = (Some(to_f64(&b.low)), Some(to_f64(&b.high)));
+                row.unexplored = Some(to_f64(&e.residual));
+            }
+            summary.metrics.push(row);
             summary.distributions.extend(dist);
         }
         summary
@@ -176,6 +197,9 @@ fn metric_row(metrics: &Metrics, def: &MetricDef, tally: &Tally, exact: Solved, 
         median: quantile(0.5),
         p90: quantile(0.9),
         always: always(successes, trials, exact.flatten(), dist),
+        exact_low: None,
+        exact_high: None,
+        unexplored: None,
         about: def.about.clone(),
         place: def.place,
     }

@@ -13,10 +13,10 @@ use std::path::Path;
 use crate::export::{RunRecord, Timing};
 use intercept_core::config::Scenario;
 use intercept_core::cumulative::Quantile;
-use intercept_core::exact::{self, ExactTally};
-use intercept_core::fraction::{self, BigRational};
+use intercept_core::exact::{self, Bounds, ExactTally};
+use intercept_core::fraction;
 use intercept_core::metrics::{MetricDef, MetricKind};
-use intercept_core::present::{exact_cell, exact_text, rests_on};
+use intercept_core::present::{self, exact_cell, exact_text, rests_on};
 use intercept_core::ruleset::Registry;
 use intercept_core::summary::{MetricRow, Summary};
 use intercept_core::text::{csv_line, shown_path};
@@ -216,14 +216,12 @@ pub fn summary_value(record: &RunRecord) -> serde_json::Value {
     value
 }
 
-/// `exact`'s table: every metric's exact value, then every distribution value's probability.
+/// `exact`'s table: every metric's exact value, then every distribution value's probability; for a solve
+/// that set part of the tree aside, the bounds of each, under a line saying how much and why.
 fn exact_table(scenario: &Scenario, solved: &ExactTally) -> String {
     let mut out = String::new();
     let metrics = scenario.rules.metrics();
-    let values = exact::metric_fractions(metrics, solved);
-    // A count that reached u64::MAX is only a lower bound: the state enumerator counts leaves it never walks.
-    let leaves = if solved.leaves == u64::MAX { "more than 10^19".to_owned() } else { solved.leaves.to_string() };
-    let _ = writeln!(out, "{}: exact, {leaves} leaves in the chance tree", scenario.run.name);
+    let _ = writeln!(out, "{}", exact_heading(scenario, solved));
     let rests = rests_on(&scenario.rules.assumptions());
     if !rests.is_empty() {
         let _ = writeln!(out, "{rests}");
@@ -237,48 +235,93 @@ fn exact_table(scenario: &Scenario, solved: &ExactTally) -> String {
     let names = metrics.defs().iter().map(|d| d.name.len() + 4);
     let given = metrics.defs().iter().filter(|d| d.given.is_some()).map(|d| label(d).len());
     let width = names.chain(given).max().unwrap_or(6);
-    for (def, v) in metrics.defs().iter().zip(values) {
-        let _ = writeln!(out, "{:width$}  {}", label(def), v.as_ref().map_or("-".into(), exact_text));
+    let cell = |b: Option<&Bounds>| match b {
+        None => "-".to_owned(),
+        Some(b) if b.is_exact() => exact_text(&b.low),
+        Some(b) => format!("{:.6} to {:.6}", fraction::to_f64(&b.low), fraction::to_f64(&b.high)),
+    };
+    for (def, v) in metrics.defs().iter().zip(exact::metric_bounds(metrics, solved)) {
+        let _ = writeln!(out, "{:width$}  {}", label(def), cell(v.as_ref()));
         if let MetricKind::Distribution { .. } = def.kind {
-            for (v, p) in exact::distribution_fractions(metrics, solved, def).unwrap_or_default().iter().enumerate() {
-                let _ = writeln!(out, "{:width$}  {}", format!("  = {v}"), exact_text(p));
+            for (v, b) in exact::distribution_bounds(metrics, solved, def).unwrap_or_default().iter().enumerate() {
+                let _ = writeln!(out, "{:width$}  {}", format!("  = {v}"), cell(Some(b)));
             }
         }
     }
     out
 }
 
+/// The first line of `exact`'s table: how many leaves the tree has, or for bounds how much of it was left
+/// unexplored and why.
+fn exact_heading(scenario: &Scenario, solved: &ExactTally) -> String {
+    let name = &scenario.run.name;
+    match solved.cut {
+        None => {
+            // A count that reached u64::MAX is only a lower bound: the state enumerator counts leaves it never
+            // walks.
+            let leaves = match solved.leaves {
+                u64::MAX => "more than 10^19".to_owned(),
+                n => n.to_string(),
+            };
+            format!("{name}: exact, {leaves} leaves in the chance tree")
+        }
+        Some(cut) => {
+            let why = cut.reason(scenario.run.max_exact_states);
+            let left = present::unexplored(Some(fraction::to_f64(&solved.residual)));
+            format!("{name}: bounds that hold for certain, {left}: the least likely paths were set aside, as {why}")
+        }
+    }
+}
+
 /// `exact --json`: every metric's exact value and fraction, the rule set's headline answer as a sentence
 /// (`answer`, null when it has none), the readings it rests on (`assumptions`, each `{key, said}`) and the
-/// metrics that give it (`headline`).
+/// metrics that give it (`headline`). For a solve that set part of the tree aside, each value's bounds
+/// instead (`exact_low`, `exact_high` and their fractions, `exact` null), the probability left unexplored
+/// (`residual`, `residual_fraction`) and why (`cut`).
 fn exact_value(scenario: &Scenario, solved: &ExactTally) -> serde_json::Value {
     let metrics = scenario.rules.metrics();
-    let values = exact::metric_fractions(metrics, solved);
-    // The float and its exact fraction; a mean over no trials has neither.
-    let exact = |f: Option<&BigRational>| (f.map(fraction::to_f64), f.map(fraction::text));
+    // The float and its exact fraction, or the bounds; a mean over no trials has neither.
+    let cells = |b: Option<&Bounds>| match b {
+        Some(b) if !b.is_exact() => json!({ "exact": null, "exact_fraction": null,
+            "exact_low": fraction::to_f64(&b.low), "exact_low_fraction": fraction::text(&b.low),
+            "exact_high": fraction::to_f64(&b.high), "exact_high_fraction": fraction::text(&b.high) }),
+        b => {
+            json!({ "exact": b.map(|b| fraction::to_f64(&b.low)), "exact_fraction": b.map(|b| fraction::text(&b.low)) })
+        }
+    };
+    let with = |mut row: serde_json::Value, cells: serde_json::Value| {
+        row.as_object_mut().expect("an object").extend(cells.as_object().expect("an object").clone());
+        row
+    };
+    let bounds = exact::metric_bounds(metrics, solved);
     let rows: Vec<_> = metrics
         .defs()
         .iter()
-        .zip(&values)
-        .map(|(d, v)| (d, exact(v.as_ref())))
-        .map(|(d, (x, f))| json!({ "metric": d.name, "kind": d.kind.label(), "exact": x, "exact_fraction": f }))
+        .zip(&bounds)
+        .map(|(d, b)| with(json!({ "metric": d.name, "kind": d.kind.label() }), cells(b.as_ref())))
         .collect();
     let values_of = |d: &MetricDef| match d.kind {
-        MetricKind::Distribution { .. } => exact::distribution_fractions(metrics, solved, d).unwrap_or_default(),
+        MetricKind::Distribution { .. } => exact::distribution_bounds(metrics, solved, d).unwrap_or_default(),
         MetricKind::Probability => Vec::new(),
     };
     let dists: Vec<_> = metrics
         .defs()
         .iter()
-        .flat_map(|d| values_of(d).into_iter().enumerate().map(move |(v, p)| (d, v, p)))
-        .map(|(d, v, p)| (d, v, exact(Some(&p))))
-        .map(|(d, v, (x, f))| json!({ "metric": d.name, "value": v, "exact": x, "exact_fraction": f }))
+        .flat_map(|d| values_of(d).into_iter().enumerate().map(move |(v, b)| (d, v, b)))
+        .map(|(d, v, b)| with(json!({ "metric": d.name, "value": v }), cells(Some(&b))))
         .collect();
     // The headline answer as a sentence and the metrics that give it, for the workbench's editor.
     let shown = scenario.rules.present(&Summary::exact_only(metrics, solved), 0);
-    json!({ "name": scenario.run.name, "leaves": solved.leaves, "answer": shown.answer,
+    let mut value = json!({ "name": scenario.run.name, "leaves": solved.leaves, "answer": shown.answer,
             "assumptions": shown.assumptions, "headline": shown.headline, "metrics": rows,
-            "distributions": dists })
+            "distributions": dists });
+    if let Some(cut) = solved.cut {
+        value["leaves"] = serde_json::Value::Null;
+        value["residual"] = json!(fraction::to_f64(&solved.residual));
+        value["residual_fraction"] = json!(fraction::text(&solved.residual));
+        value["cut"] = json!(cut);
+    }
+    value
 }
 
 /// `validate`: the resolved config as TOML, then what it resolved to.

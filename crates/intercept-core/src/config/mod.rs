@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 
 use self::files::{Beside, Files, Included, NoFiles};
 pub use self::path::{Invalid, KeyPath, in_range, probability};
-pub use self::run::{MOST_EXACT_LEAVES, RunConfig, RunSettings};
+pub use self::run::{FEWEST_EXACT_STATES, MOST_EXACT_LEAVES, MOST_EXACT_STATES, RunConfig, RunSettings};
 use crate::ruleset::{Parsed, Registry, Rules, Unparsed, has_table, parse_run_only};
 use crate::text::{ReadError, one_line, read_capped};
 
@@ -313,6 +313,10 @@ fn resolve_run(run: &RunConfig) -> Result<RunSettings, Invalid> {
         max_exact_leaves: {
             in_range(run.max_exact_leaves, 1, MOST_EXACT_LEAVES, || path("max_exact_leaves"))?;
             run.max_exact_leaves as u64
+        },
+        max_exact_states: {
+            in_range(run.max_exact_states, FEWEST_EXACT_STATES, MOST_EXACT_STATES, || path("max_exact_states"))?;
+            run.max_exact_states as u64
         },
         draws: run.draws,
         name,

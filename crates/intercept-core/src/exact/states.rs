@@ -28,7 +28,7 @@ use num_traits::{One, Zero};
 
 use super::limbs::{Limbs, add_mul, add_mul_wide, from_big, to_big};
 use super::sums::{Leaf, Path};
-use super::{ExactTally, HALT, LEAST_WORK, Node, Replay, TooLarge, WORK_PER_LEAF, advance, tally};
+use super::{Cut, ExactTally, HALT, LEAST_WORK, Limits, Node, Prune, Replay, TooLarge, WORK_PER_LEAF, advance, tally};
 use crate::metrics::SlotLog;
 use crate::model::{Accumulated, Accumulators, Flow, Stepped};
 
@@ -184,6 +184,14 @@ impl Sums {
             }
         };
         n.add_to(&mut sums[at].1, x)
+    }
+
+    /// What [`Sums::fractions`] costs in budget units: a greatest common divisor of numbers of `n` limbs
+    /// takes about `n^2` limb operations, some sixteen to a unit.
+    fn reduction_cost(&self) -> u64 {
+        let den_limbs: Vec<u64> = self.denominators.iter().map(|d| d.to_u64_digits().len() as u64).collect();
+        let sums = self.slots.iter().flatten();
+        sums.map(|(d, num)| (num.len() as u64).max(den_limbs[*d as usize]).pow(2) / 16 + 1).sum()
     }
 
     fn fractions(self) -> Vec<BigRational> {
@@ -351,12 +359,27 @@ struct Budget {
     work: u64,
     most_leaves: u64,
     most_work: u64,
+    deadline: Option<std::time::Instant>,
 }
 
 impl Budget {
     fn new(max_leaves: u64) -> Budget {
         let most_work = max_leaves.saturating_mul(WORK_PER_LEAF).max(LEAST_WORK);
-        Budget { leaves: 0, work: 0, most_leaves: max_leaves, most_work }
+        Budget { leaves: 0, work: 0, most_leaves: max_leaves, most_work, deadline: None }
+    }
+
+    /// What a solve that may set states aside has, over all its passes: [`WORK_PER_STATE`] units a state of
+    /// its cap, and the time. A few states can carry long distributions (thousands of units each adding to a
+    /// count), which no cap on states bounds: such a solve is refused within about as long as the cap's
+    /// states take.
+    fn capped(max_states: u64, deadline: Option<std::time::Instant>) -> Budget {
+        let most_work = max_states.saturating_mul(WORK_PER_STATE);
+        Budget { leaves: 0, work: 0, most_leaves: u64::MAX, most_work, deadline }
+    }
+
+    /// Whether the deadline has passed.
+    fn late(&self) -> bool {
+        self.deadline.is_some_and(|d| std::time::Instant::now() >= d)
     }
 
     /// Spends one leaf of `picks` picks that copied and hashed a state of `bytes` bytes; false once over
@@ -364,7 +387,8 @@ impl Budget {
     /// than its few picks, and counting only picks let a refusal take two seconds.
     fn leaf(&mut self, picks: usize, bytes: usize) -> bool {
         self.leaves += 1;
-        self.spend(picks as u64 + 1 + bytes as u64 / 32) && self.leaves <= self.most_leaves
+        let late = self.leaves.is_multiple_of(1024) && self.deadline.is_some_and(|d| std::time::Instant::now() >= d);
+        self.spend(picks as u64 + 1 + bytes as u64 / 32) && self.leaves <= self.most_leaves && !late
     }
 
     /// Spends `units` of work; false once over budget.
@@ -380,26 +404,157 @@ impl Budget {
 /// stepped only once every path to it has arrived, however many steps each took: a combat that lasts one
 /// round and one that lasts three lead to states that merge.
 pub fn solve<M: Stepped>(model: &M, max_leaves: u64) -> Result<ExactTally, TooLarge> {
-    let too_large = TooLarge { limit: max_leaves, unbounded: false, halted: false, states: true };
+    solve_within(model, max_leaves, None)
+}
+
+/// [`solve`], and given `prune`, certified bounds where it would refuse.
+///
+/// The solve is tried exactly first, carrying at most [`Prune::max_states`] states at once. Past that, it
+/// is made again in passes that set aside every state less likely than a floor as its turn comes: 2^-1, then
+/// 2^-2, 2^-3 and on down while a pass stays within the cap. A state's probability when its turn comes is
+/// final (every path to it has arrived), and a lower floor keeps every state a higher one kept, with at least
+/// the same probability (compared exactly, in integers), so each pass explores every path the one before did
+/// and leaves less aside. Each pass's bounds hold; the answer carries every pass's sums
+/// ([`ExactTally::coarser`]) and its bounds are the intersection of theirs, since a path a finer pass follows
+/// further may report a metric before it is set aside, which widens a bound taken from that pass alone. A
+/// larger cap runs every pass a smaller one ran, and more: its bounds lie within the smaller's
+/// (tests/bounds.rs). States whose step has paths too long to multiply out are set aside too. At the deadline
+/// the passes finished answer; if none has, the pass under way sets aside everything still waiting. The budget
+/// of `max_leaves` does not apply: the cap bounds the memory and the deadline the time. Whatever is set aside
+/// is added exactly, and what ended and what was set aside add up to 1 (checked in debug builds).
+pub fn solve_within<M: Stepped>(model: &M, max_leaves: u64, prune: Option<Prune>) -> Result<ExactTally, TooLarge> {
+    let too_large = TooLarge { limit: max_leaves, unbounded: false, halted: false, states: true, capped: None };
+    let Some(prune) = prune else {
+        return match pass(model, &mut Budget::new(max_leaves), None) {
+            Ok(answer) => Ok(answer),
+            Err(Failed::Halted) => Err(TooLarge { halted: true, ..too_large }),
+            Err(_) => Err(too_large),
+        };
+    };
+    let mut passes: Vec<ExactTally> = Vec::new();
+    let mut budget = Budget::capped(prune.max_states, prune.deadline);
+    // The answer: the finest pass, carrying the sums of the others.
+    let answer = |mut passes: Vec<ExactTally>, cut: Option<Cut>| {
+        let mut last = passes.pop()?;
+        last.coarser = passes.into_iter().map(|p| (p.fractions, p.residual)).collect();
+        last.cut = cut.or(last.cut);
+        Some(last)
+    };
+    for floor in std::iter::once(None).chain((1..=MOST_FLOOR).map(Some)) {
+        let settings = Pass { floor, max_states: prune.max_states, set_aside_when_late: passes.is_empty() };
+        match pass(model, &mut budget, Some(settings)) {
+            Ok(exact) if exact.is_exact() => return Ok(exact),
+            Ok(bounded) => passes.push(bounded),
+            Err(Failed::Halted) => return Err(TooLarge { halted: true, ..too_large }),
+            Err(Failed::Late(late)) => {
+                passes.extend(late.map(|b| *b));
+                return answer(passes, Some(Cut::Time)).ok_or(too_large);
+            }
+            // Not even exactly within the cap: the floors from 2^-1 down.
+            Err(Failed::OverCap) if floor.is_none() => {}
+            // Over the cap at 2^-1: the cap is below the states of a step.
+            Err(Failed::OverCap) => break,
+            // The work of the cap's states spent: the passes finished answer, if any has.
+            Err(Failed::Budget) if floor.is_none() => {}
+            Err(Failed::Budget) if !passes.is_empty() => break,
+            Err(Failed::Budget) => return Err(TooLarge { capped: Some(prune.max_states), ..too_large }),
+        }
+    }
+    answer(passes, None).ok_or(too_large)
+}
+
+/// Units of work a solve that may set states aside spends at most, over all its passes, per state of its cap
+/// ([`Prune::max_states`]).
+const WORK_PER_STATE: u64 = 4_000;
+
+/// The lowest floor a pass tries, as an exponent: 2^-120, below which a state is a rounding error of any
+/// answer shown.
+const MOST_FLOOR: u32 = 120;
+
+/// How one pass of [`solve_within`] keeps within the cap.
+#[derive(Clone, Copy)]
+struct Pass {
+    /// `Some(k)`: a state less likely than 2^-k is set aside when its turn comes; `None`: none is.
+    floor: Option<u32>,
+    max_states: u64,
+    /// At the deadline, set aside what waits and answer (the first pass), rather than fail.
+    set_aside_when_late: bool,
+}
+
+/// Why a pass gave no answer.
+enum Failed {
+    /// Stopped from outside ([`super::halting`]).
+    Halted,
+    /// Over its budget of work.
+    Budget,
+    /// More than the cap's states waiting at once.
+    OverCap,
+    /// Past the deadline: what it had, everything still waiting set aside, if it was to answer.
+    Late(Option<Box<ExactTally>>),
+}
+
+/// One pass of the solve: exact within `budget` (no `pass`), or setting aside the states below the floor
+/// and failing over the cap.
+fn pass<M: Stepped>(model: &M, budget: &mut Budget, settings: Option<Pass>) -> Result<ExactTally, Failed> {
     let halt = HALT.with(|h| h.borrow().clone());
     let acc = model.accumulators();
-    let mut sums = Sums::new(model.metrics().slots());
+    let slots = model.metrics().slots();
+    // Two more slots: the probability of the paths that ended, and of those set aside.
+    let (ended, aside) = (slots, slots + 1);
+    let mut sums = Sums::new(slots + 2);
     let start = model.start();
     let mut pending: BTreeMap<u64, Bucket<M::State>> = BTreeMap::new();
     let first = Bucket { den: BigUint::one(), states: std::iter::once((start.clone(), Entry::start(acc))).collect() };
     pending.insert(model.progress(&start), first);
     let mut leaves = 0u128;
-    let mut budget = Budget::new(max_leaves);
+    let mut cut: Option<Cut> = None;
     let stopped = || halt.as_ref().is_some_and(|h| h.load(std::sync::atomic::Ordering::Relaxed));
     #[cfg(debug_assertions)]
     let mut merges = 0u64;
-    while let Some((at, bucket)) = pending.pop_first() {
+    while let Some((at, mut bucket)) = pending.pop_first() {
+        let bucket_den = sums.denominator(&bucket.den);
+        if let Some(k) = settings.and_then(|p| p.floor) {
+            let den = &bucket.den;
+            bucket.states.retain(|_, e| {
+                let keep = at_floor(&e.weight, k, den);
+                if !keep {
+                    sums.add(aside, bucket_den, &e.weight, &Scale::One(1));
+                    cut = Some(Cut::States);
+                }
+                keep
+            });
+        }
         let mut steps = Vec::with_capacity(bucket.states.len());
-        for (state, entry) in bucket.states {
+        let mut states = bucket.states.into_iter();
+        while let Some((state, entry)) = states.next() {
             // `walk` checks the flag at every leaf; whether it stopped for that or for the budget is told here.
-            let moves = walk(model, &state, &mut budget, halt.as_deref())
-                .ok_or_else(|| TooLarge { halted: stopped(), ..too_large })?;
-            steps.push((entry, moves));
+            match walk(model, &state, budget, halt.as_deref()) {
+                Ok(moves) => steps.push((entry, moves)),
+                Err(_) if stopped() => return Err(Failed::Halted),
+                Err(_) if settings.is_none() => return Err(Failed::Budget),
+                Err(Stop::TooLong) => {
+                    cut = cut.max(Some(Cut::LongPaths));
+                    sums.add(aside, bucket_den, &entry.weight, &Scale::One(1));
+                }
+                Err(Stop::Budget) if !budget.late() => return Err(Failed::Budget),
+                Err(Stop::Budget) if settings.is_some_and(|p| p.set_aside_when_late) => {
+                    // The time is up: this state, the rest of its bucket (walked or not) and every bucket after
+                    // it are set aside.
+                    let rest = std::iter::once(entry).chain(states.by_ref().map(|(_, e)| e));
+                    for e in rest.chain(steps.drain(..).map(|(e, _)| e)) {
+                        sums.add(aside, bucket_den, &e.weight, &Scale::One(1));
+                    }
+                    set_aside_all(&mut pending, &mut sums, aside);
+                    return Err(Failed::Late(Some(Box::new(finished(
+                        model,
+                        sums,
+                        Some(Cut::Time),
+                        u64::MAX,
+                        budget.work,
+                    )))));
+                }
+                Err(Stop::Budget) => return Err(Failed::Late(None)),
+            }
         }
         // Most moves share a few denominators (powers of 6 and 10): the least common multiple of the distinct
         // ones, not of every move's.
@@ -438,16 +593,78 @@ pub fn solve<M: Stepped>(model: &M, max_leaves: u64) -> Result<ExactTally, TooLa
                     }
                     None => {
                         leaves = leaves.saturating_add(entry.paths.saturating_mul(count));
-                        entry.finish(&delta, &Scale::of(&n), den_id, acc, &mut sums)
+                        let n = Scale::of(&n);
+                        sums.add(ended, den_id, &entry.weight, &n) + entry.finish(&delta, &n, den_id, acc, &mut sums)
                     }
                 };
             }
             if !budget.spend(cost) {
-                return Err(too_large);
+                return Err(Failed::Budget);
             }
         }
+        if let Some(p) = settings
+            && over_cap(&pending, p)
+        {
+            return Err(Failed::OverCap);
+        }
     }
-    Ok(tally(model.metrics(), sums.fractions(), u64::try_from(leaves).unwrap_or(u64::MAX), budget.work))
+    // Reducing the sums to fractions is most of the time of a solve whose few states carry long distributions
+    // of huge numbers: it is budgeted too.
+    if !budget.spend(sums.reduction_cost()) {
+        return Err(Failed::Budget);
+    }
+    let leaves = if cut.is_some() { u64::MAX } else { u64::try_from(leaves).unwrap_or(u64::MAX) };
+    Ok(finished(model, sums, cut, leaves, budget.work))
+}
+
+/// Whether more states wait than the pass's cap allows: more than the cap that its floor keeps (a state
+/// whose probability so far is already at the floor; more paths to it only add), or more than four times
+/// the cap in all.
+fn over_cap<S>(pending: &BTreeMap<u64, Bucket<S>>, p: Pass) -> bool {
+    let all: u64 = pending.values().map(|b| b.states.len() as u64).sum();
+    if all <= p.max_states {
+        return false;
+    }
+    let Some(k) = p.floor else { return true };
+    if all > p.max_states.saturating_mul(4) {
+        return true;
+    }
+    let kept = |b: &Bucket<S>| b.states.values().filter(|e| at_floor(&e.weight, k, &b.den)).count() as u64;
+    pending.values().map(kept).sum::<u64>() > p.max_states
+}
+
+/// Whether `weight / den` is at least 2^-k, exactly: by the numbers' lengths in bits, and where those do not
+/// tell, by comparing `weight * 2^k` with `den`.
+fn at_floor(weight: &Limbs, k: u32, den: &BigUint) -> bool {
+    let bits = match weight.last() {
+        None => return false,
+        Some(top) => 64 * weight.len() as u64 - u64::from(top.leading_zeros()),
+    };
+    let (shifted, den_bits) = (bits + u64::from(k), den.bits());
+    match shifted.cmp(&den_bits) {
+        std::cmp::Ordering::Greater => true,
+        std::cmp::Ordering::Less => false,
+        std::cmp::Ordering::Equal => (to_big(weight) << k) >= *den,
+    }
+}
+
+/// The tally of a pass's sums: the slots, and what was set aside as the residual.
+fn finished<M: Stepped>(model: &M, sums: Sums, cut: Option<Cut>, leaves: u64, work: u64) -> ExactTally {
+    let mut fractions = sums.fractions();
+    let residual = fractions.pop().expect("the slot of what was set aside");
+    let ended = fractions.pop().expect("the slot of what ended");
+    debug_assert!((&ended + &residual).is_one(), "ended and set aside add up to 1, not {}", ended + &residual);
+    ExactTally { residual, cut, ..tally(model.metrics(), fractions, leaves, work) }
+}
+
+/// Sets aside every state still waiting.
+fn set_aside_all<S>(pending: &mut BTreeMap<u64, Bucket<S>>, sums: &mut Sums, aside: usize) {
+    for bucket in std::mem::take(pending).into_values() {
+        let den = sums.denominator(&bucket.den);
+        for entry in bucket.states.into_values() {
+            sums.add(aside, den, &entry.weight, &Scale::One(1));
+        }
+    }
 }
 
 /// In debug builds, gives a new entry its path, and checks a sample of merges: the first 20 of a solve and
@@ -497,6 +714,20 @@ pub fn solve_or_walk<M: Stepped>(model: &M, max_leaves: u64) -> Result<ExactTall
     }
 }
 
+/// [`solve_or_walk`] within `limits`: given [`Limits::prune`], a small tree is walked leaf by leaf as
+/// before, and any other is solved by merging states with its cap and deadline ([`solve_within`]): exact
+/// wherever no state had to be set aside, however long that took within the deadline, else bounds.
+pub fn solve_or_walk_within<M: Stepped>(model: &M, limits: &Limits) -> Result<ExactTally, TooLarge> {
+    let Some(prune) = limits.prune else { return solve_or_walk(model, limits.max_leaves) };
+    if super::small_tree(model, SMALL_TREE) {
+        match super::enumerate(model, limits.max_leaves) {
+            Err(e) if !e.halted => {}
+            answer => return answer,
+        }
+    }
+    solve_within(model, limits.max_leaves, Some(prune))
+}
+
 /// `p * lcm` as an integer: `lcm` is a multiple of `p`'s denominator.
 fn scaled(p: &BigRational, lcm: &BigUint) -> BigUint {
     let (num, den) = (p.numer().magnitude(), p.denom().magnitude());
@@ -509,28 +740,35 @@ fn denominators<S>(step: &Step<S>) -> impl Iterator<Item = BigUint> + '_ {
     to.chain(step.reports.iter().map(|(_, p)| p)).map(|p| p.denom().magnitude().clone())
 }
 
-/// Walks every leaf of one step from `state`, grouping the leaves by where they lead. `None` once over
-/// `budget`, or a leaf's path is too long to multiply out.
+/// Why a step could not be walked.
+enum Stop {
+    /// Over budget, past the deadline, or stopped from outside.
+    Budget,
+    /// A leaf's path is too long to multiply out.
+    TooLong,
+}
+
+/// Walks every leaf of one step from `state`, grouping the leaves by where they lead.
 fn walk<M: Stepped>(
     model: &M,
     state: &M::State,
     budget: &mut Budget,
     halt: Option<&std::sync::atomic::AtomicBool>,
-) -> Option<Step<M::State>> {
+) -> Result<Step<M::State>, Stop> {
     let mut moves = Moves { to: FxMap::default(), reports: FxMap::default() };
     let (mut path, mut products, mut slots) = (Vec::new(), Path::default(), Vec::new());
     loop {
         // A step can have many leaves: a solve stopped from outside stops within one, not one step.
         if halt.is_some_and(|h| h.load(std::sync::atomic::Ordering::Relaxed)) {
-            return None;
+            return Err(Stop::Budget);
         }
         let (next, delta, flow) = run_step(model, state, &mut path, &mut slots);
         if !budget.leaf(path.len(), std::mem::size_of::<M::State>()) {
-            return None;
+            return Err(Stop::Budget);
         }
         let leaf = products.leaf(&path);
         if matches!(leaf, Leaf::TooLong) {
-            return None;
+            return Err(Stop::TooLong);
         }
         for &slot in &slots {
             moves.reports.entry(slot).or_default().add(&leaf);
@@ -543,7 +781,7 @@ fn walk<M: Stepped>(
         if !advance(&mut path) {
             // Each move is made a fraction and merged: about as much work as a leaf of eight picks.
             let moves_made = (moves.to.len() + moves.reports.len()) as u64;
-            return budget.spend(8 * moves_made).then(|| moves.step());
+            return if budget.spend(8 * moves_made) { Ok(moves.step()) } else { Err(Stop::Budget) };
         }
         products.forget_from(path.len() - 1);
     }

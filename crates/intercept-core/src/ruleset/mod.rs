@@ -194,6 +194,9 @@ pub trait Rules: Send + Sync + Debug {
     /// The exact probability of every slot, by the model's exact interpreter ([`Model::solve`]) within
     /// `max_leaves`.
     fn solve(&self, max_leaves: u64) -> Result<ExactTally, TooLarge>;
+    /// The same within `limits`: given [`exact::Limits::prune`], certified bounds where an exact answer is
+    /// beyond the budget ([`Model::solve_within`]).
+    fn solve_within(&self, limits: &exact::Limits) -> Result<ExactTally, TooLarge>;
     /// The same by the leaf walk, whatever the model's own interpreter: what a stepped model's merged
     /// states are checked against.
     fn solve_by_leaves(&self, max_leaves: u64) -> Result<ExactTally, TooLarge>;
@@ -290,6 +293,9 @@ impl<S: RuleSet + Debug> Rules for Resolved<S> {
     }
     fn solve(&self, max_leaves: u64) -> Result<ExactTally, TooLarge> {
         self.model.solve(max_leaves)
+    }
+    fn solve_within(&self, limits: &exact::Limits) -> Result<ExactTally, TooLarge> {
+        self.model.solve_within(limits)
     }
     fn solve_by_leaves(&self, max_leaves: u64) -> Result<ExactTally, TooLarge> {
         exact::enumerate(&self.model, max_leaves)

@@ -316,6 +316,10 @@ impl Model for Naval {
         crate::exact::states::solve_or_walk(self, max_leaves)
     }
 
+    fn solve_within(&self, limits: &crate::exact::Limits) -> Result<ExactTally, TooLarge> {
+        crate::exact::states::solve_or_walk_within(self, limits)
+    }
+
     fn solve_by_states(&self, max_leaves: u64) -> Option<Result<ExactTally, TooLarge>> {
         Some(crate::exact::states::solve(self, max_leaves))
     }
