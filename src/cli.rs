@@ -468,12 +468,13 @@ pub struct ValidateArgs {
 pub struct ExactArgs {
     /// The scenario config (TOML).
     pub config: PathBuf,
-    /// Beyond the exact budget, the most states carried at once (run.max_exact_states, 100 to 10000000;
-    /// default 20000): the least likely are set aside and the answer gives bounds that hold for certain.
+    /// Beyond the exact budget, the most states carried at once, 100 to 10000000 (default: the config's
+    /// run.max_exact_states, 20000 unless set): the least likely are set aside and the answer gives bounds
+    /// that hold for certain.
     #[arg(long, value_name = "N", value_parser = parse_states)]
     pub max_states: Option<u64>,
     /// Stop after this many seconds (above 0, at most 86400) and set aside what is not yet explored: the
-    /// answer gives bounds. Default 60.
+    /// answer gives bounds.
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0, value_parser = parse_seconds)]
     pub time: f64,
     #[command(flatten)]
