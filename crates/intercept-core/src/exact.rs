@@ -171,7 +171,7 @@ pub enum Cut {
 
 impl Cut {
     /// Why, in words, for a solve that carried at most `max_states` states: "the solve carries at most
-    /// run.max_exact_states = 50000 states at once".
+    /// run.max_exact_states = 20000 states at once".
     pub fn reason(self, max_states: u64) -> String {
         match self {
             Cut::States => format!("the solve carries at most run.max_exact_states = {max_states} states at once"),
@@ -319,17 +319,18 @@ pub fn enumerate_within<M: Model>(model: &M, max_leaves: u64, prune: Option<Prun
     let timed_out = |leaves: u64| {
         leaves.is_multiple_of(1024) && prune.and_then(|p| p.deadline).is_some_and(|d| std::time::Instant::now() >= d)
     };
-    let bounded = |sums: Sums, leaves, picks, cut| {
+    // What the walk visited, and as the residual the rest: 0 once every leaf is visited.
+    let visited = |sums: Sums, leaves, picks, cut: Option<Cut>| {
         let mut fractions = sums.fractions();
-        let visited = fractions.pop().expect("the visited slot");
-        let residual = BigRational::one() - visited;
-        Ok(ExactTally { residual, cut: Some(cut), ..tally(model.metrics(), fractions, leaves, picks) })
+        let residual = BigRational::one() - fractions.pop().expect("the visited slot");
+        debug_assert!(cut.is_some() || residual.is_zero(), "the leaves' probabilities add up to 1, less {residual}");
+        ExactTally { residual, cut, ..tally(model.metrics(), fractions, leaves, picks) }
     };
     loop {
-        if leaves == max_leaves || picks > max_picks || timed_out(leaves) {
-            let cut = if leaves == max_leaves || picks > max_picks { Cut::Leaves } else { Cut::Time };
+        let spent = leaves == max_leaves || picks > max_picks;
+        if spent || timed_out(leaves) {
             return match prune {
-                Some(_) => bounded(sums, u64::MAX, picks, cut),
+                Some(_) => Ok(visited(sums, u64::MAX, picks, Some(if spent { Cut::Leaves } else { Cut::Time }))),
                 None => Err(too_large),
             };
         }
@@ -340,7 +341,7 @@ pub fn enumerate_within<M: Model>(model: &M, max_leaves: u64, prune: Option<Prun
         let leaf = products.leaf(&path);
         if matches!(leaf, Leaf::TooLong) {
             return match prune {
-                Some(_) => bounded(sums, u64::MAX, picks, Cut::LongPaths),
+                Some(_) => Ok(visited(sums, u64::MAX, picks, Some(Cut::LongPaths))),
                 None => Err(too_large),
             };
         }
@@ -350,10 +351,7 @@ pub fn enumerate_within<M: Model>(model: &M, max_leaves: u64, prune: Option<Prun
         leaves += 1;
         picks += cost(&leaf, path.len());
         if !advance(&mut path) {
-            let mut fractions = sums.fractions();
-            let visited = fractions.pop().expect("the visited slot");
-            debug_assert!(visited.is_one(), "the leaves' probabilities add up to {visited}");
-            return Ok(tally(model.metrics(), fractions, leaves, picks));
+            return Ok(visited(sums, leaves, picks, None));
         }
         products.forget_from(path.len() - 1);
     }

@@ -370,8 +370,8 @@ pub fn between(low: f64, high: f64) -> String {
 }
 
 /// What a bounded answer leaves out: "0.06% of the chance tree left unexplored".
-pub fn unexplored(residual: Option<f64>) -> String {
-    let r = 100.0 * residual.unwrap_or(0.0);
+pub fn unexplored(residual: f64) -> String {
+    let r = 100.0 * residual;
     let digits = if r >= 0.1 { 1 } else { (2..=8).find(|&d| r >= 10f64.powi(-(d as i32))).unwrap_or(8) };
     format!("{r:.digits$}% of the chance tree left unexplored")
 }
@@ -397,7 +397,11 @@ pub fn how_often(row: &MetricRow) -> String {
         return format!("{} of the time (exactly {})", percent(x), exact_cell(x, row.exact_fraction.as_deref()));
     }
     if let (0, Some(low), Some(high)) = (row.trials, row.exact_low, row.exact_high) {
-        return format!("{} of the time for certain ({})", between(low, high), unexplored(row.unexplored));
+        return format!(
+            "{} of the time for certain ({})",
+            between(low, high),
+            unexplored(row.unexplored.unwrap_or_default())
+        );
     }
     let exact =
         row.exact.map(|x| format!("; exact {}", exact_cell(x, row.exact_fraction.as_deref()))).unwrap_or_default();

@@ -240,10 +240,11 @@ fn exact_table(scenario: &Scenario, solved: &ExactTally) -> String {
         Some(b) if b.is_exact() => exact_text(&b.low),
         Some(b) => format!("{:.6} to {:.6}", fraction::to_f64(&b.low), fraction::to_f64(&b.high)),
     };
-    for (def, v) in metrics.defs().iter().zip(exact::metric_bounds(metrics, solved)) {
+    let table = exact::bounds::Table::of(metrics, solved);
+    for (def, v) in metrics.defs().iter().zip(table.metrics()) {
         let _ = writeln!(out, "{:width$}  {}", label(def), cell(v.as_ref()));
         if let MetricKind::Distribution { .. } = def.kind {
-            for (v, b) in exact::distribution_bounds(metrics, solved, def).unwrap_or_default().iter().enumerate() {
+            for (v, b) in table.distribution(def).unwrap_or_default().iter().enumerate() {
                 let _ = writeln!(out, "{:width$}  {}", format!("  = {v}"), cell(Some(b)));
             }
         }
@@ -267,7 +268,7 @@ fn exact_heading(scenario: &Scenario, solved: &ExactTally) -> String {
         }
         Some(cut) => {
             let why = cut.reason(scenario.run.max_exact_states);
-            let left = present::unexplored(Some(fraction::to_f64(&solved.residual)));
+            let left = present::unexplored(fraction::to_f64(&solved.residual));
             format!("{name}: bounds that hold for certain, {left}: the least likely paths were set aside, as {why}")
         }
     }
@@ -293,7 +294,8 @@ fn exact_value(scenario: &Scenario, solved: &ExactTally) -> serde_json::Value {
         row.as_object_mut().expect("an object").extend(cells.as_object().expect("an object").clone());
         row
     };
-    let bounds = exact::metric_bounds(metrics, solved);
+    let table = exact::bounds::Table::of(metrics, solved);
+    let bounds = table.metrics();
     let rows: Vec<_> = metrics
         .defs()
         .iter()
@@ -301,7 +303,7 @@ fn exact_value(scenario: &Scenario, solved: &ExactTally) -> serde_json::Value {
         .map(|(d, b)| with(json!({ "metric": d.name, "kind": d.kind.label() }), cells(b.as_ref())))
         .collect();
     let values_of = |d: &MetricDef| match d.kind {
-        MetricKind::Distribution { .. } => exact::distribution_bounds(metrics, solved, d).unwrap_or_default(),
+        MetricKind::Distribution { .. } => table.distribution(d).unwrap_or_default(),
         MetricKind::Probability => Vec::new(),
     };
     let dists: Vec<_> = metrics

@@ -63,37 +63,101 @@ impl Bounds {
     }
 }
 
-/// One pass's sums: its completed slot fractions and its residual.
-type Sums<'a> = (&'a [BigRational], &'a BigRational);
-
-/// Every pass of `exact`: its own sums, then its coarser passes'.
-fn passes(exact: &ExactTally) -> impl Iterator<Item = Sums<'_>> {
-    std::iter::once((exact.fractions.as_slice(), &exact.residual))
-        .chain(exact.coarser.iter().map(|(f, r)| (f.as_slice(), r)))
+/// The bounds of a tally, worked out once: each pass's slot bounds, from which every metric's and
+/// distribution's bounds are derived pass by pass and intersected. What a table of every metric and every
+/// distribution value reads, rather than working out the slots again for each.
+pub struct Table<'a> {
+    metrics: &'a Metrics,
+    passes: Vec<PassBounds<'a>>,
 }
 
-/// The intersection of the bounds each pass gives (each holds, so their intersection does).
-fn intersect(exact: &ExactTally, of: impl Fn(Sums<'_>) -> Vec<Option<Bounds>>) -> Vec<Option<Bounds>> {
-    let mut all = passes(exact).map(of);
-    let mut out = all.next().expect("a tally has its own sums");
-    for other in all {
-        for (b, o) in out.iter_mut().zip(other) {
-            if let (Some(b), Some(o)) = (b.as_mut(), o) {
-                b.low = b.low.clone().max(o.low);
-                b.high = b.high.clone().min(o.high);
+/// One pass: its completed slot fractions, its residual, and its slots' bounds.
+struct PassBounds<'a> {
+    fractions: &'a [BigRational],
+    residual: &'a BigRational,
+    slots: Vec<Bounds>,
+}
+
+impl<'a> Table<'a> {
+    /// The bounds of `exact`: its own sums', and its coarser passes'.
+    pub fn of(metrics: &'a Metrics, exact: &'a ExactTally) -> Table<'a> {
+        let sums = std::iter::once((exact.fractions.as_slice(), &exact.residual))
+            .chain(exact.coarser.iter().map(|(f, r)| (f.as_slice(), r)));
+        let passes = sums.map(|(fractions, residual)| PassBounds {
+            fractions,
+            residual,
+            slots: pass_slots(metrics, fractions, residual),
+        });
+        Table { metrics, passes: passes.collect() }
+    }
+
+    /// The intersection of the bounds each pass gives (each holds, so their intersection does).
+    fn intersect(&self, of: impl Fn(&PassBounds<'_>) -> Vec<Option<Bounds>>) -> Vec<Option<Bounds>> {
+        let mut all = self.passes.iter().map(of);
+        let mut out = all.next().expect("a tally has its own sums");
+        for other in all {
+            for (b, o) in out.iter_mut().zip(other) {
+                if let (Some(b), Some(o)) = (b.as_mut(), o) {
+                    b.low = b.low.clone().max(o.low);
+                    b.high = b.high.clone().min(o.high);
+                }
             }
         }
+        out
     }
-    out
+
+    /// The bounds of every slot, as [`ExactTally::fractions`] indexes them.
+    pub fn slots(&self) -> Vec<Bounds> {
+        self.intersect(|p| p.slots.iter().cloned().map(Some).collect()).into_iter().flatten().collect()
+    }
+
+    /// The bounds of every metric's value (probability or mean), in `metrics` order; `None` for the mean of
+    /// a distribution whose `given` metric no trial counts.
+    pub fn metrics(&self) -> Vec<Option<Bounds>> {
+        let metrics = self.metrics;
+        self.intersect(|p| {
+            let value = |d: &MetricDef| match d.kind {
+                MetricKind::Probability => Some(p.slots[d.slot].clone()),
+                MetricKind::Distribution { max } => {
+                    let top = BigRational::from_integer(max.into());
+                    let sum = super::mean(p.fractions, d.slot, d.width());
+                    let sum = Bounds::within(sum.clone(), sum + &top * p.residual, &top);
+                    sum.over(&base(metrics, &p.slots, d), &top)
+                }
+            };
+            metrics.defs().iter().map(value).collect()
+        })
+    }
+
+    /// The bounds of the chance of each value `0..=max` of distribution metric `def`, conditional on its
+    /// `given` metric if it has one; `None` when no trial is counted.
+    pub fn distribution(&self, def: &MetricDef) -> Option<Vec<Bounds>> {
+        let one = BigRational::one();
+        let values = self.intersect(|p| {
+            let base = base(self.metrics, &p.slots, def);
+            p.slots[def.slot..def.slot + def.width()].iter().map(|v| v.over(&base, &one)).collect()
+        });
+        values.into_iter().collect()
+    }
 }
 
-/// The bounds of every slot of `exact`, as [`ExactTally::fractions`] indexes them.
+/// The bounds of every slot of `exact` ([`Table::slots`]).
 pub fn slot_bounds(metrics: &Metrics, exact: &ExactTally) -> Vec<Bounds> {
-    intersect(exact, |sums| pass_slots(metrics, sums).into_iter().map(Some).collect()).into_iter().flatten().collect()
+    Table::of(metrics, exact).slots()
 }
 
-/// The bounds of every slot from one pass's sums.
-fn pass_slots(metrics: &Metrics, (f, r): Sums<'_>) -> Vec<Bounds> {
+/// The bounds of every metric's value of `exact` ([`Table::metrics`]).
+pub fn metric_bounds(metrics: &Metrics, exact: &ExactTally) -> Vec<Option<Bounds>> {
+    Table::of(metrics, exact).metrics()
+}
+
+/// The bounds of each value of distribution metric `def` of `exact` ([`Table::distribution`]).
+pub fn distribution_bounds(metrics: &Metrics, exact: &ExactTally, def: &MetricDef) -> Option<Vec<Bounds>> {
+    Table::of(metrics, exact).distribution(def)
+}
+
+/// The bounds of every slot from one pass's completed fractions `f` and residual `r`.
+fn pass_slots(metrics: &Metrics, f: &[BigRational], r: &BigRational) -> Vec<Bounds> {
     let one = BigRational::one();
     let mut out: Vec<Bounds> = f.iter().map(|x| Bounds::within(x.clone(), x + r, &one)).collect();
     for def in metrics.defs() {
@@ -119,34 +183,4 @@ fn pass_slots(metrics: &Metrics, (f, r): Sums<'_>) -> Vec<Bounds> {
 /// The bounds of the chance a trial is counted for `def`: 1, or its `given` metric's.
 fn base(metrics: &Metrics, slots: &[Bounds], def: &MetricDef) -> Bounds {
     def.given.map_or_else(|| Bounds::exact(BigRational::one()), |g| slots[metrics.defs()[g].slot].clone())
-}
-
-/// The bounds of every metric's value (probability or mean), in `metrics` order; `None` for the mean of a
-/// distribution whose `given` metric no trial counts.
-pub fn metric_bounds(metrics: &Metrics, exact: &ExactTally) -> Vec<Option<Bounds>> {
-    intersect(exact, |(f, r)| {
-        let slots = pass_slots(metrics, (f, r));
-        let value = |d: &MetricDef| match d.kind {
-            MetricKind::Probability => Some(slots[d.slot].clone()),
-            MetricKind::Distribution { max } => {
-                let top = BigRational::from_integer(max.into());
-                let sum = super::mean(f, d.slot, d.width());
-                let sum = Bounds::within(sum.clone(), sum + &top * r, &top);
-                sum.over(&base(metrics, &slots, d), &top)
-            }
-        };
-        metrics.defs().iter().map(value).collect()
-    })
-}
-
-/// The bounds of the chance of each value `0..=max` of distribution metric `def`, conditional on its
-/// `given` metric if it has one; `None` when no trial is counted.
-pub fn distribution_bounds(metrics: &Metrics, exact: &ExactTally, def: &MetricDef) -> Option<Vec<Bounds>> {
-    let values = intersect(exact, |sums| {
-        let slots = pass_slots(metrics, sums);
-        let base = base(metrics, &slots, def);
-        let one = BigRational::one();
-        slots[def.slot..def.slot + def.width()].iter().map(|v| v.over(&base, &one)).collect()
-    });
-    values.into_iter().collect()
 }
